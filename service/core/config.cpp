@@ -1,0 +1,144 @@
+#include "service/core/config.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace MemoryGraph {
+
+namespace {
+
+Error badVariable(const QString &name, const QString &why)
+{
+    return Error::make(400, QStringLiteral("invalid_configuration"), name + QStringLiteral(": ") + why,
+                       {{QStringLiteral("variable"), name}});
+}
+
+Result<bool> readBool(const QProcessEnvironment &env, const QString &name, bool fallback)
+{
+    const QString raw = env.value(name).trimmed().toLower();
+    if (raw.isEmpty())
+        return fallback;
+    if (raw == QLatin1String("true") || raw == QLatin1String("1") || raw == QLatin1String("yes"))
+        return true;
+    if (raw == QLatin1String("false") || raw == QLatin1String("0") || raw == QLatin1String("no"))
+        return false;
+    return badVariable(name, QStringLiteral("expected true or false"));
+}
+
+Result<qint64> readInt(const QProcessEnvironment &env, const QString &name, qint64 fallback,
+                       qint64 min, qint64 max)
+{
+    const QString raw = env.value(name).trimmed();
+    if (raw.isEmpty())
+        return fallback;
+    bool ok = false;
+    const qint64 v = raw.toLongLong(&ok);
+    if (!ok || v < min || v > max)
+        return badVariable(name, QStringLiteral("expected an integer in %1..%2").arg(min).arg(max));
+    return v;
+}
+
+Result<QHash<QString, KeyIdentity>> readApiKeys(const QString &raw)
+{
+    QHash<QString, KeyIdentity> keys;
+    if (raw.trimmed().isEmpty())
+        return keys;
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(raw.toUtf8(), &err);
+    const QString name = QStringLiteral("MEMORY_API_KEYS_JSON");
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return badVariable(name, QStringLiteral("expected a JSON object of key -> {tenant_id,...}"));
+    const QJsonObject obj = doc.object();
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (!it.value().isObject())
+            return badVariable(name, QStringLiteral("entry for a key is not an object"));
+        const QJsonObject e = it.value().toObject();
+        KeyIdentity id;
+        id.tenantId = e.value(QStringLiteral("tenant_id")).toString().trimmed();
+        id.agentId = e.value(QStringLiteral("agent_id")).toString().trimmed();
+        id.teamId = e.value(QStringLiteral("team_id")).toString().trimmed();
+        id.role = e.value(QStringLiteral("role")).toString().trimmed();
+        if (id.tenantId.isEmpty())
+            return badVariable(name, QStringLiteral("every key needs a tenant_id"));
+        keys.insert(it.key(), id);
+    }
+    return keys;
+}
+
+} // namespace
+
+QString authModeName(AuthMode mode)
+{
+    switch (mode) {
+    case AuthMode::Off: return QStringLiteral("off");
+    case AuthMode::ApiKey: return QStringLiteral("api_key");
+    case AuthMode::Jwt: return QStringLiteral("jwt");
+    case AuthMode::ApiKeyOrJwt: return QStringLiteral("api_key_or_jwt");
+    }
+    return QStringLiteral("off");
+}
+
+Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &env)
+{
+    ServiceConfig c;
+    auto text = [&env](const char *name, const QString &fallback) {
+        const QString v = env.value(QString::fromLatin1(name)).trimmed();
+        return v.isEmpty() ? fallback : v;
+    };
+    c.defaultTenant = text("MEMORY_TENANT_ID", c.defaultTenant);
+    c.defaultScope = text("MEMORY_SCOPE", c.defaultScope);
+    c.localAgentId = text("MEMORY_LOCAL_AGENT_ID", c.localAgentId);
+    c.adminToken = env.value(QStringLiteral("ADMIN_TOKEN"));
+    c.jwtSecret = env.value(QStringLiteral("MEMORY_JWT_HS256_SECRET")).toUtf8();
+
+    const QString mode = text("MEMORY_AUTH_MODE", QStringLiteral("off")).toLower();
+    if (mode == QLatin1String("off"))
+        c.authMode = AuthMode::Off;
+    else if (mode == QLatin1String("api_key"))
+        c.authMode = AuthMode::ApiKey;
+    else if (mode == QLatin1String("jwt"))
+        c.authMode = AuthMode::Jwt;
+    else if (mode == QLatin1String("api_key_or_jwt"))
+        c.authMode = AuthMode::ApiKeyOrJwt;
+    else
+        return badVariable(QStringLiteral("MEMORY_AUTH_MODE"),
+                           QStringLiteral("expected off, api_key, jwt or api_key_or_jwt"));
+
+    auto keys = readApiKeys(env.value(QStringLiteral("MEMORY_API_KEYS_JSON")));
+    if (!keys)
+        return keys.error();
+    c.apiKeys = keys.value();
+
+    if ((c.authMode == AuthMode::Jwt || c.authMode == AuthMode::ApiKeyOrJwt) && c.jwtSecret.isEmpty())
+        return badVariable(QStringLiteral("MEMORY_JWT_HS256_SECRET"),
+                           QStringLiteral("required when MEMORY_AUTH_MODE uses jwt"));
+
+    auto skew = readInt(env, QStringLiteral("MEMORY_JWT_CLOCK_SKEW_SEC"), c.jwtClockSkewSec, 0, 3600);
+    if (!skew)
+        return skew.error();
+    c.jwtClockSkewSec = int(skew.value());
+
+    auto body = readInt(env, QStringLiteral("MEMORY_MAX_BODY_BYTES"), c.maxBodyBytes, 1024,
+                        qint64(1) << 30);
+    if (!body)
+        return body.error();
+    c.maxBodyBytes = body.value();
+
+    auto textLen = readInt(env, QStringLiteral("MAX_TEXT_LEN"), c.maxTextLength, 100, 1000000);
+    if (!textLen)
+        return textLen.error();
+    c.maxTextLength = int(textLen.value());
+
+    auto requireNodes = readBool(env, QStringLiteral("MEMORY_WRITE_REQUIRE_NODES"), false);
+    if (!requireNodes)
+        return requireNodes.error();
+    c.writeRequireNodes = requireNodes.value();
+
+    const QString appEnv = env.value(QStringLiteral("APP_ENV")).trimmed().toLower();
+    const QString nodeEnv = env.value(QStringLiteral("NODE_ENV")).trimmed().toLower();
+    c.production = appEnv == QLatin1String("prod") || appEnv == QLatin1String("production")
+                   || nodeEnv == QLatin1String("production");
+    return c;
+}
+
+} // namespace MemoryGraph

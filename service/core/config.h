@@ -1,0 +1,45 @@
+#pragma once
+
+#include "service/core/result.h"
+
+#include <QHash>
+#include <QProcessEnvironment>
+#include <QString>
+
+namespace MemoryGraph {
+
+enum class AuthMode { Off, ApiKey, Jwt, ApiKeyOrJwt };
+
+QString authModeName(AuthMode mode);
+
+/// Identity bound to an API key in MEMORY_API_KEYS_JSON (spec §5.1).
+struct KeyIdentity
+{
+    QString tenantId;
+    QString agentId;
+    QString teamId;
+    QString role;
+};
+
+/// Every setting the service reads, with the defaults of the spec and the reference.
+struct ServiceConfig
+{
+    QString dataDir;                       ///< where memorygraph.sqlite lives
+    QString defaultTenant = QStringLiteral("default");   ///< MEMORY_TENANT_ID
+    QString defaultScope = QStringLiteral("default");    ///< MEMORY_SCOPE
+    QString localAgentId = QStringLiteral("local-user"); ///< MEMORY_LOCAL_AGENT_ID (auth off)
+    AuthMode authMode = AuthMode::Off;                   ///< MEMORY_AUTH_MODE
+    QHash<QString, KeyIdentity> apiKeys;                 ///< MEMORY_API_KEYS_JSON
+    QByteArray jwtSecret;                                ///< MEMORY_JWT_HS256_SECRET
+    int jwtClockSkewSec = 30;                            ///< MEMORY_JWT_CLOCK_SKEW_SEC
+    QString adminToken;                                  ///< ADMIN_TOKEN (empty = unset)
+    bool writeRequireNodes = false;                      ///< MEMORY_WRITE_REQUIRE_NODES
+    bool production = false;                             ///< APP_ENV=prod or NODE_ENV=production
+    qint64 maxBodyBytes = 5 * 1024 * 1024;               ///< MEMORY_MAX_BODY_BYTES
+    int maxTextLength = 8000;                            ///< MAX_TEXT_LEN
+
+    /// Reads the environment; an unparsable value is an error naming the variable.
+    static Result<ServiceConfig> fromEnvironment(const QProcessEnvironment &env);
+};
+
+} // namespace MemoryGraph

@@ -1,0 +1,21 @@
+#include "service/core/records.h"
+
+namespace MemoryGraph {
+
+QString NodeRecord::topicState() const
+{
+    if (type != QLatin1String("topic"))
+        return {};
+    const QString state = slotData.value(QStringLiteral("topic_state")).toString();
+    return state.isEmpty() ? QStringLiteral("active") : state;
+}
+
+std::optional<int> NodeRecord::memberCount() const
+{
+    const QJsonValue v = slotData.value(QStringLiteral("member_count"));
+    if (type != QLatin1String("topic") || !v.isDouble())
+        return std::nullopt;
+    return v.toInt();
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "service/core/config.h"
+#include "service/core/identity.h"
+#include "service/core/records.h"
+#include "service/core/result.h"
+#include "service/engine/writerequest.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace MemoryGraph {
+
+class Database;
+
+/// Filter and page for the node browser.
+struct NodeQuery
+{
+    QString tenantId;
+    QString scope;
+    QString text;      ///< substring of title, summary or client_id; empty = all
+    QString type;      ///< exact type; empty = all
+    QString tier;      ///< exact tier; empty = all
+    QString lane;      ///< exact lane; empty = all
+    int offset = 0;
+    int limit = 100;
+};
+
+struct NodePage
+{
+    QVector<NodeRecord> nodes;
+    qint64 total = 0;
+};
+
+/// A node with the edges that touch it.
+struct NodeDetail
+{
+    NodeRecord node;
+    QVector<EdgeRecord> edges;
+};
+
+struct HealthInfo
+{
+    QString version;
+    QString storageBackend;
+    QString authMode;
+    qint64 nodes = 0;
+    qint64 edges = 0;
+    qint64 commits = 0;
+    qint64 scopes = 0;
+};
+
+/// The one facade over the Memory Graph core. Thread-safe: HTTP workers and UI workers call it
+/// concurrently. Every call is isolated by (tenant, scope).
+class MemoryService : public QObject
+{
+    Q_OBJECT
+public:
+    /// Opens (and migrates) the store under config.dataDir.
+    static Result<std::unique_ptr<MemoryService>> open(const ServiceConfig &config);
+    ~MemoryService() override;
+
+    const ServiceConfig &config() const { return m_config; }
+
+    /// POST /v1/memory/write (spec §4.2).
+    Result<WriteResult> write(const WriteRequest &request, const RequestMeta &meta);
+
+    // Reads for the admin console (the operator sees every tenant).
+    QVector<ScopeSummary> listScopes() const;
+    Result<NodePage> listNodes(const NodeQuery &query) const;
+    Result<NodeDetail> nodeDetail(const QString &tenantId, const QString &scope,
+                                  const QString &nodeId) const;
+    Result<QVector<CommitRecord>> listCommits(const QString &tenantId, const QString &scope,
+                                              int offset = 0, int limit = 200) const;
+    HealthInfo health() const;
+
+signals:
+    /// Emitted from the writing thread after a commit is durable.
+    void committed(const QString &tenantId, const QString &scope, const QString &commitId);
+
+private:
+    MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db);
+
+    ServiceConfig m_config;
+    std::unique_ptr<Database> m_db;
+};
+
+} // namespace MemoryGraph

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QStringList>
+
+namespace MemoryGraph::Vocabulary {
+
+inline const QStringList &nodeTypes()
+{
+    static const QStringList v{QStringLiteral("event"),     QStringLiteral("entity"),
+                               QStringLiteral("topic"),     QStringLiteral("concept"),
+                               QStringLiteral("rule"),      QStringLiteral("evidence"),
+                               QStringLiteral("procedure"), QStringLiteral("self_model")};
+    return v;
+}
+
+inline const QStringList &edgeTypes()
+{
+    static const QStringList v{QStringLiteral("part_of"), QStringLiteral("related_to"),
+                               QStringLiteral("derived_from")};
+    return v;
+}
+
+/// Ordered from lowest rank (spec §3.1).
+inline const QStringList &tiers()
+{
+    static const QStringList v{QStringLiteral("archive"), QStringLiteral("cold"),
+                               QStringLiteral("warm"), QStringLiteral("hot")};
+    return v;
+}
+
+inline const QStringList &lanes()
+{
+    static const QStringList v{QStringLiteral("private"), QStringLiteral("shared")};
+    return v;
+}
+
+constexpr int kEmbeddingDimension = 1536;
+constexpr int kMaxNodesPerWrite = 1000;
+constexpr int kMaxEdgesPerWrite = 2000;
+
+} // namespace MemoryGraph::Vocabulary

@@ -1,0 +1,113 @@
+#pragma once
+
+#include "service/core/result.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace MemoryGraph {
+
+struct WriteNodeInput
+{
+    QJsonObject raw;          ///< the node object as sent (used for content-derived ids)
+    QString id;
+    QString clientId;
+    QString scope;            ///< optional; must equal the request scope
+    QString type;
+    QString tier;             ///< empty: hot
+    QString memoryLane;       ///< empty: request lane
+    QString producerAgentId;
+    QString ownerAgentId;
+    QString ownerTeamId;
+    QString title;
+    QString textSummary;
+    QString rawRef;
+    QString evidenceRef;
+    QString embeddingModel;
+    QJsonObject slotData;   ///< the node's "slots" object ("slots" is a Qt keyword)
+    std::optional<double> salience;
+    std::optional<double> importance;
+    std::optional<double> confidence;
+    QVector<float> embedding; ///< empty, or exactly 1536 finite numbers
+};
+
+struct EdgeEndpoint
+{
+    QString id;
+    QString clientId;
+};
+
+struct WriteEdgeInput
+{
+    QString id;
+    QString type;
+    EdgeEndpoint src;
+    EdgeEndpoint dst;
+    std::optional<double> weight;
+    std::optional<double> confidence;
+    std::optional<double> decayRate;
+};
+
+/// A validated POST /v1/memory/write body (spec §4.2).
+struct WriteRequest
+{
+    QString tenantId;
+    QString scope;
+    QString actor;
+    QString inputText;
+    QString inputSha256;
+    QString memoryLane;
+    QString producerAgentId;
+    QString ownerAgentId;
+    QString ownerTeamId;
+    std::optional<bool> autoEmbed;
+    bool nodesGiven = false;
+    QVector<WriteNodeInput> nodes;
+    QVector<WriteEdgeInput> edges;
+
+    /// Validates field types, enums and bounds; the error names the first bad field.
+    static Result<WriteRequest> fromJson(const QJsonObject &body, int maxTextLength = 8000);
+};
+
+struct WarningInfo
+{
+    QString code;
+    QString message;
+    QJsonObject details;
+};
+
+struct WrittenNode
+{
+    QString id;
+    QString uri;
+    QString clientId;
+    QString type;
+};
+
+struct WrittenEdge
+{
+    QString id;
+    QString uri;
+    QString type;
+    QString srcId;
+    QString dstId;
+};
+
+struct WriteResult
+{
+    QString tenantId;
+    QString scope;
+    QString commitId;
+    QString commitUri;
+    QString commitHash;
+    bool replayed = false;    ///< identical re-send: the earlier commit was returned, nothing written
+    QVector<WrittenNode> nodes;
+    QVector<WrittenEdge> edges;
+    int pendingEmbeddings = 0;
+    QVector<WarningInfo> warnings;
+};
+
+} // namespace MemoryGraph

@@ -1,0 +1,233 @@
+#include "service/http/httpapi.h"
+
+#include "service/core/ids.h"
+#include "service/engine/memoryservice.h"
+#include "service/http/dto.h"
+#include "service/http/routes.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHttpServer>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QHttpServerResponse>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QTcpSocket>
+
+#include <memory>
+
+namespace MemoryGraph {
+
+namespace {
+
+QString methodName(QHttpServerRequest::Method m)
+{
+    switch (m) {
+    case QHttpServerRequest::Method::Get: return QStringLiteral("GET");
+    case QHttpServerRequest::Method::Put: return QStringLiteral("PUT");
+    case QHttpServerRequest::Method::Delete: return QStringLiteral("DELETE");
+    case QHttpServerRequest::Method::Post: return QStringLiteral("POST");
+    case QHttpServerRequest::Method::Head: return QStringLiteral("HEAD");
+    case QHttpServerRequest::Method::Options: return QStringLiteral("OPTIONS");
+    case QHttpServerRequest::Method::Patch: return QStringLiteral("PATCH");
+    case QHttpServerRequest::Method::Connect: return QStringLiteral("CONNECT");
+    case QHttpServerRequest::Method::Trace: return QStringLiteral("TRACE");
+    default: return QStringLiteral("UNKNOWN");
+    }
+}
+
+/// The caller's X-Request-Id if it is short printable ASCII, else a new UUID.
+QString requestIdFor(const QByteArray &given)
+{
+    const QByteArray id = given.trimmed();
+    if (id.isEmpty() || id.size() > 128)
+        return randomUuid();
+    for (char c : id) {
+        if (c < 0x21 || c > 0x7e)
+            return randomUuid();
+    }
+    return QString::fromLatin1(id);
+}
+
+bool isLoopback(const QHostAddress &a)
+{
+    bool isV4 = false;
+    const quint32 v4 = a.toIPv4Address(&isV4);
+    if (isV4)
+        return (v4 >> 24) == 127;
+    return a.isLoopback();
+}
+
+std::optional<Error> parseBody(const QByteArray &body, QJsonObject *out)
+{
+    if (body.trimmed().isEmpty())
+        return Error::invalidField(QString(), QStringLiteral("request body must be a JSON object"));
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
+    if (err.error != QJsonParseError::NoError)
+        return Error::make(400, QStringLiteral("invalid_request"),
+                           QStringLiteral("malformed JSON at offset %1: %2")
+                               .arg(err.offset).arg(err.errorString()),
+                           {{QStringLiteral("issues"),
+                             QJsonArray{QJsonObject{{QStringLiteral("path"), QString()},
+                                                    {QStringLiteral("message"), err.errorString()}}}}});
+    if (!doc.isObject())
+        return Error::invalidField(QString(), QStringLiteral("request body must be a JSON object"));
+    *out = doc.object();
+    return std::nullopt;
+}
+
+} // namespace
+
+HttpApi::HttpApi(MemoryService *service, QObject *context, ServedCallback onServed)
+    : m_service(service), m_context(context), m_onServed(std::move(onServed)),
+      m_authenticator(service->config())
+{
+    // Handlers block on SQLite and, later, on embedding providers: keep them off the server
+    // thread and off the global pool the UI uses.
+    m_pool.setMaxThreadCount(qMax(4, QThread::idealThreadCount() * 2));
+    registerRoutes();
+}
+
+HttpApi::~HttpApi()
+{
+    drain();
+}
+
+void HttpApi::drain()
+{
+    m_pool.waitForDone();
+}
+
+void HttpApi::addRoute(const QString &method, const QString &path, bool authenticated,
+                       bool jsonBody, RouteHandler handler)
+{
+    m_routes.insert(path, Route{method, authenticated, jsonBody, std::move(handler)});
+}
+
+void HttpApi::registerRoutes()
+{
+    addRoute(QStringLiteral("GET"), QStringLiteral("/health"), false, false,
+             Routes::health(m_service, m_authenticator));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/write"), true, true,
+             Routes::write(m_service));
+}
+
+void HttpApi::install(QHttpServer &server)
+{
+    // One entry point for every request: the route table below decides 404/405 itself, so
+    // every answer, including errors, goes through the same envelope and request log.
+    server.setMissingHandler([this](const QHttpServerRequest &request,
+                                    QHttpServerResponder &&responder) {
+        handle(request, std::move(responder));
+    });
+}
+
+Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
+{
+    if (route.authenticated) {
+        auto principal = m_authenticator.authenticate(call.header("x-api-key"),
+                                                      call.header("authorization"),
+                                                      QDateTime::currentSecsSinceEpoch());
+        if (!principal)
+            return principal.error();
+        call.meta.principal = principal.value();
+    }
+    if (route.jsonBody) {
+        if (auto e = parseBody(call.body, &call.json))
+            return *e;
+    }
+    return route.handler(call);
+}
+
+void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    auto call = std::make_shared<HttpCall>();
+    call->method = methodName(request.method());
+    call->path = request.url().path();
+    for (const auto &[name, value] : request.headers())
+        call->headers.insert(name.toLower(), value);
+    call->peer = request.remoteAddress();
+    call->meta.requestId = requestIdFor(call->header("x-request-id"));
+    call->meta.headerTenant = QString::fromUtf8(call->header("x-tenant-id")).trimmed();
+    call->meta.loopback = isLoopback(call->peer);
+    call->meta.adminAuthorized = m_authenticator.adminTokenMatches(call->header("x-admin-token"));
+
+    const qint64 maxBody = m_service->config().maxBodyBytes;
+    const auto found = m_routes.constFind(call->path);
+    std::optional<Error> early;
+    if (found == m_routes.constEnd())
+        early = Error::make(404, QStringLiteral("not_found"),
+                            QStringLiteral("no route ") + call->method + QLatin1Char(' ') + call->path);
+    else if (found->method != call->method)
+        early = Error::make(405, QStringLiteral("method_not_allowed"),
+                            call->path + QStringLiteral(" accepts ") + found->method,
+                            {{QStringLiteral("allow"), found->method}});
+    else if (request.body().size() > maxBody)
+        early = Error::make(413, QStringLiteral("payload_too_large"),
+                            QStringLiteral("request body is larger than %1 bytes").arg(maxBody),
+                            {{QStringLiteral("max_bytes"), maxBody}});
+    if (!early)
+        call->body = request.body();   // the request object dies when this function returns
+
+    QPointer<QTcpSocket> socket = responder.socket();
+    auto shared = std::make_shared<QHttpServerResponder>(std::move(responder));
+    const Route route = early ? Route{} : *found;
+    auto finish = [context = m_context, onServed = m_onServed, call, timer, socket, shared](const Result<HttpReply> &outcome) {
+        HttpReply reply;
+        QString errorCode;
+        if (outcome) {
+            reply = outcome.value();
+        } else {
+            const Error &e = outcome.error();
+            reply.status = e.status;
+            reply.body = Dto::error(e, call->meta.requestId);
+            errorCode = e.code;
+            if (e.status == 405)
+                reply.headers.append({QByteArrayLiteral("Allow"),
+                                      e.details.value(QStringLiteral("allow")).toString().toLatin1()});
+        }
+        auto response = std::make_shared<QHttpServerResponse>(
+            QByteArrayLiteral("application/json"),
+            QJsonDocument(reply.body).toJson(QJsonDocument::Compact),
+            QHttpServerResponse::StatusCode(reply.status));
+        response->setHeader(QByteArrayLiteral("X-Request-Id"), call->meta.requestId.toLatin1());
+        for (const auto &[name, value] : reply.headers)
+            response->setHeader(name, value);
+
+        RequestLogEntry entry;
+        entry.at = QDateTime::currentDateTimeUtc();
+        entry.method = call->method;
+        entry.path = call->path;
+        entry.status = reply.status;
+        entry.tenantId = reply.body.value(QStringLiteral("tenant_id")).toString();
+        if (entry.tenantId.isEmpty())
+            entry.tenantId = call->meta.principal ? call->meta.principal->tenantId
+                                                  : call->meta.headerTenant;
+        entry.requestId = call->meta.requestId;
+        entry.errorCode = errorCode;
+
+        // Back to the server thread: sockets are only touched (and deleted) there.
+        if (!context)
+            return;
+        QMetaObject::invokeMethod(context, [onServed, socket, shared, response, timer, entry]() mutable {
+            if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+                return;   // the client went away; nothing to answer
+            response->write(std::move(*shared));
+            entry.latencyMs = double(timer->nsecsElapsed()) / 1e6;
+            if (onServed)
+                onServed(entry);
+        }, Qt::QueuedConnection);
+    };
+
+    if (early) {
+        finish(*early);
+        return;
+    }
+    m_pool.start([this, route, call, finish] { finish(run(route, *call)); });
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "service/core/identity.h"
+#include "service/core/result.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+
+namespace MemoryGraph {
+
+/// A request copied off the server thread: everything a handler may read.
+struct HttpCall
+{
+    QString method;
+    QString path;
+    QHash<QByteArray, QByteArray> headers;   ///< lower-case names
+    QByteArray body;
+    QHostAddress peer;
+    QJsonObject json;                          ///< parsed body (routes with a JSON body)
+    RequestMeta meta;
+
+    QByteArray header(const char *lowerName) const { return headers.value(QByteArray(lowerName)); }
+};
+
+/// What a handler answers: a JSON object with a status, or an Error for the envelope.
+struct HttpReply
+{
+    int status = 200;
+    QJsonObject body;
+    QList<QPair<QByteArray, QByteArray>> headers;
+};
+
+using RouteHandler = std::function<Result<HttpReply>(const HttpCall &call)>;
+
+} // namespace MemoryGraph

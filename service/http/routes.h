@@ -1,0 +1,17 @@
+#pragma once
+
+#include "service/http/httpcall.h"
+
+namespace MemoryGraph {
+
+class Authenticator;
+class MemoryService;
+
+/// One factory per route: each turns an HttpCall into a reply through the service facade.
+namespace Routes {
+
+RouteHandler health(MemoryService *service, const Authenticator &authenticator);
+RouteHandler write(MemoryService *service);
+
+} // namespace Routes
+} // namespace MemoryGraph

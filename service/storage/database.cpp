@@ -1,0 +1,191 @@
+#include "service/storage/database.h"
+
+#include "service/core/ids.h"
+#include "service/storage/schema.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+
+#include <atomic>
+#include <vector>
+
+Q_LOGGING_CATEGORY(lcStorage, "memorygraph.service.storage")
+
+namespace MemoryGraph {
+
+namespace {
+
+/// Closes the connections a thread opened when that thread ends, so pool threads that expire
+/// do not leave SQLite handles behind.
+struct ThreadConnections
+{
+    std::vector<QString> names;
+    ~ThreadConnections()
+    {
+        for (const QString &name : names)
+            QSqlDatabase::removeDatabase(name);
+    }
+};
+
+thread_local ThreadConnections t_connections;
+
+quint64 threadSerial()
+{
+    static std::atomic<quint64> counter{0};
+    thread_local const quint64 serial = ++counter;
+    return serial;
+}
+
+Error sqlError(const QString &what, const QSqlError &error)
+{
+    qCWarning(lcStorage) << what << error.text();
+    return Error::internal(QStringLiteral("storage error: ") + what + QStringLiteral(": ")
+                           + error.text());
+}
+
+} // namespace
+
+Database::Database(const QString &filePath)
+    : m_filePath(filePath), m_instanceTag(randomUuid())
+{
+}
+
+Database::~Database()
+{
+    // Connections of threads that are still alive are closed here; their thread-exit cleanup
+    // then finds the names already gone.
+    const QStringList names = QSqlDatabase::connectionNames();
+    for (const QString &name : names) {
+        if (name.startsWith(m_instanceTag))
+            QSqlDatabase::removeDatabase(name);
+    }
+}
+
+Result<std::unique_ptr<Database>> Database::open(const QString &filePath)
+{
+    std::unique_ptr<Database> db(new Database(filePath));
+    auto conn = db->connection();
+    if (!conn)
+        return conn.error();
+    auto migrated = db->migrate();
+    if (!migrated)
+        return migrated.error();
+    return db;
+}
+
+Result<QSqlDatabase> Database::connection() const
+{
+    const QString name = m_instanceTag + QLatin1Char('-') + QString::number(threadSerial());
+    if (QSqlDatabase::contains(name))
+        return QSqlDatabase::database(name, false);
+
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(m_filePath);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    if (!db.open()) {
+        const QSqlError err = db.lastError();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(name);
+        return sqlError(QStringLiteral("cannot open ") + m_filePath, err);
+    }
+    t_connections.names.push_back(name);
+    // WAL gives concurrent readers with one writer; FULL sync makes every acknowledged commit
+    // survive a crash or power loss.
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+                               "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY"}) {
+        QSqlQuery q(db);
+        if (!q.exec(QString::fromLatin1(pragma)))
+            return sqlError(QString::fromLatin1(pragma), q.lastError());
+    }
+    return db;
+}
+
+Result<void> Database::write(const std::function<Result<void>(QSqlDatabase &)> &work)
+{
+    QMutexLocker lock(&m_writeLock);
+    auto conn = connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase db = conn.value();
+    QSqlQuery begin(db);
+    if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return sqlError(QStringLiteral("begin"), begin.lastError());
+    Result<void> result = work(db);
+    QSqlQuery end(db);
+    if (!result.ok()) {
+        end.exec(QStringLiteral("ROLLBACK"));
+        return result;
+    }
+    if (!end.exec(QStringLiteral("COMMIT"))) {
+        const QSqlError err = end.lastError();
+        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+        return sqlError(QStringLiteral("commit"), err);
+    }
+    return {};
+}
+
+int Database::schemaVersion() const
+{
+    auto conn = connection();
+    if (!conn)
+        return 0;
+    QSqlQuery q(conn.value());
+    if (!q.exec(QStringLiteral("SELECT MAX(version) FROM schema_migrations")) || !q.next())
+        return 0;
+    return q.value(0).toInt();
+}
+
+Result<void> Database::migrate()
+{
+    return write([](QSqlDatabase &db) -> Result<void> {
+        auto created = runSql(db, QStringLiteral(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"));
+        if (!created)
+            return created.error();
+        auto current = runSql(db, QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"));
+        if (!current)
+            return current.error();
+        current.value().next();
+        const int applied = current.value().value(0).toInt();
+        const auto &steps = schemaMigrations();
+        if (applied > int(steps.size()))
+            return Error::make(500, QStringLiteral("schema_too_new"),
+                               QStringLiteral("the database was written by a newer Memory Graph "
+                                              "(schema %1, this build knows %2)")
+                                   .arg(applied).arg(steps.size()));
+        for (int v = applied + 1; v <= int(steps.size()); ++v) {
+            const Migration &m = steps[size_t(v - 1)];
+            for (const QString &statement : m.statements) {
+                auto r = runSql(db, statement);
+                if (!r)
+                    return r.error();
+            }
+            auto mark = runSql(db, QStringLiteral(
+                "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)"),
+                {v, m.name, QDateTime::currentMSecsSinceEpoch()});
+            if (!mark)
+                return mark.error();
+        }
+        return {};
+    });
+}
+
+Result<QSqlQuery> runSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        return sqlError(QStringLiteral("prepare"), q.lastError());
+    for (int i = 0; i < bindings.size(); ++i)
+        q.bindValue(i, bindings.at(i));
+    if (!q.exec())
+        return sqlError(QStringLiteral("exec"), q.lastError());
+    return q;
+}
+
+} // namespace MemoryGraph

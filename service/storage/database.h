@@ -1,0 +1,50 @@
+#pragma once
+
+#include "service/core/result.h"
+
+#include <QMutex>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace MemoryGraph {
+
+/// The SQLite store: WAL, foreign keys on, one connection per thread, one writer at a time.
+/// Connections are opened lazily on the calling thread and closed when that thread ends.
+class Database
+{
+public:
+    /// Opens (creating if needed) the file and applies pending migrations.
+    static Result<std::unique_ptr<Database>> open(const QString &filePath);
+    ~Database();
+
+    Database(const Database &) = delete;
+    Database &operator=(const Database &) = delete;
+
+    QString filePath() const { return m_filePath; }
+
+    /// This thread's connection (opened on first use).
+    Result<QSqlDatabase> connection() const;
+
+    /// Runs work inside BEGIN IMMEDIATE ... COMMIT holding the writer lock; rolls back on error.
+    Result<void> write(const std::function<Result<void>(QSqlDatabase &)> &work);
+
+    /// Applied schema version.
+    int schemaVersion() const;
+
+private:
+    explicit Database(const QString &filePath);
+    Result<void> migrate();
+
+    QString m_filePath;
+    QString m_instanceTag;
+    QMutex m_writeLock;
+};
+
+/// Prepares and runs a statement with positional bindings; the error names the SQL failure.
+Result<QSqlQuery> runSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings = {});
+
+} // namespace MemoryGraph

@@ -1,0 +1,350 @@
+#include "service/storage/graphstore.h"
+
+#include "service/engine/memoryservice.h"
+#include "service/storage/database.h"
+
+#include <QJsonDocument>
+#include <QSqlRecord>
+#include <QVariant>
+
+namespace MemoryGraph::GraphStore {
+
+namespace {
+
+const QString kNodeColumns = QStringLiteral(
+    "id, tenant_id, scope, client_id, type, tier, memory_lane, producer_agent_id, owner_agent_id,"
+    " owner_team_id, title, text_summary, slots, raw_ref, evidence_ref, embedding_status,"
+    " embedding_model, embedding_error, salience, importance, confidence, created_at, updated_at,"
+    " last_activated, commit_id");
+
+const QString kEdgeColumns = QStringLiteral(
+    "id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate, commit_id,"
+    " created_at");
+
+const QString kCommitColumns = QStringLiteral(
+    "id, tenant_id, scope, seq, parent_id, parent_hash, input_sha256, diff_sha256, diff, actor,"
+    " kind, commit_hash, created_at");
+
+QVariant text(const QString &s)
+{
+    return s.isNull() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s);
+}
+
+QVariant millis(const QDateTime &t)
+{
+    return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant(QMetaType::fromType<qint64>());
+}
+
+QDateTime fromMillis(const QVariant &v)
+{
+    return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
+}
+
+QString str(const QSqlQuery &q, int i)
+{
+    const QVariant v = q.value(i);
+    return v.isNull() ? QString() : v.toString();
+}
+
+NodeRecord readNode(const QSqlQuery &q)
+{
+    NodeRecord n;
+    n.id = str(q, 0);
+    n.tenantId = str(q, 1);
+    n.scope = str(q, 2);
+    n.clientId = str(q, 3);
+    n.type = str(q, 4);
+    n.tier = str(q, 5);
+    n.memoryLane = str(q, 6);
+    n.producerAgentId = str(q, 7);
+    n.ownerAgentId = str(q, 8);
+    n.ownerTeamId = str(q, 9);
+    n.title = str(q, 10);
+    n.textSummary = str(q, 11);
+    n.slotData = QJsonDocument::fromJson(q.value(12).toByteArray()).object();
+    n.rawRef = str(q, 13);
+    n.evidenceRef = str(q, 14);
+    n.embeddingStatus = str(q, 15);
+    n.embeddingModel = str(q, 16);
+    n.embeddingError = str(q, 17);
+    n.salience = q.value(18).toDouble();
+    n.importance = q.value(19).toDouble();
+    n.confidence = q.value(20).toDouble();
+    n.createdAt = fromMillis(q.value(21));
+    n.updatedAt = fromMillis(q.value(22));
+    n.lastActivated = fromMillis(q.value(23));
+    n.commitId = str(q, 24);
+    return n;
+}
+
+EdgeRecord readEdge(const QSqlQuery &q)
+{
+    EdgeRecord e;
+    e.id = str(q, 0);
+    e.tenantId = str(q, 1);
+    e.scope = str(q, 2);
+    e.type = str(q, 3);
+    e.fromId = str(q, 4);
+    e.toId = str(q, 5);
+    e.weight = q.value(6).toDouble();
+    e.confidence = q.value(7).toDouble();
+    e.decayRate = q.value(8).toDouble();
+    e.commitId = str(q, 9);
+    e.createdAt = fromMillis(q.value(10));
+    return e;
+}
+
+CommitRecord readCommit(const QSqlQuery &q)
+{
+    CommitRecord c;
+    c.id = str(q, 0);
+    c.tenantId = str(q, 1);
+    c.scope = str(q, 2);
+    c.sequence = q.value(3).toLongLong();
+    c.parentId = str(q, 4);
+    c.parentHash = str(q, 5);
+    c.inputSha256 = str(q, 6);
+    c.diffSha256 = str(q, 7);
+    c.diff = QJsonDocument::fromJson(q.value(8).toByteArray()).object();
+    c.actor = str(q, 9);
+    c.kind = str(q, 10);
+    c.commitHash = str(q, 11);
+    c.createdAt = fromMillis(q.value(12));
+    return c;
+}
+
+template<typename T, typename Reader>
+Result<std::optional<T>> one(QSqlDatabase &db, const QString &sql, const QVariantList &args,
+                             Reader read)
+{
+    auto q = runSql(db, sql, args);
+    if (!q)
+        return q.error();
+    if (!q.value().next())
+        return std::optional<T>();
+    return std::optional<T>(read(q.value()));
+}
+
+template<typename T, typename Reader>
+Result<QVector<T>> many(QSqlDatabase &db, const QString &sql, const QVariantList &args, Reader read)
+{
+    auto q = runSql(db, sql, args);
+    if (!q)
+        return q.error();
+    QVector<T> rows;
+    while (q.value().next())
+        rows.append(read(q.value()));
+    return rows;
+}
+
+QString likePattern(const QString &needle)
+{
+    QString escaped = needle;
+    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+        .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+    return QLatin1Char('%') + escaped + QLatin1Char('%');
+}
+
+} // namespace
+
+Result<std::optional<NodeRecord>> findNode(QSqlDatabase &db, const QString &id)
+{
+    return one<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
+                               + QStringLiteral(" FROM nodes WHERE id = ?"),
+                           {id}, readNode);
+}
+
+Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QString &tenantId,
+                                                     const QString &scope, const QString &clientId)
+{
+    return one<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
+                               + QStringLiteral(" FROM nodes WHERE tenant_id = ? AND scope = ?"
+                                                " AND client_id = ?"),
+                           {tenantId, scope, clientId}, readNode);
+}
+
+Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id)
+{
+    auto q = runSql(db, QStringLiteral("SELECT embedding FROM nodes WHERE id = ?"), {id});
+    if (!q)
+        return q.error();
+    if (!q.value().next())
+        return QByteArray();
+    return q.value().value(0).toByteArray();
+}
+
+Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n, const QByteArray &embedding)
+{
+    auto r = runSql(db, QStringLiteral(
+        "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
+        " producer_agent_id, owner_agent_id, owner_team_id, title, text_summary, slots, raw_ref,"
+        " evidence_ref, embedding, embedding_status, embedding_model, embedding_error, salience,"
+        " importance, confidence, created_at, updated_at, last_activated, commit_id)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        " ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id, type=excluded.type,"
+        " tier=excluded.tier, memory_lane=excluded.memory_lane,"
+        " producer_agent_id=excluded.producer_agent_id, owner_agent_id=excluded.owner_agent_id,"
+        " owner_team_id=excluded.owner_team_id, title=excluded.title,"
+        " text_summary=excluded.text_summary, slots=excluded.slots, raw_ref=excluded.raw_ref,"
+        " evidence_ref=excluded.evidence_ref, embedding=excluded.embedding,"
+        " embedding_status=excluded.embedding_status, embedding_model=excluded.embedding_model,"
+        " embedding_error=excluded.embedding_error, salience=excluded.salience,"
+        " importance=excluded.importance, confidence=excluded.confidence,"
+        " updated_at=excluded.updated_at, last_activated=excluded.last_activated,"
+        " commit_id=excluded.commit_id"),
+        {n.id, n.tenantId, n.scope, text(n.clientId), n.type, n.tier, n.memoryLane,
+         text(n.producerAgentId), text(n.ownerAgentId), text(n.ownerTeamId), text(n.title),
+         text(n.textSummary), QJsonDocument(n.slotData).toJson(QJsonDocument::Compact),
+         text(n.rawRef), text(n.evidenceRef),
+         embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding),
+         n.embeddingStatus, text(n.embeddingModel), text(n.embeddingError), n.salience,
+         n.importance, n.confidence, millis(n.createdAt), millis(n.updatedAt),
+         millis(n.lastActivated), n.commitId});
+    if (!r)
+        return r.error();
+    return {};
+}
+
+Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tenantId,
+                                           const QString &scope, const QString &type,
+                                           const QString &srcId, const QString &dstId)
+{
+    return one<EdgeRecord>(db, QStringLiteral("SELECT ") + kEdgeColumns
+                               + QStringLiteral(" FROM edges WHERE tenant_id = ? AND scope = ?"
+                                                " AND type = ? AND src_id = ? AND dst_id = ?"),
+                           {tenantId, scope, type, srcId, dstId}, readEdge);
+}
+
+Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &e)
+{
+    auto r = runSql(db, QStringLiteral(
+        "INSERT INTO edges (id, tenant_id, scope, type, src_id, dst_id, weight, confidence,"
+        " decay_rate, commit_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+        " ON CONFLICT(id) DO UPDATE SET weight=excluded.weight, confidence=excluded.confidence,"
+        " decay_rate=excluded.decay_rate, commit_id=excluded.commit_id,"
+        " updated_at=excluded.updated_at"),
+        {e.id, e.tenantId, e.scope, e.type, e.fromId, e.toId, e.weight, e.confidence, e.decayRate,
+         e.commitId, millis(e.createdAt), QDateTime::currentMSecsSinceEpoch()});
+    if (!r)
+        return r.error();
+    return {};
+}
+
+Result<std::optional<CommitRecord>> latestCommit(QSqlDatabase &db, const QString &tenantId,
+                                                 const QString &scope)
+{
+    return one<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns
+                                 + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
+                                                  " ORDER BY seq DESC LIMIT 1"),
+                             {tenantId, scope}, readCommit);
+}
+
+Result<std::optional<CommitRecord>> findCommitByRequestKey(QSqlDatabase &db,
+                                                           const QString &tenantId,
+                                                           const QString &scope,
+                                                           const QString &requestKey)
+{
+    return one<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns
+                                 + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
+                                                  " AND request_key = ? ORDER BY seq DESC LIMIT 1"),
+                             {tenantId, scope, requestKey}, readCommit);
+}
+
+Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &c, const QString &requestKey)
+{
+    auto r = runSql(db, QStringLiteral(
+        "INSERT INTO commits (id, tenant_id, scope, seq, parent_id, parent_hash, input_sha256,"
+        " diff_sha256, diff, actor, kind, request_key, commit_hash, created_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        {c.id, c.tenantId, c.scope, c.sequence, text(c.parentId), c.parentHash, c.inputSha256,
+         c.diffSha256, QJsonDocument(c.diff).toJson(QJsonDocument::Compact), c.actor, c.kind,
+         text(requestKey), c.commitHash, millis(c.createdAt)});
+    if (!r)
+        return r.error();
+    return {};
+}
+
+Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, qint64 *total)
+{
+    QString where = QStringLiteral(" WHERE tenant_id = ? AND scope = ?");
+    QVariantList args{query.tenantId, query.scope};
+    if (!query.text.isEmpty()) {
+        where += QStringLiteral(" AND (title LIKE ? ESCAPE '\\' OR text_summary LIKE ? ESCAPE '\\'"
+                                " OR client_id LIKE ? ESCAPE '\\' OR id = ?)");
+        const QString pattern = likePattern(query.text);
+        args << pattern << pattern << pattern << query.text;
+    }
+    const std::pair<const QString *, const char *> exact[] = {
+        {&query.type, " AND type = ?"}, {&query.tier, " AND tier = ?"},
+        {&query.lane, " AND memory_lane = ?"}};
+    for (const auto &[value, clause] : exact) {
+        if (!value->isEmpty()) {
+            where += QString::fromLatin1(clause);
+            args << *value;
+        }
+    }
+    if (total) {
+        auto count = runSql(db, QStringLiteral("SELECT COUNT(*) FROM nodes") + where, args);
+        if (!count)
+            return count.error();
+        count.value().next();
+        *total = count.value().value(0).toLongLong();
+    }
+    QVariantList pageArgs = args;
+    pageArgs << qMax(0, query.limit) << qMax(0, query.offset);
+    return many<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
+                                + QStringLiteral(" FROM nodes") + where
+                                + QStringLiteral(" ORDER BY updated_at DESC, id LIMIT ? OFFSET ?"),
+                            pageArgs, readNode);
+}
+
+Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId)
+{
+    return many<EdgeRecord>(db, QStringLiteral("SELECT ") + kEdgeColumns
+                                + QStringLiteral(" FROM edges WHERE src_id = ? OR dst_id = ?"
+                                                 " ORDER BY weight DESC, id"),
+                            {nodeId, nodeId}, readEdge);
+}
+
+Result<QVector<CommitRecord>> listCommits(QSqlDatabase &db, const QString &tenantId,
+                                          const QString &scope, int offset, int limit)
+{
+    return many<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns
+                                  + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
+                                                   " ORDER BY seq DESC LIMIT ? OFFSET ?"),
+                              {tenantId, scope, qMax(0, limit), qMax(0, offset)}, readCommit);
+}
+
+Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db)
+{
+    return many<ScopeSummary>(
+        db,
+        QStringLiteral(
+            "SELECT s.tenant_id, s.scope,"
+            " (SELECT COUNT(*) FROM nodes n WHERE n.tenant_id = s.tenant_id AND n.scope = s.scope),"
+            " (SELECT COUNT(*) FROM edges e WHERE e.tenant_id = s.tenant_id AND e.scope = s.scope),"
+            " (SELECT COUNT(*) FROM commits c WHERE c.tenant_id = s.tenant_id AND c.scope = s.scope)"
+            " FROM (SELECT tenant_id, scope FROM commits UNION SELECT tenant_id, scope FROM nodes) s"
+            " ORDER BY s.tenant_id, s.scope"),
+        {}, [](const QSqlQuery &q) {
+            ScopeSummary s;
+            s.tenantId = q.value(0).toString();
+            s.scope = q.value(1).toString();
+            s.nodeCount = q.value(2).toLongLong();
+            s.edgeCount = q.value(3).toLongLong();
+            s.commitCount = q.value(4).toLongLong();
+            return s;
+        });
+}
+
+Result<qint64> countRows(QSqlDatabase &db, const QString &table)
+{
+    auto q = runSql(db, QStringLiteral("SELECT COUNT(*) FROM ") + table);
+    if (!q)
+        return q.error();
+    q.value().next();
+    return q.value().value(0).toLongLong();
+}
+
+} // namespace MemoryGraph::GraphStore

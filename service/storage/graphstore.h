@@ -1,0 +1,48 @@
+#pragma once
+
+#include "service/core/records.h"
+#include "service/core/result.h"
+
+#include <QByteArray>
+#include <QSqlDatabase>
+
+#include <optional>
+
+namespace MemoryGraph {
+
+struct NodeQuery;
+
+/// SQL for nodes, edges and commits on a given connection. Selects explicit columns: the
+/// embedding vector is read only through nodeEmbedding().
+namespace GraphStore {
+
+Result<std::optional<NodeRecord>> findNode(QSqlDatabase &db, const QString &id);
+Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QString &tenantId,
+                                                     const QString &scope, const QString &clientId);
+/// Raw float32 bytes, empty when the node has no embedding.
+Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id);
+/// Inserts or replaces the whole row; embedding empty = none.
+Result<void> saveNode(QSqlDatabase &db, const NodeRecord &node, const QByteArray &embedding);
+
+Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tenantId,
+                                           const QString &scope, const QString &type,
+                                           const QString &srcId, const QString &dstId);
+Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &edge);
+
+Result<std::optional<CommitRecord>> latestCommit(QSqlDatabase &db, const QString &tenantId,
+                                                 const QString &scope);
+Result<std::optional<CommitRecord>> findCommitByRequestKey(QSqlDatabase &db,
+                                                           const QString &tenantId,
+                                                           const QString &scope,
+                                                           const QString &requestKey);
+Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &commit, const QString &requestKey);
+
+Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, qint64 *total);
+Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId);
+Result<QVector<CommitRecord>> listCommits(QSqlDatabase &db, const QString &tenantId,
+                                          const QString &scope, int offset, int limit);
+Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db);
+Result<qint64> countRows(QSqlDatabase &db, const QString &table);
+
+} // namespace GraphStore
+} // namespace MemoryGraph

@@ -1,0 +1,56 @@
+#include "service/storage/schema.h"
+
+namespace MemoryGraph {
+
+const std::vector<Migration> &schemaMigrations()
+{
+    static const std::vector<Migration> steps = {
+        {QStringLiteral("graph"),
+         {
+             // memory_lane defaults to 'shared' so rows that predate lanes stay visible
+             // (spec §3.2); the write path always sets it explicitly (default private).
+             QStringLiteral(
+                 "CREATE TABLE nodes ("
+                 " id TEXT PRIMARY KEY,"
+                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL, client_id TEXT,"
+                 " type TEXT NOT NULL, tier TEXT NOT NULL DEFAULT 'hot',"
+                 " memory_lane TEXT NOT NULL DEFAULT 'shared',"
+                 " producer_agent_id TEXT, owner_agent_id TEXT, owner_team_id TEXT,"
+                 " title TEXT, text_summary TEXT, slots TEXT NOT NULL DEFAULT '{}',"
+                 " raw_ref TEXT, evidence_ref TEXT,"
+                 " embedding BLOB, embedding_status TEXT NOT NULL DEFAULT 'failed',"
+                 " embedding_model TEXT, embedding_error TEXT,"
+                 " salience REAL NOT NULL DEFAULT 0.5, importance REAL NOT NULL DEFAULT 0.5,"
+                 " confidence REAL NOT NULL DEFAULT 0.5,"
+                 " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,"
+                 " last_activated INTEGER, commit_id TEXT NOT NULL)"),
+             QStringLiteral("CREATE UNIQUE INDEX nodes_client_id ON nodes(tenant_id, scope, client_id)"
+                            " WHERE client_id IS NOT NULL"),
+             QStringLiteral("CREATE INDEX nodes_scope_updated ON nodes(tenant_id, scope, updated_at)"),
+             QStringLiteral(
+                 "CREATE TABLE edges ("
+                 " id TEXT PRIMARY KEY,"
+                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL, type TEXT NOT NULL,"
+                 " src_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,"
+                 " dst_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,"
+                 " weight REAL NOT NULL DEFAULT 0.5, confidence REAL NOT NULL DEFAULT 0.5,"
+                 " decay_rate REAL NOT NULL DEFAULT 0.01, commit_id TEXT NOT NULL,"
+                 " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,"
+                 " UNIQUE(tenant_id, scope, type, src_id, dst_id))"),
+             QStringLiteral("CREATE INDEX edges_src ON edges(src_id)"),
+             QStringLiteral("CREATE INDEX edges_dst ON edges(dst_id)"),
+             QStringLiteral(
+                 "CREATE TABLE commits ("
+                 " id TEXT PRIMARY KEY,"
+                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL, seq INTEGER NOT NULL,"
+                 " parent_id TEXT, parent_hash TEXT NOT NULL, input_sha256 TEXT NOT NULL,"
+                 " diff_sha256 TEXT NOT NULL, diff TEXT NOT NULL, actor TEXT NOT NULL,"
+                 " kind TEXT NOT NULL, request_key TEXT, commit_hash TEXT NOT NULL UNIQUE,"
+                 " created_at INTEGER NOT NULL, UNIQUE(tenant_id, scope, seq))"),
+             QStringLiteral("CREATE INDEX commits_request_key ON commits(tenant_id, scope, request_key)"),
+         }},
+    };
+    return steps;
+}
+
+} // namespace MemoryGraph

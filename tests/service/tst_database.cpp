@@ -1,0 +1,199 @@
+#include "service/storage/database.h"
+#include "service/storage/schema.h"
+#include "tests/support/tempservice.h"
+
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtConcurrent>
+
+using namespace MemoryGraph;
+
+class tst_Database : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void openCreatesSchemaAtLatestVersion();
+    void reopenKeepsDataAndDoesNotRemigrate();
+    void usesWriteAheadLogAndForeignKeys();
+    void rowsWithoutLaneReadAsShared();
+    void failedWriteRollsBack();
+    void readersRunWhileWriterCommits();
+    void refusesNewerSchema();
+};
+
+void tst_Database::openCreatesSchemaAtLatestVersion()
+{
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath(QStringLiteral("a.sqlite")));
+    QVERIFY2(db.ok(), qPrintable(db ? QString() : db.error().message));
+    QCOMPARE(db.value()->schemaVersion(), int(schemaMigrations().size()));
+    auto conn = db.value()->connection();
+    QVERIFY(conn.ok());
+    QSqlDatabase c = conn.value();
+    for (const char *table : {"nodes", "edges", "commits", "schema_migrations"})
+        QVERIFY2(c.tables().contains(QString::fromLatin1(table)), table);
+}
+
+void tst_Database::reopenKeepsDataAndDoesNotRemigrate()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("a.sqlite"));
+    {
+        auto db = Database::open(path);
+        QVERIFY(db.ok());
+        auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
+            auto r = runSql(c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                                              " parent_hash, input_sha256, diff_sha256, diff, actor,"
+                                              " kind, commit_hash, created_at) VALUES"
+                                              " ('c1','default','default',1,'','x','y','{}','a','write','h1',0)"));
+            if (!r)
+                return r.error();
+            return {};
+        });
+        QVERIFY(w.ok());
+    }
+    auto db = Database::open(path);
+    QVERIFY(db.ok());
+    auto conn = db.value()->connection();
+    QSqlQuery q(conn.value());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM commits")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), int(schemaMigrations().size()));
+}
+
+void tst_Database::usesWriteAheadLogAndForeignKeys()
+{
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath(QStringLiteral("a.sqlite")));
+    QVERIFY(db.ok());
+    QSqlQuery q(db.value()->connection().value());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+    QVERIFY(q.exec(QStringLiteral("PRAGMA synchronous")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 2); // FULL
+}
+
+void tst_Database::rowsWithoutLaneReadAsShared()
+{
+    // spec §3.2: rows that predate lanes are treated as shared.
+    Test::TempService svc;
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    {
+        auto db = Database::open(svc.dataDir() + QStringLiteral("/memorygraph.sqlite"));
+        QVERIFY(db.ok());
+        auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
+            auto r = runSql(c, QStringLiteral("INSERT INTO nodes (id, tenant_id, scope, type, title,"
+                                              " created_at, updated_at, commit_id) VALUES"
+                                              " ('n-legacy','default','default','event','old',0,0,'c0')"));
+            if (!r)
+                return r.error();
+            return {};
+        });
+        QVERIFY(w.ok());
+    }
+    auto detail = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
+                                  QStringLiteral("n-legacy"));
+    QVERIFY(detail.ok());
+    QCOMPARE(detail.value().node.memoryLane, QStringLiteral("shared"));
+}
+
+void tst_Database::failedWriteRollsBack()
+{
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath(QStringLiteral("a.sqlite")));
+    QVERIFY(db.ok());
+    auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
+        auto r = runSql(c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                                          " parent_hash, input_sha256, diff_sha256, diff, actor,"
+                                          " kind, commit_hash, created_at) VALUES"
+                                          " ('c1','default','default',1,'','x','y','{}','a','write','h1',0)"));
+        if (!r)
+            return r.error();
+        return Error::invalidField(QStringLiteral("x"), QStringLiteral("late failure"));
+    });
+    QVERIFY(!w.ok());
+    QCOMPARE(w.error().code, QStringLiteral("invalid_request"));
+    QSqlQuery q(db.value()->connection().value());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM commits")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 0);
+}
+
+void tst_Database::readersRunWhileWriterCommits()
+{
+    QTemporaryDir dir;
+    auto opened = Database::open(dir.filePath(QStringLiteral("a.sqlite")));
+    QVERIFY(opened.ok());
+    Database *db = opened.value().get();
+    QThreadPool pool;
+    pool.setMaxThreadCount(4);
+    auto writer = QtConcurrent::run(&pool, [db] {
+        int ok = 0;
+        for (int i = 0; i < 200; ++i) {
+            auto w = db->write([i](QSqlDatabase &c) -> Result<void> {
+                auto r = runSql(c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                                                  " parent_hash, input_sha256, diff_sha256, diff,"
+                                                  " actor, kind, commit_hash, created_at) VALUES"
+                                                  " (?, 'default', 'default', ?, '', 'x', 'y', '{}',"
+                                                  " 'a', 'write', ?, 0)"),
+                                {QStringLiteral("c%1").arg(i), i + 1, QStringLiteral("h%1").arg(i)});
+                if (!r)
+                    return r.error();
+                return {};
+            });
+            ok += w.ok() ? 1 : 0;
+        }
+        return ok;
+    });
+    auto reader = [db] {
+        int reads = 0;
+        for (int i = 0; i < 300; ++i) {
+            auto conn = db->connection();
+            if (!conn)
+                return -1;
+            QSqlQuery q(conn.value());
+            if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM commits")) || !q.next())
+                return -1;
+            ++reads;
+        }
+        return reads;
+    };
+    auto r1 = QtConcurrent::run(&pool, reader);
+    auto r2 = QtConcurrent::run(&pool, reader);
+    QCOMPARE(writer.result(), 200);
+    QCOMPARE(r1.result(), 300);
+    QCOMPARE(r2.result(), 300);
+}
+
+void tst_Database::refusesNewerSchema()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("a.sqlite"));
+    {
+        auto db = Database::open(path);
+        QVERIFY(db.ok());
+        auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
+            auto r = runSql(c, QStringLiteral("INSERT INTO schema_migrations VALUES (999, 'future', 0)"));
+            if (!r)
+                return r.error();
+            return {};
+        });
+        QVERIFY(w.ok());
+    }
+    auto db = Database::open(path);
+    QVERIFY(!db.ok());
+    QCOMPARE(db.error().code, QStringLiteral("schema_too_new"));
+}
+
+QTEST_GUILESS_MAIN(tst_Database)
+#include "tst_database.moc"

@@ -1,0 +1,50 @@
+#include "tests/support/tempservice.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QStandardPaths>
+
+namespace MemoryGraph::Test {
+
+TempService::TempService(const QProcessEnvironment &env) : m_env(env)
+{
+    reopen();
+}
+
+bool TempService::reopen()
+{
+    m_service.reset();
+    auto config = ServiceConfig::fromEnvironment(m_env);
+    if (!config) {
+        m_error = config.error().message;
+        return false;
+    }
+    ServiceConfig c = config.value();
+    c.dataDir = m_dir.path();
+    auto opened = MemoryService::open(c);
+    if (!opened) {
+        m_error = opened.error().message;
+        return false;
+    }
+    m_service = std::move(opened).value();
+    return true;
+}
+
+QJsonObject writeBody(const QJsonArray &nodes, const QJsonArray &edges, const QString &inputText)
+{
+    QJsonObject body{{QStringLiteral("input_text"), inputText}, {QStringLiteral("nodes"), nodes}};
+    if (!edges.isEmpty())
+        body.insert(QStringLiteral("edges"), edges);
+    return body;
+}
+
+QString testOutputDir()
+{
+    QString dir = qEnvironmentVariable("MEMORYGRAPH_TEST_OUTPUT_DIR");
+    if (dir.isEmpty())
+        dir = QDir::temp().filePath(QStringLiteral("memorygraph-test-output"));
+    QDir().mkpath(dir);
+    return dir;
+}
+
+} // namespace MemoryGraph::Test

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "service/engine/memoryservice.h"
+
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace MemoryGraph::Test {
+
+/// A MemoryService over a fresh database in a temporary folder, removed on destruction.
+class TempService
+{
+public:
+    /// env: extra variables layered over an empty environment (MEMORY_AUTH_MODE, ...).
+    explicit TempService(const QProcessEnvironment &env = QProcessEnvironment());
+
+    bool isValid() const { return m_service != nullptr; }
+    QString errorText() const { return m_error; }
+    MemoryService *service() const { return m_service.get(); }
+    MemoryService *operator->() const { return m_service.get(); }
+    QString dataDir() const { return m_dir.path(); }
+
+    /// Closes and reopens the store over the same folder (restart simulation).
+    bool reopen();
+
+private:
+    QTemporaryDir m_dir;
+    QProcessEnvironment m_env;
+    std::unique_ptr<MemoryService> m_service;
+    QString m_error;
+};
+
+/// A write body with input_text and the given nodes/edges, ready for WriteRequest::fromJson.
+QJsonObject writeBody(const QJsonArray &nodes, const QJsonArray &edges = {},
+                      const QString &inputText = QStringLiteral("test input"));
+
+/// Where tests may leave artefacts such as screenshots (MEMORYGRAPH_TEST_OUTPUT_DIR or temp).
+QString testOutputDir();
+
+} // namespace MemoryGraph::Test
