@@ -134,6 +134,53 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
         return requireNodes.error();
     c.writeRequireNodes = requireNodes.value();
 
+    c.embeddingProvider = text("EMBEDDING_PROVIDER", c.embeddingProvider).toLower();
+    static const QStringList providers{QStringLiteral("none"), QStringLiteral("fake"),
+                                       QStringLiteral("local"), QStringLiteral("openai")};
+    if (!providers.contains(c.embeddingProvider))
+        return badVariable(QStringLiteral("EMBEDDING_PROVIDER"),
+                           QStringLiteral("expected none, fake, local or openai"));
+    c.embeddingBaseUrl = text("EMBEDDING_BASE_URL", c.embeddingBaseUrl);
+    c.embeddingModel = text("EMBEDDING_MODEL", c.embeddingModel);
+    c.embeddingApiKey = text("EMBEDDING_API_KEY", env.value(QStringLiteral("OPENAI_API_KEY")));
+    auto timeout = readInt(env, QStringLiteral("EMBEDDING_TIMEOUT_MS"), c.embeddingTimeoutMs, 100, 600000);
+    if (!timeout)
+        return timeout.error();
+    c.embeddingTimeoutMs = int(timeout.value());
+
+    static const QStringList profiles{QStringLiteral("strict_edges"), QStringLiteral("quality_first"),
+                                      QStringLiteral("legacy")};
+    c.recallProfile = text("MEMORY_RECALL_PROFILE", c.recallProfile);
+    if (!profiles.contains(c.recallProfile))
+        return badVariable(QStringLiteral("MEMORY_RECALL_PROFILE"),
+                           QStringLiteral("expected strict_edges, quality_first or legacy"));
+    c.adaptiveTargetProfile = text("MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE", c.adaptiveTargetProfile);
+    if (!profiles.contains(c.adaptiveTargetProfile))
+        return badVariable(QStringLiteral("MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE"),
+                           QStringLiteral("expected strict_edges, quality_first or legacy"));
+    const QString policy = env.value(QStringLiteral("MEMORY_RECALL_PROFILE_POLICY_JSON")).trimmed();
+    if (!policy.isEmpty()) {
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(policy.toUtf8(), &err);
+        if (err.error != QJsonParseError::NoError || !doc.isObject())
+            return badVariable(QStringLiteral("MEMORY_RECALL_PROFILE_POLICY_JSON"),
+                               QStringLiteral("expected a JSON object"));
+        c.recallProfilePolicy = doc.object();
+    }
+    auto adaptive = readBool(env, QStringLiteral("MEMORY_RECALL_ADAPTIVE_DOWNGRADE_ENABLED"), false);
+    if (!adaptive)
+        return adaptive.error();
+    c.adaptiveDowngrade = adaptive.value();
+    auto waitMs = readInt(env, QStringLiteral("MEMORY_RECALL_ADAPTIVE_WAIT_MS"), c.adaptiveWaitMs, 0, 600000);
+    if (!waitMs)
+        return waitMs.error();
+    c.adaptiveWaitMs = int(waitMs.value());
+    auto budget = readInt(env, QStringLiteral("MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT"),
+                          c.recallTextTokenBudgetDefault, 0, 10000000);
+    if (!budget)
+        return budget.error();
+    c.recallTextTokenBudgetDefault = int(budget.value());
+
     const QString appEnv = env.value(QStringLiteral("APP_ENV")).trimmed().toLower();
     const QString nodeEnv = env.value(QStringLiteral("NODE_ENV")).trimmed().toLower();
     c.production = appEnv == QLatin1String("prod") || appEnv == QLatin1String("production")

@@ -3,6 +3,7 @@
 #include "service/core/result.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -37,6 +38,21 @@ struct ServiceConfig
     bool production = false;                             ///< APP_ENV=prod or NODE_ENV=production
     qint64 maxBodyBytes = 5 * 1024 * 1024;               ///< MEMORY_MAX_BODY_BYTES
     int maxTextLength = 8000;                            ///< MAX_TEXT_LEN
+
+    // Embeddings (DESIGN decision 6).
+    QString embeddingProvider = QStringLiteral("local"); ///< EMBEDDING_PROVIDER: none|fake|local|openai
+    QString embeddingBaseUrl = QStringLiteral("https://api.openai.com"); ///< EMBEDDING_BASE_URL
+    QString embeddingModel = QStringLiteral("text-embedding-3-small");  ///< EMBEDDING_MODEL
+    QString embeddingApiKey;                             ///< EMBEDDING_API_KEY (or OPENAI_API_KEY)
+    int embeddingTimeoutMs = 15000;                      ///< EMBEDDING_TIMEOUT_MS
+
+    // Recall (spec §4.3.1, §4.4).
+    QString recallProfile = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_PROFILE
+    QJsonObject recallProfilePolicy;                     ///< MEMORY_RECALL_PROFILE_POLICY_JSON
+    bool adaptiveDowngrade = false;                      ///< MEMORY_RECALL_ADAPTIVE_DOWNGRADE_ENABLED
+    int adaptiveWaitMs = 200;                            ///< MEMORY_RECALL_ADAPTIVE_WAIT_MS
+    QString adaptiveTargetProfile = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE
+    int recallTextTokenBudgetDefault = 0;                ///< MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT
 
     /// Reads the environment; an unparsable value is an error naming the variable.
     static Result<ServiceConfig> fromEnvironment(const QProcessEnvironment &env);

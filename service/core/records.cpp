@@ -18,4 +18,13 @@ std::optional<int> NodeRecord::memberCount() const
     return v.toInt();
 }
 
+QString NodeRecord::embedText() const
+{
+    static const QStringList titleFirst{QStringLiteral("entity"), QStringLiteral("topic"),
+                                        QStringLiteral("concept")};
+    const QString &first = titleFirst.contains(type) ? title : textSummary;
+    const QString &second = titleFirst.contains(type) ? textSummary : title;
+    return first.isEmpty() ? second : first;
+}
+
 } // namespace MemoryGraph

@@ -37,11 +37,15 @@ struct NodeRecord
     QDateTime updatedAt;
     QDateTime lastActivated;   ///< invalid when never activated
     QString commitId;
+    qint64 vectorLabel = 0;      ///< key in the scope's vector index
+    qint64 embeddingVersion = 0; ///< store-wide counter value of the last embedding change
 
     /// slots.topic_state for topics ("active" when unset), empty for other types.
     QString topicState() const;
     /// slots.member_count for topics, if present.
     std::optional<int> memberCount() const;
+    /// The text an embedding provider embeds for this node (title first for named things).
+    QString embedText() const;
 };
 
 struct EdgeRecord

@@ -1,5 +1,9 @@
 #include "service/engine/memoryservice.h"
 
+#include "service/embedding/embeddingprovider.h"
+#include "service/engine/embeddingbackfill.h"
+#include "service/engine/indexmanager.h"
+#include "service/engine/recallaudit.h"
 #include "service/engine/writeengine.h"
 #include "service/storage/database.h"
 #include "service/core/ids.h"
@@ -13,14 +17,29 @@ namespace {
 const QString kDatabaseFile = QStringLiteral("memorygraph.sqlite");
 }
 
-MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db)
-    : m_config(config), m_db(std::move(db))
+MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
+                             std::unique_ptr<EmbeddingProvider> provider)
+    : m_config(config), m_db(std::move(db)),
+      m_indexes(std::make_unique<IndexManager>(*m_db, QDir(config.dataDir).filePath(QStringLiteral("index")))),
+      m_provider(std::move(provider)), m_audit(std::make_unique<RecallAudit>(*m_db))
 {
+    if (m_provider) {
+        m_backfill = std::make_unique<EmbeddingBackfill>(*m_db, *m_indexes, *m_provider);
+        m_backfill->start();
+    }
+    m_indexes->warmUp();
 }
 
-MemoryService::~MemoryService() = default;
+MemoryService::~MemoryService()
+{
+    // Order matters: stop producing vectors, then persist the indexes, then close the store.
+    m_backfill.reset();
+    m_audit.reset();
+    m_indexes.reset();
+}
 
-Result<std::unique_ptr<MemoryService>> MemoryService::open(const ServiceConfig &config)
+Result<std::unique_ptr<MemoryService>> MemoryService::open(const ServiceConfig &config,
+                                                           std::unique_ptr<EmbeddingProvider> provider)
 {
     if (config.dataDir.isEmpty())
         return Error::make(400, QStringLiteral("invalid_configuration"),
@@ -28,19 +47,72 @@ Result<std::unique_ptr<MemoryService>> MemoryService::open(const ServiceConfig &
     if (!QDir().mkpath(config.dataDir))
         return Error::make(500, QStringLiteral("storage_unavailable"),
                            QStringLiteral("cannot create data directory ") + config.dataDir);
+    if (!provider) {
+        auto offline = makeOfflineEmbeddingProvider(config);
+        if (!offline)
+            return offline.error();
+        provider = std::move(offline).value();
+    }
     auto db = Database::open(QDir(config.dataDir).filePath(kDatabaseFile));
     if (!db)
         return db.error();
-    return std::unique_ptr<MemoryService>(new MemoryService(config, std::move(db).value()));
+    return std::unique_ptr<MemoryService>(
+        new MemoryService(config, std::move(db).value(), std::move(provider)));
 }
 
 Result<WriteResult> MemoryService::write(const WriteRequest &request, const RequestMeta &meta)
 {
-    WriteEngine engine(*m_db, m_config);
+    WriteEngine engine(*m_db, m_config, m_provider != nullptr);
     auto result = engine.write(request, meta);
-    if (result && !result.value().replayed)
-        emit committed(result.value().tenantId, result.value().scope, result.value().commitId);
+    if (!result || result.value().replayed)
+        return result;
+    for (const EmbeddingChange &c : result.value().embeddingChanges)
+        m_indexes->apply(c.tenantId, c.scope, c.label, c.version, c.vector);
+    if (result.value().pendingEmbeddings > 0 && m_backfill)
+        m_backfill->wake();
+    emit committed(result.value().tenantId, result.value().scope, result.value().commitId);
     return result;
+}
+
+Result<RecallOutcome> MemoryService::recall(const RecallRequest &request, const RequestMeta &meta)
+{
+    RecallEngine engine(*m_db, *m_indexes, *m_audit, m_config);
+    return engine.recall(request, request.queryEmbedding, meta, QStringLiteral("recall"));
+}
+
+Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request, const RequestMeta &meta)
+{
+    if (!m_provider)
+        return Error::make(400, QStringLiteral("no_embedding_provider"),
+                           QStringLiteral("Configure EMBEDDING_PROVIDER to use recall_text."));
+    auto vectors = m_provider->embed({request.queryText});
+    if (!vectors)
+        return vectors.error();
+    if (vectors.value().size() != 1)
+        return Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
+                           QStringLiteral("the embedding provider returned no vector"));
+    RecallEngine engine(*m_db, *m_indexes, *m_audit, m_config);
+    auto outcome = engine.recall(request, vectors.value().first(), meta, QStringLiteral("recall_text"));
+    if (outcome) {
+        outcome.value().queryText = request.queryText;
+        outcome.value().embeddingProvider = m_provider->name();
+    }
+    return outcome;
+}
+
+QString MemoryService::embeddingProviderName() const
+{
+    return m_provider ? m_provider->name() : QStringLiteral("none");
+}
+
+bool MemoryService::waitForEmbeddings(int timeoutMs)
+{
+    return !m_backfill || m_backfill->waitUntilIdle(timeoutMs);
+}
+
+void MemoryService::saveIndexes()
+{
+    m_indexes->saveAll();
 }
 
 QVector<ScopeSummary> MemoryService::listScopes() const

@@ -4,6 +4,9 @@
 #include "service/core/identity.h"
 #include "service/core/records.h"
 #include "service/core/result.h"
+#include "service/embedding/embeddingprovider.h"
+#include "service/engine/recallengine.h"
+#include "service/engine/recallrequest.h"
 #include "service/engine/writerequest.h"
 
 #include <QObject>
@@ -13,6 +16,9 @@
 namespace MemoryGraph {
 
 class Database;
+class EmbeddingBackfill;
+class IndexManager;
+class RecallAudit;
 
 /// Filter and page for the node browser.
 struct NodeQuery
@@ -57,14 +63,28 @@ class MemoryService : public QObject
 {
     Q_OBJECT
 public:
-    /// Opens (and migrates) the store under config.dataDir.
-    static Result<std::unique_ptr<MemoryService>> open(const ServiceConfig &config);
+    /// Opens (and migrates) the store under config.dataDir. provider: the embedding provider to
+    /// use; when null, the offline one named by config.embeddingProvider (none, fake, local).
+    static Result<std::unique_ptr<MemoryService>> open(const ServiceConfig &config,
+                                                       std::unique_ptr<EmbeddingProvider> provider = {});
     ~MemoryService() override;
 
     const ServiceConfig &config() const { return m_config; }
 
     /// POST /v1/memory/write (spec §4.2).
     Result<WriteResult> write(const WriteRequest &request, const RequestMeta &meta);
+
+    /// POST /v1/memory/recall (spec §4.3).
+    Result<RecallOutcome> recall(const RecallRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/recall_text (spec §4.4): embeds query_text, then recalls.
+    Result<RecallOutcome> recallText(const RecallRequest &request, const RequestMeta &meta);
+
+    /// Name of the embedding provider ("none" when there is none).
+    QString embeddingProviderName() const;
+    /// Blocks until the background embedder has nothing pending (tests, benchmark).
+    bool waitForEmbeddings(int timeoutMs);
+    /// Writes vector indexes to disk (also done on shutdown).
+    void saveIndexes();
 
     // Reads for the admin console (the operator sees every tenant).
     QVector<ScopeSummary> listScopes() const;
@@ -80,10 +100,15 @@ signals:
     void committed(const QString &tenantId, const QString &scope, const QString &commitId);
 
 private:
-    MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db);
+    MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
+                  std::unique_ptr<EmbeddingProvider> provider);
 
     ServiceConfig m_config;
     std::unique_ptr<Database> m_db;
+    std::unique_ptr<IndexManager> m_indexes;
+    std::unique_ptr<EmbeddingProvider> m_provider;
+    std::unique_ptr<RecallAudit> m_audit;
+    std::unique_ptr<EmbeddingBackfill> m_backfill;
 };
 
 } // namespace MemoryGraph

@@ -81,16 +81,6 @@ Result<WriteIdentity> resolveIdentity(const WriteRequest &req, const RequestMeta
     return id;
 }
 
-/// The text an embedding provider would embed for this node (reference §5.5).
-QString embedText(const NodeRecord &n)
-{
-    static const QStringList titleFirst{QStringLiteral("entity"), QStringLiteral("topic"),
-                                        QStringLiteral("concept")};
-    if (titleFirst.contains(n.type))
-        return firstOf(n.title, n.textSummary);
-    return firstOf(n.textSummary, n.title);
-}
-
 QByteArray floatsToBytes(const QVector<float> &v)
 {
     return QByteArray(reinterpret_cast<const char *>(v.constData()),
@@ -143,6 +133,7 @@ struct PlannedNode
     NodeRecord record;
     QByteArray embedding;
     QString change;  ///< created, updated, unchanged
+    bool embeddingChanged = false;
 };
 
 struct PlannedEdge
@@ -153,7 +144,10 @@ struct PlannedEdge
 
 } // namespace
 
-WriteEngine::WriteEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+WriteEngine::WriteEngine(Database &db, const ServiceConfig &config, bool canAutoEmbed)
+    : m_db(db), m_config(config), m_canAutoEmbed(canAutoEmbed)
+{
+}
 
 Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMeta &meta)
 {
@@ -243,7 +237,6 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
     auto applied = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         const QDateTime now = QDateTime::currentDateTimeUtc();
         bool anyChange = false;
-        QJsonArray contentNodes;
         QJsonArray diffNodes;
 
         for (PlannedNode &p : planned) {
@@ -299,22 +292,30 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                 n.confidence = in.confidence.value_or(0.5);
                 n.createdAt = now;
             }
-            const bool textChanged = !old || embedText(*old) != embedText(n);
+            const bool textChanged = !old || old->embedText() != n.embedText();
             if (!in.embedding.isEmpty()) {
                 p.embedding = floatsToBytes(in.embedding);
                 n.embeddingStatus = QStringLiteral("ready");
                 n.embeddingModel = firstOf(in.embeddingModel, QStringLiteral("client"));
                 n.embeddingError.clear();
             } else if (textChanged) {
-                // No embedding provider is configured in this build, so a node without a
-                // client-supplied vector cannot become a vector seed yet.
+                // The old vector described the old text: drop it and let the backfill worker
+                // embed the new text when a provider is configured (spec §3.2).
                 p.embedding.clear();
                 n.embeddingModel.clear();
-                n.embeddingStatus = QStringLiteral("failed");
-                n.embeddingError = embedText(n).isEmpty()
-                                       ? QStringLiteral("no_embed_text")
-                                       : QStringLiteral("auto_embed_disabled_or_no_provider");
+                const bool autoEmbed = req.autoEmbed.value_or(true) && m_canAutoEmbed;
+                if (n.embedText().isEmpty()) {
+                    n.embeddingStatus = QStringLiteral("failed");
+                    n.embeddingError = QStringLiteral("no_embed_text");
+                } else if (autoEmbed) {
+                    n.embeddingStatus = QStringLiteral("pending");
+                    n.embeddingError.clear();
+                } else {
+                    n.embeddingStatus = QStringLiteral("failed");
+                    n.embeddingError = QStringLiteral("auto_embed_disabled_or_no_provider");
+                }
             }
+            p.embeddingChanged = oldEmbedding != p.embedding;
             if (!old)
                 p.change = QStringLiteral("created");
             else if (!sameNode(*old, n) || oldEmbedding != p.embedding)
@@ -325,20 +326,12 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
             n.commitId = old ? old->commitId : QString();
             p.record = n;
             anyChange = anyChange || p.change != QLatin1String("unchanged");
-            contentNodes.append(nodeContent(n, p.embedding));
-            diffNodes.append(QJsonObject{{QStringLiteral("id"), n.id},
-                                         {QStringLiteral("client_id"), nullable(n.clientId)},
-                                         {QStringLiteral("type"), n.type},
-                                         {QStringLiteral("title"), nullable(n.title)},
-                                         {QStringLiteral("memory_lane"), n.memoryLane},
-                                         {QStringLiteral("producer_agent_id"), nullable(n.producerAgentId)},
-                                         {QStringLiteral("owner_agent_id"), nullable(n.ownerAgentId)},
-                                         {QStringLiteral("owner_team_id"), nullable(n.ownerTeamId)},
-                                         {QStringLiteral("change"), p.change}});
+            QJsonObject d = nodeContent(n, p.embedding);
+            d.insert(QStringLiteral("change"), p.change);
+            diffNodes.append(d);
         }
 
         QVector<PlannedEdge> edges;
-        QJsonArray contentEdges;
         QJsonArray diffEdges;
         for (int i = 0; i < req.edges.size(); ++i) {
             const WriteEdgeInput &in = req.edges[i];
@@ -416,18 +409,19 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                                       {QStringLiteral("weight"), e.weight},
                                       {QStringLiteral("confidence"), e.confidence},
                                       {QStringLiteral("decay_rate"), e.decayRate}};
-            contentEdges.append(content);
             QJsonObject d = content;
             d.insert(QStringLiteral("change"), pe.change);
             diffEdges.append(d);
             edges.append(pe);
         }
 
-        const QString contentDigest = sha256Hex(stableJson(
-            QJsonObject{{QStringLiteral("nodes"), contentNodes}, {QStringLiteral("edges"), contentEdges}}));
+        const QJsonObject diff{{QStringLiteral("nodes"), diffNodes}, {QStringLiteral("edges"), diffEdges}};
+        const QString diffDigest = sha256Hex(stableJson(diff));
+        // What the caller sent, not what it resolved to: background changes (an embedding
+        // arriving) must not make an identical re-send look new.
         const QString requestKey = sha256Hex(stableJson(QJsonObject{
             {QStringLiteral("scope"), cs.key}, {QStringLiteral("actor"), ident.actor},
-            {QStringLiteral("input_sha256"), inputSha}, {QStringLiteral("content"), contentDigest},
+            {QStringLiteral("input_sha256"), inputSha}, {QStringLiteral("body"), req.raw},
             {QStringLiteral("kind"), kKindWrite}}));
 
         if (!anyChange) {
@@ -451,15 +445,15 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
             commit.parentId = latest.value() ? latest.value()->id : QString();
             commit.parentHash = latest.value() ? latest.value()->commitHash : QStringLiteral("");
             commit.inputSha256 = inputSha;
-            commit.diffSha256 = contentDigest;
+            commit.diffSha256 = diffDigest;
             commit.actor = ident.actor;
             commit.kind = kKindWrite;
             commit.createdAt = now;
-            commit.diff = {{QStringLiteral("nodes"), diffNodes}, {QStringLiteral("edges"), diffEdges}};
+            commit.diff = diff;
             commit.commitHash = sha256Hex(stableJson(QJsonObject{
                 {QStringLiteral("parent_hash"), commit.parentHash},
                 {QStringLiteral("input_sha256"), inputSha},
-                {QStringLiteral("diff_sha256"), contentDigest},
+                {QStringLiteral("diff_sha256"), diffDigest},
                 {QStringLiteral("scope"), cs.key},
                 {QStringLiteral("actor"), ident.actor},
                 {QStringLiteral("kind"), kKindWrite},
@@ -469,8 +463,15 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                 if (p.change == QLatin1String("unchanged"))
                     continue;
                 p.record.commitId = commit.id;
-                if (auto saved = GraphStore::saveNode(db, p.record, p.embedding); !saved)
+                if (auto saved = GraphStore::saveNode(db, p.record); !saved)
                     return saved.error();
+                if (p.embeddingChanged) {
+                    auto version = GraphStore::setEmbedding(db, p.record.id, p.embedding);
+                    if (!version)
+                        return version.error();
+                    p.record.embeddingVersion = version.value().version;
+                    p.record.vectorLabel = version.value().label;
+                }
             }
             for (PlannedEdge &pe : edges) {
                 if (pe.change == QLatin1String("unchanged"))
@@ -483,6 +484,13 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                 return saved.error();
         }
 
+        for (const PlannedNode &p : planned) {
+            if (!result.replayed && p.embeddingChanged)
+                result.embeddingChanges.append({cs.tenantId, cs.scope, p.record.vectorLabel,
+                                                p.record.embeddingVersion, p.embedding});
+            if (p.record.embeddingStatus == QLatin1String("pending"))
+                ++result.pendingEmbeddings;
+        }
         for (const PlannedNode &p : planned)
             result.nodes.append({p.record.id,
                                  recordUri(cs.tenantId, cs.scope, p.record.type, p.record.id),

@@ -13,13 +13,15 @@ class Database;
 class WriteEngine
 {
 public:
-    WriteEngine(Database &db, const ServiceConfig &config);
+    /// canAutoEmbed: an embedding provider is configured, so text-only nodes become pending.
+    WriteEngine(Database &db, const ServiceConfig &config, bool canAutoEmbed);
 
     Result<WriteResult> write(const WriteRequest &request, const RequestMeta &meta);
 
 private:
     Database &m_db;
     const ServiceConfig &m_config;
+    bool m_canAutoEmbed;
 };
 
 } // namespace MemoryGraph

@@ -122,6 +122,9 @@ bool readEdge(const QJsonValue &value, const QString &path, WriteEdgeInput *e, J
 Result<WriteRequest> WriteRequest::fromJson(const QJsonObject &body, int maxTextLength)
 {
     WriteRequest w;
+    w.raw = body;
+    w.raw.remove(QStringLiteral("tenant_id"));
+    w.raw.remove(QStringLiteral("scope"));
     JsonReader r(body);
     r.string("tenant_id", &w.tenantId, 64);
     r.string("scope", &w.scope, 256);

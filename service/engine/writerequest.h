@@ -54,6 +54,7 @@ struct WriteEdgeInput
 /// A validated POST /v1/memory/write body (spec §4.2).
 struct WriteRequest
 {
+    QJsonObject raw;          ///< the body as sent, minus tenant and scope (identifies a re-send)
     QString tenantId;
     QString scope;
     QString actor;
@@ -96,6 +97,16 @@ struct WrittenEdge
     QString dstId;
 };
 
+/// A vector that changed in a commit, to be mirrored into the scope's index.
+struct EmbeddingChange
+{
+    QString tenantId;
+    QString scope;
+    qint64 label = 0;
+    qint64 version = 0;
+    QByteArray vector;   ///< float32; empty = removed
+};
+
 struct WriteResult
 {
     QString tenantId;
@@ -108,6 +119,7 @@ struct WriteResult
     QVector<WrittenEdge> edges;
     int pendingEmbeddings = 0;
     QVector<WarningInfo> warnings;
+    QVector<EmbeddingChange> embeddingChanges;   ///< internal: not part of the response
 };
 
 } // namespace MemoryGraph

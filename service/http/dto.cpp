@@ -55,6 +55,121 @@ QJsonObject writeResult(const WriteResult &r, const QString &requestId)
     return body;
 }
 
+QJsonValue timestamp(const QDateTime &time)
+{
+    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue();
+}
+
+QJsonObject node(const NodeRecord &n, const NodeView &view)
+{
+    QJsonObject o{{QStringLiteral("id"), n.id},
+                  {QStringLiteral("type"), n.type},
+                  {QStringLiteral("title"), nullable(n.title)},
+                  {QStringLiteral("text_summary"), nullable(n.textSummary)}};
+    if (n.type == QLatin1String("topic")) {
+        o.insert(QStringLiteral("topic_state"), n.topicState());
+        const auto members = n.memberCount();
+        o.insert(QStringLiteral("member_count"), members ? QJsonValue(*members) : QJsonValue());
+    }
+    if (view.fullSlots) {
+        o.insert(QStringLiteral("slots"), n.slotData);
+    } else if (view.slotsPreview) {
+        QJsonObject preview;
+        const QStringList keys = n.slotData.keys();   // QJsonObject keys are sorted
+        for (int i = 0; i < qMin(view.slotsPreviewKeys, int(keys.size())); ++i)
+            preview.insert(keys.at(i), n.slotData.value(keys.at(i)));
+        o.insert(QStringLiteral("slots_preview"), preview);
+    }
+    if (view.meta) {
+        o.insert(QStringLiteral("raw_ref"), nullable(n.rawRef));
+        o.insert(QStringLiteral("evidence_ref"), nullable(n.evidenceRef));
+        o.insert(QStringLiteral("embedding_status"), n.embeddingStatus);
+        o.insert(QStringLiteral("embedding_model"), nullable(n.embeddingModel));
+        o.insert(QStringLiteral("memory_lane"), n.memoryLane);
+        o.insert(QStringLiteral("producer_agent_id"), nullable(n.producerAgentId));
+        o.insert(QStringLiteral("owner_agent_id"), nullable(n.ownerAgentId));
+        o.insert(QStringLiteral("owner_team_id"), nullable(n.ownerTeamId));
+        o.insert(QStringLiteral("created_at"), timestamp(n.createdAt));
+        o.insert(QStringLiteral("updated_at"), timestamp(n.updatedAt));
+        o.insert(QStringLiteral("last_activated"), timestamp(n.lastActivated));
+        o.insert(QStringLiteral("salience"), n.salience);
+        o.insert(QStringLiteral("importance"), n.importance);
+        o.insert(QStringLiteral("confidence"), n.confidence);
+        o.insert(QStringLiteral("commit_id"), nullable(n.commitId));
+    }
+    return o;
+}
+
+QJsonObject edge(const EdgeRecord &e, bool includeMeta)
+{
+    QJsonObject o{{QStringLiteral("from_id"), e.fromId},
+                  {QStringLiteral("to_id"), e.toId},
+                  {QStringLiteral("type"), e.type},
+                  {QStringLiteral("weight"), e.weight}};
+    if (includeMeta)
+        o.insert(QStringLiteral("commit_id"), nullable(e.commitId));
+    return o;
+}
+
+QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QString &requestId)
+{
+    const NodeView view{req.includeMeta, req.includeSlots, req.includeSlotsPreview, req.slotsPreviewKeys};
+    QJsonArray seeds;
+    for (const RecallSeed &s : r.seeds)
+        seeds.append(QJsonObject{{QStringLiteral("id"), s.node.id},
+                                 {QStringLiteral("type"), s.node.type},
+                                 {QStringLiteral("title"), nullable(s.node.title)},
+                                 {QStringLiteral("text_summary"), nullable(s.node.textSummary)},
+                                 {QStringLiteral("tier"), s.node.tier},
+                                 {QStringLiteral("salience"), s.node.salience},
+                                 {QStringLiteral("confidence"), s.node.confidence},
+                                 {QStringLiteral("similarity"), s.similarity}});
+    QJsonArray ranked;
+    for (const RankedEntry &e : r.ranked)
+        ranked.append(QJsonObject{{QStringLiteral("id"), e.id},
+                                  {QStringLiteral("activation"), e.activation},
+                                  {QStringLiteral("score"), e.score}});
+    QJsonArray nodes;
+    for (const NodeRecord &n : r.nodes)
+        nodes.append(node(n, view));
+    QJsonArray edges;
+    for (const EdgeRecord &e : r.edges)
+        edges.append(edge(e, req.includeMeta));
+    QJsonObject body{{QStringLiteral("tenant_id"), r.tenantId},
+                     {QStringLiteral("scope"), r.scope},
+                     {QStringLiteral("seeds"), seeds},
+                     {QStringLiteral("ranked"), ranked},
+                     {QStringLiteral("subgraph"), QJsonObject{{QStringLiteral("nodes"), nodes},
+                                                             {QStringLiteral("edges"), edges}}},
+                     {QStringLiteral("context"), QJsonObject{{QStringLiteral("text"), r.context.text},
+                                                            {QStringLiteral("items"), r.context.items},
+                                                            {QStringLiteral("citations"), r.context.citations}}}};
+    if (!requestId.isEmpty())
+        body.insert(QStringLiteral("request_id"), requestId);
+    if (!r.embeddingProvider.isEmpty())
+        body.insert(QStringLiteral("query"), QJsonObject{{QStringLiteral("text"), r.queryText},
+                                                         {QStringLiteral("embedding_provider"), r.embeddingProvider}});
+    if (req.returnDebug) {
+        QJsonObject debug{{QStringLiteral("neighborhood_counts"),
+                           QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},
+                                       {QStringLiteral("edges"), r.neighborhoodEdges}}},
+                          {QStringLiteral("profile"), QJsonObject{
+                               {QStringLiteral("name"), r.resolved.profile},
+                               {QStringLiteral("source"), r.resolved.profileSource},
+                               {QStringLiteral("adaptive_downgrade"), r.resolved.adaptiveApplied}}},
+                          {QStringLiteral("stage1"), QJsonObject{
+                               {QStringLiteral("mode"), r.stage1Mode},
+                               {QStringLiteral("ann_seed_count"), r.annCandidates},
+                               {QStringLiteral("final_seed_count"), r.seeds.size()}}}};
+        if (!r.context.compaction.isEmpty())
+            debug.insert(QStringLiteral("context_compaction"), r.context.compaction);
+        if (r.debugEmbeddingsIncluded)
+            debug.insert(QStringLiteral("embeddings"), r.debugEmbeddings);
+        body.insert(QStringLiteral("debug"), debug);
+    }
+    return body;
+}
+
 QJsonObject health(const HealthInfo &h, bool includeCounts)
 {
     QJsonObject body{{QStringLiteral("ok"), true},

@@ -112,6 +112,10 @@ void HttpApi::registerRoutes()
              Routes::health(m_service, m_authenticator));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/write"), true, true,
              Routes::write(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall"), true, true,
+             Routes::recall(m_service, false));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall_text"), true, true,
+             Routes::recall(m_service, true));
 }
 
 void HttpApi::install(QHttpServer &server)
@@ -186,6 +190,10 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
             reply.status = e.status;
             reply.body = Dto::error(e, call->meta.requestId);
             errorCode = e.code;
+            const QJsonValue retryAfter = e.details.value(QStringLiteral("retry_after_sec"));
+            if (retryAfter.isDouble())
+                reply.headers.append({QByteArrayLiteral("Retry-After"),
+                                      QByteArray::number(qMax(1, retryAfter.toInt()))});
             if (e.status == 405)
                 reply.headers.append({QByteArrayLiteral("Allow"),
                                       e.details.value(QStringLiteral("allow")).toString().toLatin1()});
@@ -227,7 +235,10 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
         finish(*early);
         return;
     }
-    m_pool.start([this, route, call, finish] { finish(run(route, *call)); });
+    m_pool.start([this, route, call, finish, timer] {
+        call->meta.queueWaitMs = double(timer->nsecsElapsed()) / 1e6;
+        finish(run(route, *call));
+    });
 }
 
 } // namespace MemoryGraph

@@ -12,6 +12,8 @@ namespace Routes {
 
 RouteHandler health(MemoryService *service, const Authenticator &authenticator);
 RouteHandler write(MemoryService *service);
+/// textQuery: /recall_text (query_text) instead of /recall (query_embedding).
+RouteHandler recall(MemoryService *service, bool textQuery);
 
 } // namespace Routes
 } // namespace MemoryGraph

@@ -15,7 +15,7 @@ const QString kNodeColumns = QStringLiteral(
     "id, tenant_id, scope, client_id, type, tier, memory_lane, producer_agent_id, owner_agent_id,"
     " owner_team_id, title, text_summary, slots, raw_ref, evidence_ref, embedding_status,"
     " embedding_model, embedding_error, salience, importance, confidence, created_at, updated_at,"
-    " last_activated, commit_id");
+    " last_activated, commit_id, vector_label, embedding_version");
 
 const QString kEdgeColumns = QStringLiteral(
     "id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate, commit_id,"
@@ -74,6 +74,8 @@ NodeRecord readNode(const QSqlQuery &q)
     n.updatedAt = fromMillis(q.value(22));
     n.lastActivated = fromMillis(q.value(23));
     n.commitId = str(q, 24);
+    n.vectorLabel = q.value(25).toLongLong();
+    n.embeddingVersion = q.value(26).toLongLong();
     return n;
 }
 
@@ -174,36 +176,48 @@ Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id)
     return q.value().value(0).toByteArray();
 }
 
-Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n, const QByteArray &embedding)
+Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
 {
     auto r = runSql(db, QStringLiteral(
         "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
         " producer_agent_id, owner_agent_id, owner_team_id, title, text_summary, slots, raw_ref,"
-        " evidence_ref, embedding, embedding_status, embedding_model, embedding_error, salience,"
-        " importance, confidence, created_at, updated_at, last_activated, commit_id)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        " evidence_ref, embedding_status, embedding_model, embedding_error, salience,"
+        " importance, confidence, created_at, updated_at, last_activated, commit_id, vector_label)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+        " (SELECT COALESCE(MAX(vector_label), 0) + 1 FROM nodes))"
         " ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id, type=excluded.type,"
         " tier=excluded.tier, memory_lane=excluded.memory_lane,"
         " producer_agent_id=excluded.producer_agent_id, owner_agent_id=excluded.owner_agent_id,"
         " owner_team_id=excluded.owner_team_id, title=excluded.title,"
         " text_summary=excluded.text_summary, slots=excluded.slots, raw_ref=excluded.raw_ref,"
-        " evidence_ref=excluded.evidence_ref, embedding=excluded.embedding,"
-        " embedding_status=excluded.embedding_status, embedding_model=excluded.embedding_model,"
-        " embedding_error=excluded.embedding_error, salience=excluded.salience,"
-        " importance=excluded.importance, confidence=excluded.confidence,"
-        " updated_at=excluded.updated_at, last_activated=excluded.last_activated,"
-        " commit_id=excluded.commit_id"),
+        " evidence_ref=excluded.evidence_ref, embedding_status=excluded.embedding_status,"
+        " embedding_model=excluded.embedding_model, embedding_error=excluded.embedding_error,"
+        " salience=excluded.salience, importance=excluded.importance,"
+        " confidence=excluded.confidence, updated_at=excluded.updated_at,"
+        " last_activated=excluded.last_activated, commit_id=excluded.commit_id"),
         {n.id, n.tenantId, n.scope, text(n.clientId), n.type, n.tier, n.memoryLane,
          text(n.producerAgentId), text(n.ownerAgentId), text(n.ownerTeamId), text(n.title),
          text(n.textSummary), QJsonDocument(n.slotData).toJson(QJsonDocument::Compact),
-         text(n.rawRef), text(n.evidenceRef),
-         embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding),
-         n.embeddingStatus, text(n.embeddingModel), text(n.embeddingError), n.salience,
-         n.importance, n.confidence, millis(n.createdAt), millis(n.updatedAt),
-         millis(n.lastActivated), n.commitId});
+         text(n.rawRef), text(n.evidenceRef), n.embeddingStatus, text(n.embeddingModel),
+         text(n.embeddingError), n.salience, n.importance, n.confidence, millis(n.createdAt),
+         millis(n.updatedAt), millis(n.lastActivated), n.commitId});
     if (!r)
         return r.error();
     return {};
+}
+
+Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id, const QByteArray &embedding)
+{
+    auto r = runSql(db, QStringLiteral(
+        "UPDATE nodes SET embedding = ?,"
+        " embedding_version = (SELECT COALESCE(MAX(embedding_version), 0) + 1 FROM nodes)"
+        " WHERE id = ? RETURNING embedding_version, vector_label"),
+        {embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding), id});
+    if (!r)
+        return r.error();
+    if (!r.value().next())
+        return Error::internal(QStringLiteral("node vanished while setting its embedding"));
+    return EmbeddingStamp{r.value().value(0).toLongLong(), r.value().value(1).toLongLong()};
 }
 
 Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tenantId,
@@ -263,6 +277,14 @@ Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &c, const QString
     if (!r)
         return r.error();
     return {};
+}
+
+Result<QVector<NodeRecord>> nodesWhere(QSqlDatabase &db, const QString &where,
+                                       const QVariantList &args)
+{
+    return many<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
+                                + QStringLiteral(" FROM nodes WHERE ") + where,
+                            args, readNode);
 }
 
 Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, qint64 *total)

@@ -21,8 +21,16 @@ Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QSt
                                                      const QString &scope, const QString &clientId);
 /// Raw float32 bytes, empty when the node has no embedding.
 Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id);
-/// Inserts or replaces the whole row; embedding empty = none.
-Result<void> saveNode(QSqlDatabase &db, const NodeRecord &node, const QByteArray &embedding);
+/// Inserts or updates every column but the vector (new nodes get the next vector label).
+Result<void> saveNode(QSqlDatabase &db, const NodeRecord &node);
+struct EmbeddingStamp
+{
+    qint64 version = 0;
+    qint64 label = 0;
+};
+
+/// Stores (or, empty, clears) a node's vector and bumps its embedding_version.
+Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id, const QByteArray &embedding);
 
 Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tenantId,
                                            const QString &scope, const QString &type,
@@ -36,6 +44,10 @@ Result<std::optional<CommitRecord>> findCommitByRequestKey(QSqlDatabase &db,
                                                            const QString &scope,
                                                            const QString &requestKey);
 Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &commit, const QString &requestKey);
+
+/// Nodes matching a WHERE clause (without the keyword) with positional bindings.
+Result<QVector<NodeRecord>> nodesWhere(QSqlDatabase &db, const QString &where,
+                                       const QVariantList &args);
 
 Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, qint64 *total);
 Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId);

@@ -49,6 +49,26 @@ const std::vector<Migration> &schemaMigrations()
                  " created_at INTEGER NOT NULL, UNIQUE(tenant_id, scope, seq))"),
              QStringLiteral("CREATE INDEX commits_request_key ON commits(tenant_id, scope, request_key)"),
          }},
+        {QStringLiteral("vectors"),
+         {
+             // vector_label: the node's stable integer key in the hnswlib index of its scope.
+             // embedding_version: a store-wide counter bumped on every embedding change, so an
+             // index file's watermark tells which vectors it already holds.
+             QStringLiteral("ALTER TABLE nodes ADD COLUMN vector_label INTEGER"),
+             QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding_version INTEGER NOT NULL DEFAULT 0"),
+             QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding_attempts INTEGER NOT NULL DEFAULT 0"),
+             QStringLiteral("UPDATE nodes SET vector_label = rowid"),
+             QStringLiteral("CREATE UNIQUE INDEX nodes_vector_label ON nodes(vector_label)"),
+             QStringLiteral("CREATE INDEX nodes_embedding_version ON nodes(tenant_id, scope, embedding_version)"),
+             QStringLiteral("CREATE INDEX nodes_pending ON nodes(embedding_status) WHERE embedding_status = 'pending'"),
+             QStringLiteral(
+                 "CREATE TABLE recall_audit ("
+                 " id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " endpoint TEXT NOT NULL, consumer_agent_id TEXT, consumer_team_id TEXT,"
+                 " query_sha256 TEXT NOT NULL, seed_count INTEGER NOT NULL,"
+                 " node_count INTEGER NOT NULL, edge_count INTEGER NOT NULL,"
+                 " created_at INTEGER NOT NULL)"),
+         }},
     };
     return steps;
 }

@@ -70,6 +70,7 @@ private slots:
     void privateRuleWithoutOwnerIsRejectedAndNothingWritten();
     void clientEmbeddingMakesNodeReady();
     void nodeWithoutEmbeddingIsNotReady();
+    void backfillEmbedsPendingNodes();
     void tenantsAndScopesAreIsolated();
     void edgeToStoredNodeByClientId();
     void badEdgeEndpointWritesNothing();
@@ -254,11 +255,38 @@ void tst_WriteService::clientEmbeddingMakesNodeReady()
 
 void tst_WriteService::nodeWithoutEmbeddingIsNotReady()
 {
-    TempService svc;
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
+    TempService svc(env);
     QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("text"))})).ok());
     const NodeRecord n = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
-    QVERIFY(n.embeddingStatus != QLatin1String("ready"));
-    QVERIFY(!n.embeddingError.isEmpty());
+    QCOMPARE(n.embeddingStatus, QStringLiteral("failed"));
+    QCOMPARE(n.embeddingError, QStringLiteral("auto_embed_disabled_or_no_provider"));
+}
+
+void tst_WriteService::backfillEmbedsPendingNodes()
+{
+    TempService svc;   // default provider: local
+    QJsonObject body = writeBody({node(QStringLiteral("a"), QStringLiteral("the deploy failed on staging")),
+                                  node(QStringLiteral("b"), QStringLiteral("from a"))});
+    auto r = doWrite(svc.service(), body);
+    QVERIFY(r.ok());
+    QCOMPARE(r.value().pendingEmbeddings, 2);
+    QVERIFY(svc->waitForEmbeddings(10000));
+    auto a = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), r.value().nodes.at(0).id);
+    QCOMPARE(a.value().node.embeddingStatus, QStringLiteral("ready"));
+    QCOMPARE(a.value().node.embeddingModel, QStringLiteral("local-hashing-v1"));
+    // A text with nothing to embed fails at once instead of being retried forever.
+    auto b = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), r.value().nodes.at(1).id);
+    QCOMPARE(b.value().node.embeddingStatus, QStringLiteral("failed"));
+    QCOMPARE(b.value().node.embeddingError, QStringLiteral("invalid_request"));
+    // auto_embed=false leaves the node without a vector.
+    QJsonObject off = writeBody({node(QStringLiteral("c"), QStringLiteral("no vector please"))});
+    off.insert(QStringLiteral("auto_embed"), false);
+    auto c = doWrite(svc.service(), off);
+    QVERIFY(c.ok());
+    auto cn = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), c.value().nodes.at(0).id);
+    QCOMPARE(cn.value().node.embeddingStatus, QStringLiteral("failed"));
 }
 
 void tst_WriteService::tenantsAndScopesAreIsolated()
@@ -358,6 +386,7 @@ void tst_WriteService::committedSignalFires()
     QVERIFY(r.ok());
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.first().at(2).toString(), r.value().commitId);
+    QVERIFY(svc->waitForEmbeddings(10000));   // the re-send must not see the new vector as a change
     QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))})).ok());
     QCOMPARE(spy.count(), 1); // a replayed write commits nothing new
 }

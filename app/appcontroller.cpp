@@ -1,0 +1,202 @@
+#include "app/appcontroller.h"
+
+#include "app/servicehost.h"
+#include "app/signalwatcher.h"
+#include "service/core/config.h"
+#include "service/core/requestlog.h"
+#include "service/engine/memoryservice.h"
+#include "ui/mainwindow.h"
+#include "ui/pages/serverpage.h"
+#include "ui/theme.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+#include <QTranslator>
+
+#include <cstdio>
+
+namespace MemoryGraph {
+
+namespace {
+
+void printError(const QString &text)
+{
+    std::fprintf(stderr, "memorygraph: %s\n", qUtf8Printable(text));
+    std::fflush(stderr);
+}
+
+QString httpUrl(const QString &address, quint16 port)
+{
+    const bool ipv6 = QHostAddress(address).protocol() == QAbstractSocket::IPv6Protocol;
+    const QString host = ipv6 ? QLatin1Char('[') + address + QLatin1Char(']') : address;
+    return QStringLiteral("http://%1:%2").arg(host).arg(port);
+}
+
+} // namespace
+
+AppController::AppController(const CommandLineOptions &options, bool headless, QObject *parent)
+    : QObject(parent), m_options(options), m_headless(headless)
+{
+}
+
+AppController::~AppController()
+{
+    // The window goes first, while the service it points to is still open; then HTTP stops in
+    // its thread, pooled work drains and the service closes (ServiceHost::shutdown()).
+    m_window.reset();
+    if (m_host)
+        m_host->shutdown();
+    m_host.reset();
+    for (const auto &translator : m_translators)
+        QCoreApplication::removeTranslator(translator.get());
+}
+
+int AppController::start()
+{
+    installTranslations();
+
+    auto config = ServiceConfig::fromEnvironment(QProcessEnvironment::systemEnvironment());
+    if (!config) {
+        printError(QStringLiteral("configuration error: %1").arg(config.error().message));
+        return ExitConfiguration;
+    }
+    if (!resolveDataDir())
+        return ExitConfiguration;
+
+    ServiceConfig serviceConfig = config.value();
+    serviceConfig.dataDir = m_dataDir;
+    m_authMode = authModeName(serviceConfig.authMode);
+
+    auto service = MemoryService::open(serviceConfig);
+    if (!service) {
+        printError(QStringLiteral("cannot open the memory store in %1: %2")
+                       .arg(QDir::toNativeSeparators(m_dataDir), service.error().message));
+        return ExitConfiguration;
+    }
+    m_host = std::make_unique<ServiceHost>(std::move(service).value());
+
+    connect(m_host.get(), &ServiceHost::httpStarted, this, &AppController::onHttpStarted);
+    connect(m_host.get(), &ServiceHost::httpStartFailed, this, &AppController::onHttpStartFailed);
+    if (m_headless)
+        connect(m_host.get(), &ServiceHost::requestServed, this, &AppController::logRequest);
+
+    m_signals = new SignalWatcher(this);
+    connect(m_signals, &SignalWatcher::terminationRequested, this,
+            &AppController::onTerminationRequested);
+    m_signals->watchTermination();
+
+    if (!m_headless)
+        showWindow();
+
+    m_host->startHttp(m_options.bindAddress, m_options.port);
+    return ExitOk;
+}
+
+void AppController::installTranslations()
+{
+    const QLocale locale = QLocale::system();
+    auto load = [this, &locale](const QString &name, const QString &folder) {
+        auto translator = std::make_unique<QTranslator>();
+        if (translator->load(locale, name, QStringLiteral("_"), folder)
+            && QCoreApplication::installTranslator(translator.get()))
+            m_translators.push_back(std::move(translator));
+    };
+    load(QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    load(QStringLiteral("memorygraph"), QStringLiteral(":/i18n"));
+}
+
+bool AppController::resolveDataDir()
+{
+    QString dir = m_options.dataDir;
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (dir.isEmpty()) {
+        printError(QStringLiteral("no application data folder is known; pass --data-dir"));
+        return false;
+    }
+    dir = QDir::cleanPath(QDir(dir).absolutePath());
+    if (!QDir().mkpath(dir)) {
+        printError(QStringLiteral("cannot create the data folder %1")
+                       .arg(QDir::toNativeSeparators(dir)));
+        return false;
+    }
+    const QFileInfo info(dir);
+    if (!info.isDir() || !info.isWritable()) {
+        printError(QStringLiteral("the data folder %1 is not a writable folder")
+                       .arg(QDir::toNativeSeparators(dir)));
+        return false;
+    }
+    m_dataDir = info.canonicalFilePath();
+    return true;
+}
+
+void AppController::showWindow()
+{
+    auto *app = qobject_cast<QApplication *>(QCoreApplication::instance());
+    Q_ASSERT(app);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/memorygraph.png")));
+    if (m_options.dark)
+        Ui::applyDarkPalette(*app);
+
+    m_window = std::make_unique<Ui::MainWindow>(m_host->service());
+    Ui::ServerPage *page = m_window->serverPage();
+    page->setBindAddress(m_options.bindAddress);
+    page->setPort(m_options.port);
+    page->setAuthMode(m_authMode);
+
+    connect(page, &Ui::ServerPage::startRequested, m_host.get(), &ServiceHost::startHttp);
+    connect(page, &Ui::ServerPage::stopRequested, m_host.get(), &ServiceHost::stopHttp);
+    connect(m_host.get(), &ServiceHost::httpStarted, page, &Ui::ServerPage::onServerStarted);
+    connect(m_host.get(), &ServiceHost::httpStopped, page, &Ui::ServerPage::onServerStopped);
+    connect(m_host.get(), &ServiceHost::httpStartFailed, page, &Ui::ServerPage::onServerFailed);
+    connect(m_host.get(), &ServiceHost::requestServed, page, &Ui::ServerPage::appendRequest);
+
+    m_window->show();
+}
+
+void AppController::onHttpStarted(const QString &address, quint16 port)
+{
+    std::fprintf(stdout, "memorygraph listening on %s (auth %s, data %s)\n",
+                 qUtf8Printable(httpUrl(address, port)), qUtf8Printable(m_authMode),
+                 qUtf8Printable(QDir::toNativeSeparators(m_dataDir)));
+    std::fflush(stdout);
+}
+
+void AppController::onHttpStartFailed(const QString &reason)
+{
+    printError(QStringLiteral("HTTP server could not start on %1: %2")
+                   .arg(httpUrl(m_options.bindAddress, m_options.port), reason));
+    if (m_headless)
+        QCoreApplication::exit(ExitHttp);
+}
+
+void AppController::onTerminationRequested(int signalNumber)
+{
+    printError(QStringLiteral("%1 received, shutting down").arg(signalName(signalNumber)));
+    QCoreApplication::quit();
+}
+
+void AppController::logRequest(const RequestLogEntry &entry)
+{
+    // Method, path without query, status, latency, tenant, request id: never headers or bodies.
+    const QString path = entry.path.section(QLatin1Char('?'), 0, 0);
+    QString line = QStringLiteral("%1 %2 %3 %4ms tenant=%5 request_id=%6")
+                       .arg(entry.method, path)
+                       .arg(entry.status)
+                       .arg(entry.latencyMs, 0, 'f', 1)
+                       .arg(entry.tenantId.isEmpty() ? QStringLiteral("-") : entry.tenantId,
+                            entry.requestId.isEmpty() ? QStringLiteral("-") : entry.requestId);
+    if (!entry.errorCode.isEmpty())
+        line += QStringLiteral(" error=") + entry.errorCode;
+    std::fprintf(stderr, "%s\n", qUtf8Printable(line));
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "app/commandline.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QTranslator;
+
+namespace MemoryGraph {
+
+namespace Ui {
+class MainWindow;
+}
+
+class ServiceHost;
+class SignalWatcher;
+struct RequestLogEntry;
+
+/// Exit codes of the memorygraph executable.
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitUsage = 1,           ///< bad command line
+    ExitConfiguration = 2,   ///< bad environment, data folder or store that cannot be opened
+    ExitHttp = 3,            ///< headless run whose HTTP server could not start
+};
+
+/// Composition root: builds the configuration from the environment and the command line, opens
+/// the service, starts HTTP on its own thread and, unless headless, shows the admin window wired
+/// to it. Owns everything it creates and tears it down in order.
+class AppController : public QObject
+{
+    Q_OBJECT
+public:
+    /// headless must match the application class: true for QCoreApplication.
+    AppController(const CommandLineOptions &options, bool headless, QObject *parent = nullptr);
+    ~AppController() override;
+
+    /// Opens everything and asks HTTP to listen. Returns ExitOk when the caller should enter
+    /// the event loop, otherwise the exit code (after printing the reason to stderr).
+    int start();
+
+private:
+    void installTranslations();
+    bool resolveDataDir();
+    void showWindow();
+    void onHttpStarted(const QString &address, quint16 port);
+    void onHttpStartFailed(const QString &reason);
+    void onTerminationRequested(int signalNumber);
+    static void logRequest(const RequestLogEntry &entry);
+
+    CommandLineOptions m_options;
+    bool m_headless;
+    QString m_dataDir;
+    QString m_authMode;
+    std::vector<std::unique_ptr<QTranslator>> m_translators;
+    std::unique_ptr<ServiceHost> m_host;
+    std::unique_ptr<Ui::MainWindow> m_window;
+    SignalWatcher *m_signals = nullptr;
+};
+
+} // namespace MemoryGraph

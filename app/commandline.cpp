@@ -1,0 +1,143 @@
+#include "app/commandline.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QHostAddress>
+
+namespace MemoryGraph {
+
+namespace {
+
+struct Options
+{
+    QCommandLineOption headless{QStringLiteral("headless"),
+                                QCoreApplication::translate("CommandLine",
+                                    "Serve HTTP only, without the admin window.")};
+    QCommandLineOption bind{QStringLiteral("bind"),
+                            QCoreApplication::translate("CommandLine",
+                                "Address to listen on (default 127.0.0.1). A non-loopback address "
+                                "needs MEMORY_AUTH_MODE other than off."),
+                            QStringLiteral("address"), QStringLiteral("127.0.0.1")};
+    QCommandLineOption port{QStringLiteral("port"),
+                            QCoreApplication::translate("CommandLine",
+                                "TCP port to listen on (default 8787, 0 = any free port)."),
+                            QStringLiteral("port"), QStringLiteral("8787")};
+    QCommandLineOption dataDir{QStringLiteral("data-dir"),
+                               QCoreApplication::translate("CommandLine",
+                                   "Folder for the database and indexes (created if missing; "
+                                   "default: the user's application data folder)."),
+                               QStringLiteral("dir")};
+    QCommandLineOption dark{QStringLiteral("dark"),
+                            QCoreApplication::translate("CommandLine",
+                                "Use the dark colour theme in the admin window.")};
+};
+
+/// Configures parser with every option; the returned Options name them for look-ups.
+Options setUp(QCommandLineParser &parser)
+{
+    Options o;
+    parser.setApplicationDescription(QCoreApplication::translate("CommandLine",
+        "Memory Graph: an agent-memory graph service with a desktop admin console.\n"
+        "With a display it opens the admin window and serves the HTTP /v1 API; with --headless, "
+        "or when no display is available, it only serves HTTP."));
+    // Single-dash words are long options, so Qt's own "-platform xcb" style never reads as a
+    // cluster of short flags.
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption(o.headless);
+    parser.addOption(o.bind);
+    parser.addOption(o.port);
+    parser.addOption(o.dataDir);
+    parser.addOption(o.dark);
+    return o;
+}
+
+CommandLineResult failure(const QString &text)
+{
+    CommandLineResult r;
+    r.action = CommandLineResult::Action::Error;
+    r.errorText = text;
+    return r;
+}
+
+} // namespace
+
+CommandLineResult parseCommandLine(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const Options o = setUp(parser);
+    if (!parser.parse(arguments))
+        return failure(parser.errorText());
+
+    CommandLineResult result;
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        result.action = CommandLineResult::Action::ShowHelp;
+        return result;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        result.action = CommandLineResult::Action::ShowVersion;
+        return result;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return failure(QStringLiteral("unexpected argument '%1'")
+                           .arg(parser.positionalArguments().constFirst()));
+
+    CommandLineOptions &opts = result.options;
+    opts.headless = parser.isSet(o.headless);
+    opts.dark = parser.isSet(o.dark);
+
+    QString address = parser.value(o.bind).trimmed();
+    if (address.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        address = QStringLiteral("127.0.0.1");
+    if (address.startsWith(QLatin1Char('[')) && address.endsWith(QLatin1Char(']')))
+        address = address.mid(1, address.size() - 2);
+    QHostAddress host;
+    if (!host.setAddress(address))
+        return failure(QStringLiteral("--bind: '%1' is not an IPv4 or IPv6 address")
+                           .arg(parser.value(o.bind)));
+    opts.bindAddress = address;
+
+    bool ok = false;
+    const uint port = parser.value(o.port).trimmed().toUInt(&ok);
+    if (!ok || port > 65535)
+        return failure(QStringLiteral("--port: '%1' is not a port number (0-65535)")
+                           .arg(parser.value(o.port)));
+    opts.port = quint16(port);
+
+    if (parser.isSet(o.dataDir)) {
+        opts.dataDir = parser.value(o.dataDir).trimmed();
+        if (opts.dataDir.isEmpty())
+            return failure(QStringLiteral("--data-dir: the folder name is empty"));
+    }
+    return result;
+}
+
+QString commandLineHelpText()
+{
+    QCommandLineParser parser;
+    setUp(parser);
+    return parser.helpText();
+}
+
+bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnvironment &env)
+{
+    QCommandLineParser parser;
+    const Options o = setUp(parser);
+    // Unknown options (e.g. Qt's own -platform, -style) are fine here: parse() records them as
+    // errors but still registers every option it recognises.
+    (void)parser.parse(arguments);
+    if (parser.isSet(o.headless) || parser.isSet(QStringLiteral("help"))
+        || parser.isSet(QStringLiteral("help-all")) || parser.isSet(QStringLiteral("version")))
+        return true;
+
+    const bool platformArgument = arguments.contains(QLatin1String("-platform"))
+                                  || arguments.contains(QLatin1String("--platform"));
+    const bool displayKnown = !env.value(QStringLiteral("QT_QPA_PLATFORM")).isEmpty()
+                              || !env.value(QStringLiteral("DISPLAY")).isEmpty()
+                              || !env.value(QStringLiteral("WAYLAND_DISPLAY")).isEmpty();
+    return !platformArgument && !displayKnown;
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QtGlobal>
+
+namespace MemoryGraph {
+
+/// Options of the memorygraph executable, with their documented defaults.
+struct CommandLineOptions
+{
+    bool headless = false;                               ///< --headless
+    bool dark = false;                                   ///< --dark
+    QString bindAddress = QStringLiteral("127.0.0.1");   ///< --bind
+    quint16 port = 8787;                                 ///< --port (0 = ephemeral)
+    QString dataDir;                                     ///< --data-dir; empty = platform default
+};
+
+/// Outcome of parsing: run with options, print help or version, or report an error.
+struct CommandLineResult
+{
+    enum class Action { Run, ShowHelp, ShowVersion, Error };
+
+    Action action = Action::Run;
+    CommandLineOptions options;
+    QString errorText;   ///< set when action == Error
+};
+
+/// Parses arguments (arguments[0] is the program). Needs no QCoreApplication, so it can run
+/// before the application class is chosen.
+CommandLineResult parseCommandLine(const QStringList &arguments);
+
+/// The --help text. Call once a QCoreApplication exists (the usage line names the program).
+QString commandLineHelpText();
+
+/// Decides, before any application object exists, whether the process must run without a GUI:
+/// --headless, --help or --version was given, or no display can be reached (QT_QPA_PLATFORM
+/// unset, no -platform argument, and neither DISPLAY nor WAYLAND_DISPLAY set).
+bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnvironment &env);
+
+} // namespace MemoryGraph

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "service/core/records.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace MemoryGraph {
+
+struct ContextOptions
+{
+    std::optional<int> tokenBudget;   ///< <= 0 means none
+    std::optional<int> charBudget;    ///< <= 0 means none; wins over the token budget
+    QString profile = QStringLiteral("balanced");   ///< balanced | aggressive
+};
+
+struct ContextResult
+{
+    QString text;
+    QJsonArray items;
+    QJsonArray citations;
+    QJsonObject compaction;   ///< debug.context_compaction; empty when no node was selected
+};
+
+/// Prompt-ready context from nodes in rank order (spec §2.5, §4.3.2.5-6; reference §4.7-4.8):
+/// sections Topics / Concepts, Entities, Supporting Events / Evidence, Applicable Rules.
+/// Compaction drops low-priority lines of the text only; items and citations stay whole.
+ContextResult buildContext(const QVector<NodeRecord> &rankedNodes, const ContextOptions &options);
+
+/// Conservative token estimate: ceil(chars / 4).
+int estimateTokens(const QString &text);
+
+} // namespace MemoryGraph

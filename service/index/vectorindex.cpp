@@ -1,0 +1,751 @@
+// hnswlib.h defines non-inline functions and globals: this must stay the only file including it.
+// Unoptimised hnswlib is 2-5x slower (a Debug app would take most of an hour to rebuild a 100k
+// index), and nobody steps through it, so it is compiled optimised even in Debug builds. It comes
+// first so the standard containers it uses are parsed under the same options.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#define MEMORYGRAPH_OPTIMISE_HNSWLIB
+#pragma GCC push_options
+#pragma GCC optimize("O2")
+#endif
+// hnswlib's SSE prefetches read one id past the end of an upper-layer link list: harmless with a
+// real allocator, fatal under AddressSanitizer. Sanitizer builds use its plain C++ kernels.
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_MANUAL_VECTORIZATION
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_MANUAL_VECTORIZATION
+#endif
+#endif
+#include <hnswlib/hnswlib.h>
+
+// hnswlib's own version memcpy()s from an empty vector's null data() when a link list is empty,
+// which UBSan (fatal in the asan preset) rejects. Same behaviour, minus the null pointer.
+template<>
+inline std::vector<hnswlib::tableint>
+hnswlib::HierarchicalNSW<float>::getConnectionsWithLock(hnswlib::tableint internalId, int level)
+{
+    std::unique_lock<std::mutex> guard(link_list_locks_[internalId]);
+    linklistsizeint *list = get_linklist_at_level(internalId, level);
+    const tableint *first = list + 1;
+    return std::vector<tableint>(first, first + getListCount(list));
+}
+
+#ifdef MEMORYGRAPH_OPTIMISE_HNSWLIB
+#pragma GCC pop_options
+#undef MEMORYGRAPH_OPTIMISE_HNSWLIB
+#endif
+
+#include "service/index/vectorindex.h"
+
+#include <QByteArray>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QTemporaryFile>
+#include <QThread>
+#include <QtEndian>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <queue>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace MemoryGraph {
+
+namespace {
+
+using Hnsw = hnswlib::HierarchicalNSW<float>;
+using Filter = std::function<bool(quint64)>;
+
+constexpr size_t kM = 16;
+constexpr size_t kEfConstruction = 200;
+constexpr int kDefaultEfSearch = 64;
+
+// File layout (little-endian), followed by payloadSize bytes of hnswlib's saveIndex output:
+//   0 magic "MGVI" | 4 u32 format version | 8 u32 dimension | 12 u32 reserved (0)
+//  16 u64 live count | 24 u64 element count (incl. removed) | 32 u64 capacity
+//  40 u64 watermark | 48 u64 payload size | 56 SHA-256 over bytes 0..55 and the payload
+// The checksum covers the header fields too, so a flipped watermark or count is caught as well.
+constexpr char kMagic[4] = {'M', 'G', 'V', 'I'};
+constexpr quint32 kFormatVersion = 1;
+constexpr qint64 kChecksumOffset = 56;
+constexpr qint64 kChecksumSize = 32;
+constexpr qint64 kHeaderSize = kChecksumOffset + kChecksumSize;
+constexpr qint64 kCopyChunk = qint64(1) << 20;
+
+// hnswlib addresses elements with 32-bit ids; one id value is its "no entry point" marker.
+constexpr quint64 kMaxElements = std::numeric_limits<hnswlib::tableint>::max() - 1;
+
+Error vectorError(const QString &message)
+{
+    return Error::make(400, QStringLiteral("invalid_vector"), message);
+}
+
+Error indexError(const QString &message)
+{
+    return Error::make(500, QStringLiteral("index_error"), message);
+}
+
+Error loadError(const QString &code, const QString &path, const QString &reason)
+{
+    return Error::make(code == QLatin1String("index_missing") ? 404 : 500, code,
+                       QStringLiteral("Vector index %1: %2").arg(path, reason),
+                       {{QStringLiteral("path"), path}, {QStringLiteral("reason"), reason}});
+}
+
+QString describe(const std::exception &e)
+{
+    return QString::fromLocal8Bit(e.what());
+}
+
+/// Copies vector into out scaled to unit length. False for a zero or non-finite vector, which
+/// has no direction and would poison every inner product it takes part in.
+bool normalise(const float *vector, int dimension, float *out)
+{
+    double sum = 0.0; // double: 1536 small squares lose digits in float
+    for (int i = 0; i < dimension; ++i) {
+        if (!std::isfinite(vector[i]))
+            return false;
+        sum += double(vector[i]) * double(vector[i]);
+    }
+    if (!(sum > 0.0) || !std::isfinite(sum))
+        return false;
+    const double scale = 1.0 / std::sqrt(sum);
+    for (int i = 0; i < dimension; ++i)
+        out[i] = float(double(vector[i]) * scale);
+    return true;
+}
+
+float similarityOf(float distance)
+{
+    // InnerProductSpace's distance is 1 - dot; rounding can push the dot a hair past ±1.
+    return std::clamp(1.0f - distance, -1.0f, 1.0f);
+}
+
+void putU32(char *at, quint32 value) { qToLittleEndian(value, at); }
+void putU64(char *at, quint64 value) { qToLittleEndian(value, at); }
+quint32 getU32(const char *at) { return qFromLittleEndian<quint32>(at); }
+quint64 getU64(const char *at) { return qFromLittleEndian<quint64>(at); }
+
+std::string localPath(const QString &path)
+{
+    return QFile::encodeName(path).toStdString();
+}
+
+template<typename T>
+T readPod(const QByteArray &bytes, qint64 offset)
+{
+    T value;
+    std::memcpy(&value, bytes.constData() + offset, sizeof(T));
+    return value;
+}
+
+/// Checks that a payload is an hnswlib 0.6.2 index of the expected shape before hnswlib's
+/// loadIndex sees it: loadIndex trusts its input and would allocate or read out of bounds on
+/// a layout it did not write itself. Returns an empty string when the payload looks right.
+QString checkPayload(QIODevice &payload, int dimension, quint64 elementCount)
+{
+    // Field order and types of HierarchicalNSW::saveIndex (native byte order).
+    constexpr qint64 kPayloadHeader = 6 * sizeof(size_t) + sizeof(int) + sizeof(hnswlib::tableint)
+                                      + 3 * sizeof(size_t) + sizeof(double) + sizeof(size_t);
+    if (!payload.seek(0))
+        return QStringLiteral("payload not readable");
+    const QByteArray head = payload.read(kPayloadHeader);
+    if (head.size() != kPayloadHeader)
+        return QStringLiteral("payload header truncated");
+
+    qint64 at = 0;
+    auto nextSize = [&] { const auto v = readPod<size_t>(head, at); at += sizeof(size_t); return v; };
+    const size_t offsetLevel0 = nextSize();
+    nextSize(); // max_elements_: replaced by our own capacity on load
+    const size_t count = nextSize();
+    const size_t sizeDataPerElement = nextSize();
+    const size_t labelOffset = nextSize();
+    const size_t offsetData = nextSize();
+    const int maxLevel = readPod<int>(head, at);
+    at += sizeof(int);
+    const auto entryPoint = readPod<hnswlib::tableint>(head, at);
+    at += sizeof(hnswlib::tableint);
+    const size_t maxM = nextSize();
+    const size_t maxM0 = nextSize();
+    const size_t m = nextSize();
+
+    const size_t dataSize = size_t(dimension) * sizeof(float);
+    const size_t linksLevel0 = maxM0 * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+    const size_t linksPerElement = maxM * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+    if (offsetLevel0 != 0 || m < 2 || m > 10000 || maxM != m || maxM0 != 2 * m
+        || offsetData != linksLevel0 || labelOffset != offsetData + dataSize
+        || sizeDataPerElement != labelOffset + sizeof(hnswlib::labeltype))
+        return QStringLiteral("payload layout does not match this hnswlib build");
+    if (count != elementCount)
+        return QStringLiteral("payload element count differs from the header");
+    if (count == 0 ? (maxLevel != -1) : (maxLevel < 0 || entryPoint >= count))
+        return QStringLiteral("payload entry point out of range");
+
+    // Walk the upper-layer link lists the way loadIndex does, but without trusting them.
+    qint64 pos = kPayloadHeader + qint64(count * sizeDataPerElement);
+    const qint64 total = payload.size();
+    for (size_t i = 0; i < count; ++i) {
+        if (pos + qint64(sizeof(quint32)) > total || !payload.seek(pos))
+            return QStringLiteral("payload link lists truncated");
+        const QByteArray sizeBytes = payload.read(sizeof(hnswlib::linklistsizeint));
+        if (sizeBytes.size() != qint64(sizeof(hnswlib::linklistsizeint)))
+            return QStringLiteral("payload link lists truncated");
+        const auto listSize = readPod<hnswlib::linklistsizeint>(sizeBytes, 0);
+        if (listSize % linksPerElement != 0 || listSize / linksPerElement > size_t(maxLevel))
+            return QStringLiteral("payload link list size out of range");
+        pos += qint64(sizeof(hnswlib::linklistsizeint)) + qint64(listSize);
+    }
+    if (pos != total)
+        return QStringLiteral("payload size does not match its content");
+    return {};
+}
+
+/// A reader-writer lock that does not starve writers. std::shared_mutex maps to a
+/// reader-preferring pthread rwlock on glibc: under a steady stream of searches an upsert could
+/// wait forever. A writer holds the turnstile while it waits, so readers that arrive after it
+/// queue behind it; readers only pass through the turnstile. Not recursive for readers.
+class IndexLock
+{
+public:
+    void lock()
+    {
+        std::lock_guard<std::mutex> turn(m_turnstile);
+        m_lock.lock();
+    }
+    void unlock() { m_lock.unlock(); }
+    void lock_shared()
+    {
+        { std::lock_guard<std::mutex> turn(m_turnstile); }
+        m_lock.lock_shared();
+    }
+    void unlock_shared() { m_lock.unlock_shared(); }
+
+private:
+    std::mutex m_turnstile;
+    std::shared_mutex m_lock;
+};
+
+} // namespace
+
+struct VectorIndex::Private
+{
+    explicit Private(int dim) : dimension(dim), space(makeSpace(dim)) {}
+
+    static hnswlib::InnerProductSpace makeSpace(int dim)
+    {
+        // The space constructor picks SIMD kernels by writing hnswlib's global function
+        // pointers; serialise that between indexes built on different threads.
+        static std::mutex spaceLock;
+        std::lock_guard<std::mutex> guard(spaceLock);
+        return hnswlib::InnerProductSpace(size_t(dim));
+    }
+
+    qint64 liveCount() const
+    {
+        return index ? qint64(index->cur_element_count - index->num_deleted_) : 0;
+    }
+
+    bool isLive(quint64 label) const
+    {
+        if (!index)
+            return false;
+        const auto found = index->label_lookup_.find(hnswlib::labeltype(label));
+        return found != index->label_lookup_.end() && !index->isMarkedDeleted(found->second);
+    }
+
+    /// Makes room for extra new elements, doubling so a stream of inserts resizes rarely.
+    /// Caller holds the exclusive lock: resizeIndex reallocates everything searches read.
+    Result<void> reserve(quint64 extra)
+    {
+        const quint64 needed = quint64(index->cur_element_count) + extra;
+        if (needed <= index->max_elements_)
+            return {};
+        if (needed > kMaxElements)
+            return indexError(QStringLiteral("Vector index is full (%1 elements)").arg(kMaxElements));
+        const quint64 grown = std::min(kMaxElements, std::max(needed, quint64(index->max_elements_) * 2));
+        index->resizeIndex(size_t(grown));
+        return {};
+    }
+
+    /// Top k (distance, label) of a full scan. Caller holds the lock (shared is enough).
+    QVector<VectorHit> exactLocked(const float *unitQuery, int k, const Filter &accept) const
+    {
+        if (!index || k <= 0)
+            return {};
+        // Max-heap on distance keeps the k closest seen so far; the label breaks ties so
+        // equal distances always come back in the same order.
+        std::priority_queue<std::pair<float, quint64>> best;
+        const size_t count = index->cur_element_count;
+        for (size_t i = 0; i < count; ++i) {
+            const auto id = hnswlib::tableint(i);
+            if (index->isMarkedDeleted(id))
+                continue;
+            const quint64 label = index->getExternalLabel(id);
+            if (accept && !accept(label))
+                continue;
+            const float distance = index->fstdistfunc_(unitQuery, index->getDataByInternalId(id),
+                                                       index->dist_func_param_);
+            if (best.size() < size_t(k)) {
+                best.emplace(distance, label);
+            } else if (std::make_pair(distance, label) < best.top()) {
+                best.pop();
+                best.emplace(distance, label);
+            }
+        }
+        QVector<VectorHit> hits(qsizetype(best.size()));
+        for (qsizetype i = hits.size() - 1; i >= 0; --i) {
+            hits[i] = VectorHit{best.top().second, similarityOf(best.top().first)};
+            best.pop();
+        }
+        return hits;
+    }
+
+    int dimension;
+    int efSearch = kDefaultEfSearch;
+    // Declared before index: the index keeps pointers into the space, so it must die first.
+    hnswlib::InnerProductSpace space;
+    std::unique_ptr<Hnsw> index; // null only if hnswlib could not allocate the initial index
+    // hnswlib 0.6.2 is not safe to search while it inserts: shared for searches and saves,
+    // exclusive for addPoint, markDelete, resizeIndex and setEf.
+    mutable IndexLock lock;
+};
+
+VectorIndex::VectorIndex(int dimension, int initialCapacity)
+    : m_d(std::make_unique<Private>(std::max(dimension, 1)))
+{
+    try {
+        m_d->index = std::make_unique<Hnsw>(&m_d->space, size_t(std::max(initialCapacity, 1)), kM,
+                                            kEfConstruction);
+        m_d->index->setEf(size_t(m_d->efSearch));
+    } catch (const std::exception &e) {
+        // A constructor cannot return an Error: leave the index empty and let every write
+        // report the failure instead.
+        qWarning("VectorIndex: cannot allocate an index: %s", e.what());
+        m_d->index.reset();
+    }
+}
+
+VectorIndex::VectorIndex(std::unique_ptr<Private> d) : m_d(std::move(d)) {}
+
+VectorIndex::~VectorIndex() = default;
+
+int VectorIndex::dimension() const
+{
+    return m_d->dimension;
+}
+
+qint64 VectorIndex::size() const
+{
+    std::shared_lock guard(m_d->lock);
+    return m_d->liveCount();
+}
+
+qint64 VectorIndex::capacity() const
+{
+    std::shared_lock guard(m_d->lock);
+    return m_d->index ? qint64(m_d->index->max_elements_) : 0;
+}
+
+bool VectorIndex::contains(quint64 label) const
+{
+    std::shared_lock guard(m_d->lock);
+    return m_d->isLive(label);
+}
+
+Result<void> VectorIndex::upsert(quint64 label, const float *vector)
+{
+    std::vector<float> unit(size_t(m_d->dimension));
+    if (!vector || !normalise(vector, m_d->dimension, unit.data()))
+        return vectorError(QStringLiteral("Vector for label %1 is zero or not finite").arg(label));
+
+    std::unique_lock guard(m_d->lock);
+    if (!m_d->index)
+        return indexError(QStringLiteral("Vector index is not allocated"));
+    try {
+        // An existing label (even a removed one) is updated in place and needs no new slot.
+        if (m_d->index->label_lookup_.count(hnswlib::labeltype(label)) == 0) {
+            auto room = m_d->reserve(1);
+            if (!room)
+                return room;
+        }
+        m_d->index->addPoint(unit.data(), hnswlib::labeltype(label));
+    } catch (const std::exception &e) {
+        return indexError(QStringLiteral("Cannot store label %1: %2").arg(label).arg(describe(e)));
+    } catch (...) {
+        return indexError(QStringLiteral("Cannot store label %1").arg(label));
+    }
+    return {};
+}
+
+Result<void> VectorIndex::upsertMany(const QVector<quint64> &labels, const float *vectors)
+{
+    if (labels.isEmpty())
+        return {};
+    if (!vectors)
+        return vectorError(QStringLiteral("No vectors given for %1 labels").arg(labels.size()));
+
+    // Validate and normalise everything first so a bad row leaves the index untouched.
+    const auto dim = size_t(m_d->dimension);
+    std::vector<float> units(size_t(labels.size()) * dim);
+    QHash<quint64, qsizetype> lastRow;
+    lastRow.reserve(labels.size());
+    for (qsizetype row = 0; row < labels.size(); ++row) {
+        if (!normalise(vectors + size_t(row) * dim, m_d->dimension, units.data() + size_t(row) * dim))
+            return vectorError(QStringLiteral("Vector for label %1 is zero or not finite")
+                                   .arg(labels.at(row)));
+        lastRow.insert(labels.at(row), row);
+    }
+    // One row per label: two threads must never insert the same new label at once.
+    std::vector<qsizetype> rows;
+    rows.reserve(size_t(lastRow.size()));
+    for (qsizetype row = 0; row < labels.size(); ++row) {
+        if (lastRow.value(labels.at(row)) == row)
+            rows.push_back(row);
+    }
+
+    std::unique_lock guard(m_d->lock);
+    if (!m_d->index)
+        return indexError(QStringLiteral("Vector index is not allocated"));
+    Hnsw &index = *m_d->index;
+    try {
+        quint64 fresh = 0;
+        for (qsizetype row : rows)
+            fresh += index.label_lookup_.count(hnswlib::labeltype(labels.at(row))) == 0 ? 1 : 0;
+        auto room = m_d->reserve(fresh);
+        if (!room)
+            return room;
+
+        size_t start = 0;
+        // hnswlib sets up the entry point on the first insert without locking: do it alone.
+        if (index.cur_element_count == 0) {
+            index.addPoint(units.data() + size_t(rows[0]) * dim, hnswlib::labeltype(labels.at(rows[0])));
+            start = 1;
+        }
+
+        const size_t remaining = rows.size() - start;
+        const size_t threads = std::clamp<size_t>(remaining / 256, 1,
+                                                  size_t(std::max(1, QThread::idealThreadCount())));
+        std::atomic<size_t> next{start};
+        std::atomic<bool> failed{false};
+        std::mutex failureLock;
+        QString failure;
+        // Concurrent addPoint is safe in hnswlib once the first element exists; exceptions
+        // are caught inside each worker since one escaping a std::thread would terminate.
+        auto work = [&] {
+            for (size_t i = next++; i < rows.size() && !failed.load(); i = next++) {
+                const qsizetype row = rows[i];
+                try {
+                    index.addPoint(units.data() + size_t(row) * dim, hnswlib::labeltype(labels.at(row)));
+                } catch (const std::exception &e) {
+                    std::lock_guard<std::mutex> failureGuard(failureLock);
+                    failure = QStringLiteral("Cannot store label %1: %2").arg(labels.at(row)).arg(describe(e));
+                    failed = true;
+                } catch (...) {
+                    std::lock_guard<std::mutex> failureGuard(failureLock);
+                    failure = QStringLiteral("Cannot store label %1").arg(labels.at(row));
+                    failed = true;
+                }
+            }
+        };
+        std::vector<std::thread> pool;
+        pool.reserve(threads - 1);
+        for (size_t t = 1; t < threads; ++t)
+            pool.emplace_back(work);
+        work();
+        for (auto &thread : pool)
+            thread.join();
+        if (failed)
+            return indexError(failure);
+    } catch (const std::exception &e) {
+        return indexError(QStringLiteral("Cannot store vectors: %1").arg(describe(e)));
+    } catch (...) {
+        return indexError(QStringLiteral("Cannot store vectors"));
+    }
+    return {};
+}
+
+Result<void> VectorIndex::remove(quint64 label)
+{
+    std::unique_lock guard(m_d->lock);
+    // Checked here rather than left to hnswlib, which throws for unknown and repeated deletes.
+    if (!m_d->isLive(label))
+        return {};
+    try {
+        m_d->index->markDelete(hnswlib::labeltype(label));
+    } catch (const std::exception &e) {
+        return indexError(QStringLiteral("Cannot remove label %1: %2").arg(label).arg(describe(e)));
+    } catch (...) {
+        return indexError(QStringLiteral("Cannot remove label %1").arg(label));
+    }
+    return {};
+}
+
+QVector<VectorHit> VectorIndex::search(const float *query, int k, const Filter &accept) const
+{
+    if (!query || k <= 0)
+        return {};
+    std::vector<float> unit(size_t(m_d->dimension));
+    if (!normalise(query, m_d->dimension, unit.data()))
+        return {};
+
+    std::shared_lock guard(m_d->lock);
+    const qint64 live = m_d->liveCount();
+    if (live == 0)
+        return {};
+    const size_t want = size_t(std::min<qint64>(k, live));
+    // searchKnn already searches with max(ef, k), so no per-query setEf (which would need the
+    // exclusive lock) is required to widen a search.
+    size_t fetch = accept ? std::min(size_t(live), std::max(want * 2, want + 16)) : want;
+    try {
+        for (;;) {
+            auto found = m_d->index->searchKnn(unit.data(), fetch);
+            QVector<VectorHit> hits(qsizetype(found.size()));
+            for (qsizetype i = hits.size() - 1; i >= 0; --i) { // the queue pops farthest first
+                hits[i] = VectorHit{quint64(found.top().second), similarityOf(found.top().first)};
+                found.pop();
+            }
+            if (accept) {
+                hits.erase(std::remove_if(hits.begin(), hits.end(),
+                                          [&](const VectorHit &hit) { return !accept(hit.label); }),
+                           hits.end());
+            }
+            if (size_t(hits.size()) >= want) {
+                hits.resize(qsizetype(want));
+                return hits;
+            }
+            // Too few accepted hits: widen. Once the search would touch a large share of the
+            // index, a plain scan is cheaper and also finds every accepted label.
+            const size_t wider = fetch * 4;
+            if (!accept || fetch >= size_t(live) || wider * 2 >= size_t(live))
+                return m_d->exactLocked(unit.data(), int(want), accept);
+            fetch = wider;
+        }
+    } catch (const std::exception &e) {
+        qWarning("VectorIndex: search failed: %s", e.what());
+    } catch (...) {
+        qWarning("VectorIndex: search failed");
+    }
+    return {};
+}
+
+QVector<VectorHit> VectorIndex::exactSearch(const float *query, int k, const Filter &accept) const
+{
+    if (!query || k <= 0)
+        return {};
+    std::vector<float> unit(size_t(m_d->dimension));
+    if (!normalise(query, m_d->dimension, unit.data()))
+        return {};
+    std::shared_lock guard(m_d->lock);
+    return m_d->exactLocked(unit.data(), k, accept);
+}
+
+void VectorIndex::setEfSearch(int ef)
+{
+    std::unique_lock guard(m_d->lock);
+    m_d->efSearch = std::max(ef, 1);
+    if (m_d->index)
+        m_d->index->setEf(size_t(m_d->efSearch));
+}
+
+int VectorIndex::efSearch() const
+{
+    std::shared_lock guard(m_d->lock);
+    return m_d->efSearch;
+}
+
+Result<void> VectorIndex::save(const QString &path, quint64 watermark) const
+{
+    auto writeError = [&](const QString &reason) {
+        return Error::make(500, QStringLiteral("index_write_failed"),
+                           QStringLiteral("Cannot save vector index %1: %2").arg(path, reason),
+                           {{QStringLiteral("path"), path}, {QStringLiteral("reason"), reason}});
+    };
+    const QFileInfo target(path);
+    if (!QDir().mkpath(target.absolutePath()))
+        return writeError(QStringLiteral("cannot create the directory"));
+
+    // hnswlib only writes to a path: let it write the payload next to the target, then wrap it.
+    QTemporaryFile payload(target.absolutePath() + QStringLiteral("/.") + target.fileName()
+                           + QStringLiteral(".payload-XXXXXX"));
+    if (!payload.open())
+        return writeError(payload.errorString());
+    payload.close();
+
+    quint64 live = 0;
+    quint64 elements = 0;
+    quint64 capacity = 0;
+    {
+        // Shared, not exclusive: saveIndex only reads the graph, and holding the shared lock
+        // already keeps every writer out, so searches go on during a long save.
+        std::shared_lock guard(m_d->lock);
+        if (!m_d->index)
+            return writeError(QStringLiteral("index not allocated"));
+        live = quint64(m_d->liveCount());
+        elements = quint64(m_d->index->cur_element_count);
+        capacity = quint64(m_d->index->max_elements_);
+        try {
+            m_d->index->saveIndex(localPath(payload.fileName()));
+        } catch (const std::exception &e) {
+            return writeError(describe(e));
+        } catch (...) {
+            return writeError(QStringLiteral("hnswlib saveIndex failed"));
+        }
+    }
+
+    QFile in(payload.fileName());
+    if (!in.open(QIODevice::ReadOnly))
+        return writeError(in.errorString());
+    // hnswlib's ofstream never reports a short write (disk full): check what landed on disk.
+    const QString problem = checkPayload(in, m_d->dimension, elements);
+    if (!problem.isEmpty())
+        return writeError(problem);
+    if (!in.seek(0))
+        return writeError(in.errorString());
+
+    QByteArray header(kHeaderSize, '\0');
+    char *h = header.data();
+    std::memcpy(h, kMagic, sizeof(kMagic));
+    putU32(h + 4, kFormatVersion);
+    putU32(h + 8, quint32(m_d->dimension));
+    putU32(h + 12, 0);
+    putU64(h + 16, live);
+    putU64(h + 24, elements);
+    putU64(h + 32, capacity);
+    putU64(h + 40, watermark);
+    putU64(h + 48, quint64(in.size()));
+
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArrayView(header.constData(), kChecksumOffset));
+
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        return writeError(out.errorString());
+    // The checksum is only known after the payload has streamed past, so write a placeholder
+    // and patch it; QSaveFile makes the file appear complete or not at all.
+    if (out.write(header) != kHeaderSize)
+        return writeError(out.errorString());
+    while (!in.atEnd()) {
+        const QByteArray chunk = in.read(kCopyChunk);
+        if (chunk.isEmpty() && in.error() != QFileDevice::NoError)
+            return writeError(in.errorString());
+        hash.addData(chunk);
+        if (out.write(chunk) != chunk.size())
+            return writeError(out.errorString());
+    }
+    const QByteArray digest = hash.result();
+    if (!out.seek(kChecksumOffset) || out.write(digest) != kChecksumSize)
+        return writeError(out.errorString());
+    if (!out.commit())
+        return writeError(out.errorString());
+    return {};
+}
+
+Result<std::unique_ptr<VectorIndex>> VectorIndex::load(const QString &path, int expectedDimension,
+                                                       quint64 *watermark)
+{
+    const QString missing = QStringLiteral("index_missing");
+    const QString corrupt = QStringLiteral("index_corrupt");
+    const QString incompatible = QStringLiteral("index_incompatible");
+
+    QFile file(path);
+    if (!file.exists())
+        return loadError(missing, path, QStringLiteral("no such file"));
+    if (!file.open(QIODevice::ReadOnly))
+        return loadError(missing, path, file.errorString());
+
+    const QByteArray header = file.read(kHeaderSize);
+    if (header.size() != kHeaderSize)
+        return loadError(corrupt, path, QStringLiteral("header truncated"));
+    const char *h = header.constData();
+    if (std::memcmp(h, kMagic, sizeof(kMagic)) != 0)
+        return loadError(corrupt, path, QStringLiteral("not a vector index file"));
+    const quint32 version = getU32(h + 4);
+    if (version != kFormatVersion)
+        return loadError(incompatible, path, QStringLiteral("format version %1, expected %2")
+                                                 .arg(version).arg(kFormatVersion));
+    const quint32 dimension = getU32(h + 8);
+    if (expectedDimension <= 0 || dimension != quint32(expectedDimension))
+        return loadError(incompatible, path, QStringLiteral("dimension %1, expected %2")
+                                                 .arg(dimension).arg(expectedDimension));
+    const quint64 live = getU64(h + 16);
+    const quint64 elements = getU64(h + 24);
+    const quint64 capacity = getU64(h + 32);
+    const quint64 mark = getU64(h + 40);
+    const quint64 payloadSize = getU64(h + 48);
+    if (payloadSize > quint64(std::numeric_limits<qint64>::max() - kHeaderSize)
+        || file.size() != kHeaderSize + qint64(payloadSize))
+        return loadError(corrupt, path, QStringLiteral("file is %1 bytes, header promises %2")
+                                            .arg(file.size()).arg(kHeaderSize + payloadSize));
+    if (live > elements || elements > capacity || capacity > kMaxElements || capacity == 0)
+        return loadError(corrupt, path, QStringLiteral("inconsistent element counts"));
+
+    // loadIndex reads a path, so the payload goes to a file of its own; it is hashed on the
+    // way and only reaches hnswlib once the checksum matched.
+    const QString pattern = QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
+    QTemporaryFile copy(QFileInfo(path).absolutePath() + pattern);
+    if (!copy.open()) {
+        copy.setFileTemplate(QDir::tempPath() + pattern);
+        if (!copy.open())
+            return loadError(corrupt, path, QStringLiteral("no room for a temporary copy: %1")
+                                                .arg(copy.errorString()));
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArrayView(h, kChecksumOffset));
+    while (!file.atEnd()) {
+        const QByteArray chunk = file.read(kCopyChunk);
+        if (chunk.isEmpty() && file.error() != QFileDevice::NoError)
+            return loadError(corrupt, path, file.errorString());
+        hash.addData(chunk);
+        if (copy.write(chunk) != chunk.size())
+            return loadError(corrupt, path, QStringLiteral("cannot copy the payload: %1")
+                                                .arg(copy.errorString()));
+    }
+    if (hash.result() != header.mid(kChecksumOffset, kChecksumSize))
+        return loadError(corrupt, path, QStringLiteral("checksum mismatch"));
+    if (!copy.flush())
+        return loadError(corrupt, path, copy.errorString());
+    // The bytes are exactly what save() wrote, so a layout mismatch means another hnswlib.
+    const QString problem = checkPayload(copy, int(dimension), elements);
+    if (!problem.isEmpty())
+        return loadError(incompatible, path, problem);
+    copy.close();
+
+    auto d = std::make_unique<Private>(int(dimension));
+    try {
+        // The loading constructor, not default construction + loadIndex: if loading throws,
+        // the half-built object is never destroyed (its destructor would free garbage).
+        d->index = std::make_unique<Hnsw>(&d->space, localPath(copy.fileName()), false,
+                                          size_t(capacity));
+    } catch (const std::exception &e) {
+        return loadError(corrupt, path, QStringLiteral("hnswlib: %1").arg(describe(e)));
+    } catch (...) {
+        return loadError(corrupt, path, QStringLiteral("hnswlib refused the payload"));
+    }
+    // hnswlib 0.6.2's loadIndex adds to num_deleted_ without ever zeroing it: recount.
+    size_t removed = 0;
+    for (size_t i = 0; i < d->index->cur_element_count; ++i)
+        removed += d->index->isMarkedDeleted(hnswlib::tableint(i)) ? 1 : 0;
+    d->index->num_deleted_ = removed;
+    if (quint64(d->index->cur_element_count) != elements || elements - removed != live)
+        return loadError(corrupt, path, QStringLiteral("live count differs from the header"));
+    d->index->setEf(size_t(d->efSearch));
+
+    if (watermark)
+        *watermark = mark;
+    return std::unique_ptr<VectorIndex>(new VectorIndex(std::move(d)));
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,262 @@
+#include "ui/mainwindow.h"
+
+#include "service/engine/memoryservice.h"
+#include "ui/asynccall.h"
+#include "ui/pages/memorypage.h"
+#include "ui/pages/serverpage.h"
+#include "ui/sampleloader.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+constexpr int CountsDebounceMs = 500;
+constexpr int StatusMessageMs = 8000;
+
+} // namespace
+
+MainWindow::MainWindow(MemoryService *service, QWidget *parent)
+    : QMainWindow(parent), m_service(service)
+{
+    Q_ASSERT(m_service);
+    setWindowTitle(tr("Memory Graph"));
+    m_pool.setMaxThreadCount(1); // sample writes run in order, counts are cheap
+
+    m_serverPage = new ServerPage(this);
+    m_serverPage->setObjectName(QStringLiteral("serverPage"));
+    m_memoryPage = new MemoryPage(m_service, this);
+    m_memoryPage->setObjectName(QStringLiteral("memoryPage"));
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_serverPage);
+    m_stack->addWidget(m_memoryPage);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(createSidebar());
+    auto *divider = new QFrame(central);
+    divider->setFrameShape(QFrame::VLine);
+    divider->setFrameShadow(QFrame::Sunken);
+    layout->addWidget(divider);
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+
+    createActions();
+    createMenus();
+    createStatusBar();
+
+    m_countsTimer = new QTimer(this);
+    m_countsTimer->setSingleShot(true);
+    m_countsTimer->setInterval(CountsDebounceMs);
+    connect(m_countsTimer, &QTimer::timeout, this, &MainWindow::refreshCounts);
+    // Emitted on the writer's thread; queued here through the window as context.
+    connect(m_service, &MemoryService::committed, this, [this]() { m_countsTimer->start(); });
+
+    connect(m_serverPage, &ServerPage::stateChanged, m_serverStateLabel, &QLabel::setText);
+    connect(m_memoryPage, &MemoryPage::loadFailed, this,
+            [this](const QString &message) { statusBar()->showMessage(message, StatusMessageMs); });
+
+    resize(1280, 800);
+    showPage(Page::Server);
+    refreshCounts();
+}
+
+MainWindow::~MainWindow()
+{
+    // A sample load may still be writing; finish it before the pages go away.
+    m_pool.waitForDone();
+}
+
+QWidget *MainWindow::createSidebar()
+{
+    m_sidebar = new QListWidget(this);
+    m_sidebar->setObjectName(QStringLiteral("navigation"));
+    m_sidebar->setFrameShape(QFrame::NoFrame);
+    m_sidebar->viewport()->setBackgroundRole(QPalette::Window);
+    m_sidebar->setIconSize(QSize(22, 22));
+    m_sidebar->setFixedWidth(150);
+    m_sidebar->setSpacing(2);
+    m_sidebar->setFocusPolicy(Qt::StrongFocus);
+
+    const int rowHeight = m_sidebar->fontMetrics().height() + 20;
+    auto addPage = [&](QStyle::StandardPixmap icon, const QString &text, const QString &tip) {
+        auto *item = new QListWidgetItem(style()->standardIcon(icon), text, m_sidebar);
+        item->setSizeHint(QSize(0, rowHeight));
+        item->setToolTip(tip);
+    };
+    addPage(QStyle::SP_DriveNetIcon, tr("Server"), tr("HTTP listener and request log (Ctrl+1)"));
+    addPage(QStyle::SP_FileDialogDetailedView, tr("Memory"),
+            tr("Browse nodes, edges and commits (Ctrl+2)"));
+
+    connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0)
+            return;
+        m_stack->setCurrentIndex(row);
+        (row == int(Page::Server) ? m_serverPageAction : m_memoryPageAction)->setChecked(true);
+    });
+    return m_sidebar;
+}
+
+void MainWindow::createActions()
+{
+    m_loadSamplesAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
+                                      tr("&Load sample memories"), this);
+    m_loadSamplesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_loadSamplesAction->setStatusTip(tr("Write a small example memory graph into the default scope"));
+    connect(m_loadSamplesAction, &QAction::triggered, this, &MainWindow::loadSampleMemories);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    // Spelled out: QKeySequence::Quit is empty on some platforms.
+    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_aboutAction = new QAction(tr("&About Memory Graph"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
+
+    m_pageActions = new QActionGroup(this);
+    m_serverPageAction = new QAction(tr("&Server"), m_pageActions);
+    m_serverPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_serverPageAction->setCheckable(true);
+    connect(m_serverPageAction, &QAction::triggered, this, [this]() { showPage(Page::Server); });
+    m_memoryPageAction = new QAction(tr("&Memory"), m_pageActions);
+    m_memoryPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    m_memoryPageAction->setCheckable(true);
+    connect(m_memoryPageAction, &QAction::triggered, this, [this]() { showPage(Page::Memory); });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_loadSamplesAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_serverPageAction);
+    view->addAction(m_memoryPageAction);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_aboutAction);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_serverStateLabel = new QLabel(m_serverPage->stateSummary(), this);
+    m_serverStateLabel->setObjectName(QStringLiteral("serverStateStatus"));
+    m_countsLabel = new QLabel(this);
+    m_countsLabel->setObjectName(QStringLiteral("countsStatus"));
+    auto *separator = new QFrame(this);
+    separator->setFrameShape(QFrame::VLine);
+    separator->setFrameShadow(QFrame::Sunken);
+    statusBar()->addPermanentWidget(m_countsLabel);
+    statusBar()->addPermanentWidget(separator);
+    statusBar()->addPermanentWidget(m_serverStateLabel);
+}
+
+MainWindow::Page MainWindow::currentPage() const
+{
+    return m_stack->currentIndex() == int(Page::Memory) ? Page::Memory : Page::Server;
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_sidebar->setCurrentRow(int(page));
+}
+
+void MainWindow::loadSampleMemories()
+{
+    if (m_loadingSamples)
+        return;
+    m_loadingSamples = true;
+    m_loadSamplesAction->setEnabled(false);
+    statusBar()->showMessage(tr("Loading sample memories\u2026"));
+
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool, [service]() { return SampleLoader::run(service); },
+             [this](const SampleLoadReport &report) { onSamplesLoaded(report); });
+}
+
+void MainWindow::onSamplesLoaded(const SampleLoadReport &report)
+{
+    m_loadingSamples = false;
+    m_loadSamplesAction->setEnabled(true);
+
+    QString summary = tr("Loaded %1 of %2 sample writes: %3 nodes, %4 edges.")
+                          .arg(report.written)
+                          .arg(report.entries)
+                          .arg(report.nodes)
+                          .arg(report.edges);
+    if (report.written > 0 && report.replayed == report.written)
+        summary += QLatin1Char(' ') + tr("They were already stored, so nothing changed.");
+    statusBar()->showMessage(summary, report.ok() ? StatusMessageMs : 0);
+
+    if (!report.ok()) {
+        // Non-modal, so a test or a busy operator is never blocked by it.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Sample memories"),
+                                    tr("Some sample memories could not be written."),
+                                    QMessageBox::Close, this);
+        box->setInformativeText(summary);
+        box->setDetailedText(report.errors.join(QLatin1Char('\n')));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+
+    if (report.written > 0) {
+        m_memoryPage->selectScope(m_service->config().defaultTenant, QStringLiteral("default"));
+        m_memoryPage->refresh();
+        showPage(Page::Memory);
+    }
+    refreshCounts();
+    Q_EMIT sampleMemoriesLoaded(report.ok(), summary);
+}
+
+void MainWindow::refreshCounts()
+{
+    m_countsTimer->stop();
+    const quint64 generation = ++m_countsGeneration;
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool, [service]() { return service->health(); },
+             [this, generation](const HealthInfo &health) {
+                 if (generation != m_countsGeneration)
+                     return;
+                 const QString scopes = health.scopes == 1
+                     ? tr("1 scope")
+                     : tr("%1 scopes").arg(health.scopes);
+                 m_countsLabel->setText(tr("%1 nodes \u00b7 %2 edges \u00b7 %3 commits in %4")
+                                            .arg(health.nodes)
+                                            .arg(health.edges)
+                                            .arg(health.commits)
+                                            .arg(scopes));
+             });
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Memory Graph"),
+        tr("<h3>Memory Graph %1</h3>"
+           "<p>An agent-memory graph service with a desktop console. Agents use the HTTP "
+           "<code>/v1</code> API; operators browse the same graph here.</p>"
+           "<p>Licensed under the GNU GPL, version 3 or later.</p>")
+            .arg(QStringLiteral(MEMORYGRAPH_VERSION)));
+}
+
+} // namespace MemoryGraph::Ui

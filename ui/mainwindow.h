@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QThreadPool>
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+class QTimer;
+
+namespace MemoryGraph {
+class MemoryService;
+}
+
+namespace MemoryGraph::Ui {
+
+class MemoryPage;
+class ServerPage;
+struct SampleLoadReport;
+
+/// The shell: a sidebar switching between the Server and Memory pages, menus and a status bar.
+/// It only routes; the pages do the work. The service must outlive the window.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    enum class Page { Server, Memory };
+
+    explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    ServerPage *serverPage() const { return m_serverPage; }
+    MemoryPage *memoryPage() const { return m_memoryPage; }
+    Page currentPage() const;
+
+public Q_SLOTS:
+    void showPage(MemoryGraph::Ui::MainWindow::Page page);
+    /// Writes the bundled sample memories through the facade on a worker thread, then shows
+    /// them on the Memory page. Progress and the outcome go to the status bar; failures also
+    /// open a (non-modal) message box. Ignored while a load is running.
+    void loadSampleMemories();
+    void showAbout();
+
+Q_SIGNALS:
+    /// A sample load finished; `ok` is false when any entry failed.
+    void sampleMemoriesLoaded(bool ok, const QString &summary);
+
+private:
+    void createActions();
+    void createMenus();
+    QWidget *createSidebar();
+    void createStatusBar();
+    void onSamplesLoaded(const SampleLoadReport &report);
+    void refreshCounts();
+
+    MemoryService *m_service;
+    QThreadPool m_pool;
+
+    QListWidget *m_sidebar = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    ServerPage *m_serverPage = nullptr;
+    MemoryPage *m_memoryPage = nullptr;
+
+    QAction *m_loadSamplesAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QActionGroup *m_pageActions = nullptr;
+    QAction *m_serverPageAction = nullptr;
+    QAction *m_memoryPageAction = nullptr;
+
+    QLabel *m_serverStateLabel = nullptr;
+    QLabel *m_countsLabel = nullptr;
+    QTimer *m_countsTimer = nullptr;
+    quint64 m_countsGeneration = 0;
+    bool m_loadingSamples = false;
+};
+
+} // namespace MemoryGraph::Ui

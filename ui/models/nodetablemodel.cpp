@@ -1,0 +1,158 @@
+#include "ui/models/nodetablemodel.h"
+
+#include "ui/displayformat.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+// Mid-tone colours that stay readable on both the light and the dark palette.
+QVariant embeddingBrush(const QString &status)
+{
+    if (status == QLatin1String("failed"))
+        return QBrush(QColor(0xd9, 0x4f, 0x4f));
+    if (status == QLatin1String("pending"))
+        return QBrush(QColor(0xd0, 0x8a, 0x1a));
+    return {};
+}
+
+} // namespace
+
+NodeTableModel::NodeTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int NodeTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_nodes.size());
+}
+
+int NodeTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(Column::Count);
+}
+
+QVariant NodeTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const NodeRecord &n = m_nodes.at(index.row());
+    const auto column = Column(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayText(n, column);
+    case Qt::ToolTipRole:
+        return toolTip(n, column);
+    case Qt::ForegroundRole:
+        if (column == Column::Embedding)
+            return embeddingBrush(n.embeddingStatus);
+        return {};
+    case NodeIdRole:
+        return n.id;
+    default:
+        return {};
+    }
+}
+
+QVariant NodeTableModel::displayText(const NodeRecord &n, Column column) const
+{
+    switch (column) {
+    case Column::Title:
+        return n.title.isEmpty() ? n.textSummary : n.title;
+    case Column::Type:
+        return n.type;
+    case Column::Tier:
+        return n.tier;
+    case Column::Lane:
+        return n.memoryLane;
+    case Column::Owner:
+        if (!n.ownerAgentId.isEmpty())
+            return n.ownerAgentId;
+        // A team-owned node has no owning agent; say so rather than leave the cell blank.
+        return n.ownerTeamId.isEmpty() ? orDash({}) : tr("team %1").arg(n.ownerTeamId);
+    case Column::Embedding:
+        return n.embeddingStatus;
+    case Column::Updated:
+        return formatDateTime(n.updatedAt);
+    case Column::ClientId:
+        return n.clientId;
+    case Column::Id:
+        return n.id;
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+QVariant NodeTableModel::toolTip(const NodeRecord &n, Column column) const
+{
+    switch (column) {
+    case Column::Title:
+        return n.textSummary.isEmpty() ? QVariant() : QVariant(n.textSummary);
+    case Column::Owner:
+        return tr("Owner agent: %1\nOwner team: %2\nProducer: %3")
+            .arg(orDash(n.ownerAgentId), orDash(n.ownerTeamId), orDash(n.producerAgentId));
+    case Column::Embedding:
+        if (!n.embeddingError.isEmpty())
+            return tr("Error: %1").arg(n.embeddingError);
+        return n.embeddingModel.isEmpty() ? QVariant() : QVariant(tr("Model: %1").arg(n.embeddingModel));
+    default:
+        return {};
+    }
+}
+
+QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0
+        || section >= int(Column::Count)) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (Column(section)) {
+    case Column::Title:
+        return tr("Title");
+    case Column::Type:
+        return tr("Type");
+    case Column::Tier:
+        return tr("Tier");
+    case Column::Lane:
+        return tr("Lane");
+    case Column::Owner:
+        return tr("Owner");
+    case Column::Embedding:
+        return tr("Embedding");
+    case Column::Updated:
+        return tr("Updated");
+    case Column::ClientId:
+        return tr("Client id");
+    case Column::Id:
+        return tr("Id");
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+void NodeTableModel::setNodes(const QVector<NodeRecord> &nodes)
+{
+    beginResetModel();
+    m_nodes = nodes;
+    endResetModel();
+}
+
+const NodeRecord &NodeTableModel::node(int row) const
+{
+    Q_ASSERT(row >= 0 && row < m_nodes.size());
+    return m_nodes.at(row);
+}
+
+int NodeTableModel::rowOf(const QString &nodeId) const
+{
+    for (int row = 0; row < m_nodes.size(); ++row) {
+        if (m_nodes.at(row).id == nodeId)
+            return row;
+    }
+    return -1;
+}
+
+} // namespace MemoryGraph::Ui

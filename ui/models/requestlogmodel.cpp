@@ -1,0 +1,161 @@
+#include "ui/models/requestlogmodel.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+// Mid-tone colours that stay readable on both the light and the dark palette.
+QColor statusColor(int status)
+{
+    if (status >= 500)
+        return QColor(0xd9, 0x4f, 0x4f);
+    if (status >= 400)
+        return QColor(0xd0, 0x8a, 0x1a);
+    return {};
+}
+
+} // namespace
+
+RequestLogModel::RequestLogModel(int maxRows, QObject *parent)
+    : QAbstractTableModel(parent), m_maxRows(std::max(1, maxRows))
+{
+}
+
+int RequestLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+int RequestLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(Column::Count);
+}
+
+QVariant RequestLogModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RequestLogEntry &e = m_entries.at(index.row());
+    const auto column = Column(index.column());
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case Column::Time:
+            return e.at.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"));
+        case Column::Method:
+            return e.method;
+        case Column::Path:
+            return e.path;
+        case Column::Status:
+            return e.status;
+        case Column::Latency:
+            return QString::number(e.latencyMs, 'f', 1);
+        case Column::Tenant:
+            return e.tenantId;
+        case Column::RequestId:
+            return e.requestId;
+        case Column::Count:
+            break;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (column == Column::Time)
+            return e.at.toLocalTime().toString(Qt::ISODateWithMs);
+        if (column == Column::Status && !e.errorCode.isEmpty())
+            return tr("Error: %1").arg(e.errorCode);
+        return {};
+    case Qt::ForegroundRole:
+        if (column == Column::Status) {
+            const QColor color = statusColor(e.status);
+            if (color.isValid())
+                return QBrush(color);
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column == Column::Status || column == Column::Latency)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant RequestLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0
+        || section >= int(Column::Count)) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (Column(section)) {
+    case Column::Time:
+        return tr("Time");
+    case Column::Method:
+        return tr("Method");
+    case Column::Path:
+        return tr("Path");
+    case Column::Status:
+        return tr("Status");
+    case Column::Latency:
+        return tr("Latency (ms)");
+    case Column::Tenant:
+        return tr("Tenant");
+    case Column::RequestId:
+        return tr("Request id");
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+const RequestLogEntry &RequestLogModel::entry(int row) const
+{
+    Q_ASSERT(row >= 0 && row < m_entries.size());
+    return m_entries.at(row);
+}
+
+void RequestLogModel::append(const QVector<RequestLogEntry> &entries)
+{
+    if (entries.isEmpty())
+        return;
+    m_totalAppended += entries.size();
+
+    // Only the newest maxRows of the batch can survive the bound.
+    const qsizetype keep = std::min<qsizetype>(entries.size(), m_maxRows);
+    const qsizetype firstKept = entries.size() - keep;
+
+    // Make room first so the view never sees more than maxRows rows.
+    const qsizetype overflow = m_entries.size() + keep - m_maxRows;
+    if (overflow > 0) {
+        const int first = int(m_entries.size() - overflow);
+        beginRemoveRows({}, first, int(m_entries.size()) - 1);
+        m_entries.resize(first);
+        endRemoveRows();
+    }
+
+    beginInsertRows({}, 0, int(keep) - 1);
+    QVector<RequestLogEntry> fresh;
+    fresh.reserve(keep + m_entries.size());
+    for (qsizetype i = entries.size() - 1; i >= firstKept; --i)
+        fresh.append(entries.at(i));
+    fresh.append(m_entries);
+    m_entries = std::move(fresh);
+    endInsertRows();
+}
+
+void RequestLogModel::clear()
+{
+    m_totalAppended = 0;
+    if (m_entries.isEmpty())
+        return;
+    beginResetModel();
+    m_entries.clear();
+    endResetModel();
+}
+
+} // namespace MemoryGraph::Ui

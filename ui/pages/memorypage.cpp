@@ -1,0 +1,556 @@
+#include "ui/pages/memorypage.h"
+
+#include "service/engine/memoryservice.h"
+#include "ui/asynccall.h"
+#include "ui/models/commitlistmodel.h"
+#include "ui/models/nodetablemodel.h"
+#include "ui/widgets/nodeinspector.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+constexpr int FilterDelayMs = 250;
+constexpr int CommitDebounceMs = 300;
+constexpr int CommitListLimit = 200;
+constexpr int PendingPollMs = 2000;
+constexpr int TenantRole = Qt::UserRole + 1;
+constexpr int ScopeRole = Qt::UserRole + 2;
+
+QTableView *createTable(QAbstractItemModel *model, const QString &objectName, QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideRight);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    return view;
+}
+
+int textWidth(const QWidget *widget, const QString &sample)
+{
+    return widget->fontMetrics().horizontalAdvance(sample) + 24;
+}
+
+} // namespace
+
+MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
+    : QWidget(parent), m_service(service)
+{
+    Q_ASSERT(m_service);
+    // Two workers: a slow node page must not hold up the commit list or the inspector.
+    m_pool.setMaxThreadCount(2);
+
+    m_filterTimer = new QTimer(this);
+    m_filterTimer->setSingleShot(true);
+    m_filterTimer->setInterval(FilterDelayMs);
+    connect(m_filterTimer, &QTimer::timeout, this, &MemoryPage::onFiltersChanged);
+
+    m_commitTimer = new QTimer(this);
+    m_commitTimer->setSingleShot(true);
+    m_commitTimer->setInterval(CommitDebounceMs);
+    connect(m_commitTimer, &QTimer::timeout, this, &MemoryPage::refresh);
+
+    // Embedding backfill finishes without a commit, so nothing announces it; poll while the
+    // page shows pending nodes.
+    m_pendingTimer = new QTimer(this);
+    m_pendingTimer->setSingleShot(true);
+    m_pendingTimer->setInterval(PendingPollMs);
+    connect(m_pendingTimer, &QTimer::timeout, this, &MemoryPage::loadNodes);
+
+    m_inspector = new NodeInspector(this);
+    m_inspector->setObjectName(QStringLiteral("nodeInspector"));
+    m_inspector->setMinimumWidth(340);
+    connect(m_inspector, &NodeInspector::nodeActivated, this, &MemoryPage::selectNode);
+
+    auto *inspectorBox = new QGroupBox(tr("Node"), this);
+    auto *inspectorLayout = new QVBoxLayout(inspectorBox);
+    inspectorLayout->addWidget(m_inspector);
+
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->setChildrenCollapsible(false);
+    left->addWidget(createNodePanel());
+    left->addWidget(createCommitPanel());
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 1);
+    left->setSizes({470, 220});
+
+    auto *columns = new QSplitter(Qt::Horizontal, this);
+    columns->setChildrenCollapsible(false);
+    columns->addWidget(left);
+    columns->addWidget(inspectorBox);
+    columns->setStretchFactor(0, 3);
+    columns->setStretchFactor(1, 2);
+    columns->setSizes({700, 410}); // tuned for a 1280-pixel-wide window
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(createFilterBar());
+    layout->addWidget(columns, 1);
+
+    // committed() is emitted on the writer's thread; with this page as context the call is
+    // queued onto the GUI thread.
+    // Any commit changes the scope list's counts, and a burst of writes (an agent importing,
+    // the sample loader) should cost one reload, so every commit just restarts the debounce.
+    connect(m_service, &MemoryService::committed, this, [this]() { m_commitTimer->start(); });
+
+    m_inspector->showMessage(tr("No node selected.\n\nLoad the sample memories from the File "
+                                "menu, or write through the HTTP API, to see nodes here."));
+    updatePager();
+    refresh();
+}
+
+MemoryPage::~MemoryPage()
+{
+    // Workers may still be inside the facade; let them finish before members go away.
+    m_pool.waitForDone();
+}
+
+QWidget *MemoryPage::createFilterBar()
+{
+    auto *bar = new QWidget(this);
+
+    m_scopeCombo = new QComboBox(bar);
+    m_scopeCombo->setObjectName(QStringLiteral("scopeCombo"));
+    m_scopeCombo->setMinimumContentsLength(24);
+    m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    connect(m_scopeCombo, &QComboBox::currentIndexChanged, this, &MemoryPage::onScopeChanged);
+
+    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload),
+                                      tr("Refresh"), this);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    refreshAction->setToolTip(tr("Reload scopes, nodes and commits (%1)")
+                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(refreshAction, &QAction::triggered, this, &MemoryPage::refresh);
+    addAction(refreshAction);
+    m_refreshButton = new QToolButton(bar);
+    m_refreshButton->setDefaultAction(refreshAction);
+    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    m_filterEdit = new QLineEdit(bar);
+    m_filterEdit->setObjectName(QStringLiteral("filterEdit"));
+    m_filterEdit->setPlaceholderText(tr("Filter by title, summary or client id"));
+    m_filterEdit->setClearButtonEnabled(true);
+    connect(m_filterEdit, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+    // Enter applies at once instead of waiting for the typing pause.
+    connect(m_filterEdit, &QLineEdit::returnPressed, this, &MemoryPage::onFiltersChanged);
+
+    m_typeCombo = createFilterCombo(tr("All types"),
+                                    {QStringLiteral("event"), QStringLiteral("entity"),
+                                     QStringLiteral("topic"), QStringLiteral("concept"),
+                                     QStringLiteral("rule"), QStringLiteral("evidence"),
+                                     QStringLiteral("procedure"), QStringLiteral("self_model")},
+                                    QStringLiteral("typeCombo"));
+    m_tierCombo = createFilterCombo(tr("All tiers"),
+                                    {QStringLiteral("hot"), QStringLiteral("warm"),
+                                     QStringLiteral("cold"), QStringLiteral("archive")},
+                                    QStringLiteral("tierCombo"));
+    m_laneCombo = createFilterCombo(tr("All lanes"),
+                                    {QStringLiteral("shared"), QStringLiteral("private")},
+                                    QStringLiteral("laneCombo"));
+
+    auto *scopeLabel = new QLabel(tr("&Scope:"), bar);
+    scopeLabel->setBuddy(m_scopeCombo);
+
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scopeLabel);
+    layout->addWidget(m_scopeCombo);
+    layout->addWidget(m_refreshButton);
+    layout->addSpacing(16);
+    layout->addWidget(m_filterEdit, 1);
+    layout->addWidget(m_typeCombo);
+    layout->addWidget(m_tierCombo);
+    layout->addWidget(m_laneCombo);
+    return bar;
+}
+
+QComboBox *MemoryPage::createFilterCombo(const QString &allText, const QStringList &values,
+                                         const QString &objectName)
+{
+    auto *combo = new QComboBox(this);
+    combo->setObjectName(objectName);
+    combo->addItem(allText, QString());
+    for (const QString &value : values)
+        combo->addItem(value, value);
+    connect(combo, &QComboBox::currentIndexChanged, this, &MemoryPage::onFiltersChanged);
+    return combo;
+}
+
+QWidget *MemoryPage::createNodePanel()
+{
+    auto *box = new QGroupBox(tr("Nodes"), this);
+
+    m_nodeModel = new NodeTableModel(this);
+    m_nodeView = createTable(m_nodeModel, QStringLiteral("nodeTable"), box);
+    using Column = NodeTableModel::Column;
+    QHeaderView *header = m_nodeView->horizontalHeader();
+    header->resizeSection(int(Column::Title), textWidth(box, QStringLiteral("Escalation policy for sync outages")));
+    header->resizeSection(int(Column::Type), textWidth(box, QStringLiteral("concept")));
+    header->resizeSection(int(Column::Tier), textWidth(box, QStringLiteral("warm")));
+    header->resizeSection(int(Column::Lane), textWidth(box, QStringLiteral("private")));
+    header->resizeSection(int(Column::Owner), textWidth(box, QStringLiteral("team support-tier2")));
+    header->resizeSection(int(Column::Embedding), textWidth(box, QStringLiteral("Embedding")));
+    header->resizeSection(int(Column::Updated), textWidth(box, QStringLiteral("0000-00-00 00:00:00")));
+    header->resizeSection(int(Column::ClientId), textWidth(box, QStringLiteral("incident-sync-stall")));
+    header->setStretchLastSection(true);
+    m_nodeView->setMinimumWidth(420);
+    connect(m_nodeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MemoryPage::onCurrentNodeChanged);
+
+    m_prevButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), box);
+    m_prevButton->setObjectName(QStringLiteral("previousPageButton"));
+    connect(m_prevButton, &QPushButton::clicked, this, &MemoryPage::previousPage);
+    m_nextButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowForward), tr("Next"), box);
+    m_nextButton->setObjectName(QStringLiteral("nextPageButton"));
+    connect(m_nextButton, &QPushButton::clicked, this, &MemoryPage::nextPage);
+    m_pageLabel = new QLabel(box);
+    m_pageLabel->setObjectName(QStringLiteral("pageLabel"));
+
+    auto *pager = new QHBoxLayout;
+    pager->addWidget(m_pageLabel, 1);
+    pager->addWidget(m_prevButton);
+    pager->addWidget(m_nextButton);
+
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_nodeView, 1);
+    layout->addLayout(pager);
+    return box;
+}
+
+QWidget *MemoryPage::createCommitPanel()
+{
+    auto *box = new QGroupBox(this);
+    m_commitTitle = new QLabel(box);
+    QFont bold = m_commitTitle->font();
+    bold.setBold(true);
+    m_commitTitle->setFont(bold);
+
+    m_commitModel = new CommitListModel(this);
+    m_commitView = createTable(m_commitModel, QStringLiteral("commitTable"), box);
+    using Column = CommitListModel::Column;
+    QHeaderView *header = m_commitView->horizontalHeader();
+    header->resizeSection(int(Column::Sequence), textWidth(box, QStringLiteral("00000")));
+    header->resizeSection(int(Column::Time), textWidth(box, QStringLiteral("0000-00-00 00:00:00")));
+    header->resizeSection(int(Column::Kind), textWidth(box, QStringLiteral("archive_rehydrate")));
+    header->resizeSection(int(Column::Actor), textWidth(box, QStringLiteral("support-agent")));
+    header->resizeSection(int(Column::Hash), textWidth(box, QStringLiteral("0123456789ab")));
+    header->setStretchLastSection(true);
+    m_commitView->setMinimumHeight(120);
+
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_commitTitle);
+    layout->addWidget(m_commitView, 1);
+    m_commitTitle->setText(tr("Commits"));
+    return box;
+}
+
+QString MemoryPage::currentTenant() const
+{
+    return m_scopeCombo->currentData(TenantRole).toString();
+}
+
+QString MemoryPage::currentScope() const
+{
+    return m_scopeCombo->currentData(ScopeRole).toString();
+}
+
+void MemoryPage::refresh()
+{
+    m_commitTimer->stop();
+    loadScopes();
+}
+
+void MemoryPage::selectScope(const QString &tenantId, const QString &scope)
+{
+    for (int i = 0; i < m_scopeCombo->count(); ++i) {
+        if (m_scopeCombo->itemData(i, TenantRole).toString() == tenantId
+            && m_scopeCombo->itemData(i, ScopeRole).toString() == scope) {
+            m_scopeCombo->setCurrentIndex(i);
+            return;
+        }
+    }
+    // Not listed yet (e.g. just written): pick it when the list next arrives.
+    m_wantedTenant = tenantId;
+    m_wantedScope = scope;
+    loadScopes();
+}
+
+void MemoryPage::selectNode(const QString &nodeId)
+{
+    const int row = m_nodeModel->rowOf(nodeId);
+    if (row >= 0) {
+        m_nodeView->selectRow(row);
+        m_nodeView->scrollTo(m_nodeModel->index(row, 0));
+        return; // the selection change loads the detail
+    }
+    m_nodeView->clearSelection();
+    loadDetail(nodeId);
+}
+
+void MemoryPage::nextPage()
+{
+    if (m_offset + PageSize >= m_total)
+        return;
+    m_offset += PageSize;
+    loadNodes();
+}
+
+void MemoryPage::previousPage()
+{
+    if (m_offset == 0)
+        return;
+    m_offset = std::max(0, m_offset - PageSize);
+    loadNodes();
+}
+
+void MemoryPage::loadScopes()
+{
+    const quint64 generation = ++m_scopesGeneration;
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool, [service]() { return service->listScopes(); },
+             [this, generation](const QVector<ScopeSummary> &scopes) {
+                 if (generation == m_scopesGeneration)
+                     applyScopes(scopes);
+             });
+}
+
+void MemoryPage::applyScopes(const QVector<ScopeSummary> &scopes)
+{
+    const QString previousTenant = currentTenant();
+    const QString previousScope = currentScope();
+    QString tenant = m_wantedTenant.isEmpty() ? previousTenant : m_wantedTenant;
+    QString scope = m_wantedTenant.isEmpty() ? previousScope : m_wantedScope;
+    if (tenant.isEmpty() && !scopes.isEmpty()) {
+        // Nothing chosen yet: start on the configured default scope if it exists.
+        tenant = m_service->config().defaultTenant;
+        scope = m_service->config().defaultScope;
+    }
+
+    int index = scopes.isEmpty() ? -1 : 0;
+    {
+        // Refilling must not look like the operator switching scopes.
+        const QSignalBlocker blocker(m_scopeCombo);
+        m_scopeCombo->clear();
+        for (const ScopeSummary &s : scopes) {
+            m_scopeCombo->addItem(tr("%1 / %2  (%3 nodes)").arg(s.tenantId, s.scope).arg(s.nodeCount));
+            const int i = m_scopeCombo->count() - 1;
+            m_scopeCombo->setItemData(i, s.tenantId, TenantRole);
+            m_scopeCombo->setItemData(i, s.scope, ScopeRole);
+            m_scopeCombo->setItemData(i,
+                                      tr("%1 nodes, %2 edges, %3 commits")
+                                          .arg(s.nodeCount)
+                                          .arg(s.edgeCount)
+                                          .arg(s.commitCount),
+                                      Qt::ToolTipRole);
+            if (s.tenantId == tenant && s.scope == scope)
+                index = i;
+        }
+        if (scopes.isEmpty())
+            m_scopeCombo->setPlaceholderText(tr("No scopes yet"));
+        m_scopeCombo->setCurrentIndex(index);
+    }
+    if (index >= 0 && m_wantedTenant == currentTenant() && m_wantedScope == currentScope()) {
+        m_wantedTenant.clear();
+        m_wantedScope.clear();
+    }
+    m_scopeCombo->setEnabled(!scopes.isEmpty());
+
+    // The same scope keeps its page and selection; another one starts over.
+    if (currentTenant() == previousTenant && currentScope() == previousScope) {
+        loadNodes();
+        loadCommits();
+    } else {
+        onScopeChanged();
+    }
+}
+
+void MemoryPage::loadNodes()
+{
+    const quint64 generation = ++m_nodesGeneration;
+    NodeQuery query;
+    query.tenantId = currentTenant();
+    query.scope = currentScope();
+    if (query.tenantId.isEmpty()) {
+        m_total = 0;
+        m_nodeModel->setNodes({});
+        updatePager();
+        Q_EMIT nodesLoaded(0);
+        return;
+    }
+    query.text = m_filterEdit->text().trimmed();
+    query.type = m_typeCombo->currentData().toString();
+    query.tier = m_tierCombo->currentData().toString();
+    query.lane = m_laneCombo->currentData().toString();
+    query.offset = m_offset;
+    query.limit = PageSize;
+
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool, [service, query]() { return service->listNodes(query); },
+             [this, generation](const Result<NodePage> &result) {
+                 if (generation != m_nodesGeneration)
+                     return;
+                 if (!result)
+                     reportError(tr("Loading nodes failed"), result.error().message);
+                 else
+                     applyNodePage(result.value());
+             });
+}
+
+void MemoryPage::applyNodePage(const NodePage &page)
+{
+    // A shrunken result can leave the offset past the end; step back to the last page.
+    if (page.nodes.isEmpty() && m_offset > 0 && page.total > 0) {
+        m_offset = int((page.total - 1) / PageSize) * PageSize;
+        loadNodes();
+        return;
+    }
+    m_total = page.total;
+    const QString keep = m_selectedNodeId;
+    m_nodeModel->setNodes(page.nodes);
+
+    QHash<QString, QString> titles;
+    for (const NodeRecord &n : page.nodes)
+        titles.insert(n.id, n.title);
+    m_inspector->setNodeTitles(titles);
+    updatePager();
+
+    const bool pending = std::any_of(page.nodes.cbegin(), page.nodes.cend(), [](const NodeRecord &n) {
+        return n.embeddingStatus == QLatin1String("pending");
+    });
+    if (pending)
+        m_pendingTimer->start();
+
+    const int row = keep.isEmpty() ? -1 : m_nodeModel->rowOf(keep);
+    if (row >= 0)
+        m_nodeView->selectRow(row); // reloads the detail: the node may have changed
+    else if (!keep.isEmpty() && m_inspector->nodeId() == keep)
+        loadDetail(keep);           // off this page, but still inspected
+    Q_EMIT nodesLoaded(m_total);
+}
+
+void MemoryPage::loadCommits()
+{
+    const quint64 generation = ++m_commitsGeneration;
+    const QString tenant = currentTenant();
+    const QString scope = currentScope();
+    if (tenant.isEmpty()) {
+        m_commitModel->setCommits({});
+        m_commitTitle->setText(tr("Commits"));
+        return;
+    }
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool,
+             [service, tenant, scope]() {
+                 return service->listCommits(tenant, scope, 0, CommitListLimit);
+             },
+             [this, generation](const Result<QVector<CommitRecord>> &result) {
+                 if (generation != m_commitsGeneration)
+                     return;
+                 if (!result) {
+                     reportError(tr("Loading commits failed"), result.error().message);
+                     return;
+                 }
+                 // The facade lists newest first; the title says so.
+                 m_commitModel->setCommits(result.value());
+                 const int count = int(result.value().size());
+                 m_commitTitle->setText(count >= CommitListLimit
+                                            ? tr("Commits (newest %1)").arg(count)
+                                            : tr("Commits (%1, newest first)").arg(count));
+             });
+}
+
+void MemoryPage::loadDetail(const QString &nodeId)
+{
+    const quint64 generation = ++m_detailGeneration;
+    m_selectedNodeId = nodeId;
+    const QString tenant = currentTenant();
+    const QString scope = currentScope();
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool,
+             [service, tenant, scope, nodeId]() { return service->nodeDetail(tenant, scope, nodeId); },
+             [this, generation](const Result<NodeDetail> &result) {
+                 if (generation != m_detailGeneration)
+                     return;
+                 if (!result) {
+                     m_selectedNodeId.clear();
+                     m_inspector->showMessage(result.error().status == 404
+                                                  ? tr("The node no longer exists.")
+                                                  : tr("Could not load the node:\n%1")
+                                                        .arg(result.error().message));
+                     return;
+                 }
+                 m_inspector->showDetail(result.value());
+             });
+}
+
+void MemoryPage::onScopeChanged()
+{
+    m_offset = 0;
+    m_selectedNodeId.clear();
+    ++m_detailGeneration; // an inspector load for the old scope is now stale
+    m_inspector->showMessage(tr("Select a node to inspect it."));
+    loadNodes();
+    loadCommits();
+}
+
+void MemoryPage::onFiltersChanged()
+{
+    m_filterTimer->stop();
+    m_offset = 0;
+    loadNodes();
+}
+
+void MemoryPage::onCurrentNodeChanged()
+{
+    const QModelIndex current = m_nodeView->selectionModel()->currentIndex();
+    if (!current.isValid())
+        return;
+    loadDetail(m_nodeModel->data(current, NodeTableModel::NodeIdRole).toString());
+}
+
+void MemoryPage::updatePager()
+{
+    const int shown = m_nodeModel->rowCount();
+    if (m_total == 0 || shown == 0)
+        m_pageLabel->setText(currentTenant().isEmpty() ? tr("No scope selected") : tr("No nodes"));
+    else
+        m_pageLabel->setText(tr("Rows %1\u2013%2 of %3").arg(m_offset + 1).arg(m_offset + shown).arg(m_total));
+    m_prevButton->setEnabled(m_offset > 0);
+    m_nextButton->setEnabled(m_offset + shown < m_total);
+}
+
+void MemoryPage::reportError(const QString &what, const QString &message)
+{
+    const QString text = tr("%1: %2").arg(what, message);
+    m_pageLabel->setText(text);
+    Q_EMIT loadFailed(text);
+}
+
+} // namespace MemoryGraph::Ui

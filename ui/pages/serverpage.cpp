@@ -1,0 +1,327 @@
+#include "ui/pages/serverpage.h"
+
+#include "ui/models/requestlogmodel.h"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+constexpr int FlushIntervalMs = 100;
+
+// The host refuses non-loopback binds while auth is off; say so before the operator tries.
+bool isLoopbackAddress(const QString &address)
+{
+    const QString a = address.trimmed().toLower();
+    return a == QLatin1String("localhost") || a == QLatin1String("::1")
+        || a.startsWith(QLatin1String("127."));
+}
+
+QString stateColor(ServerPage::State state)
+{
+    switch (state) {
+    case ServerPage::State::Running:
+        return QStringLiteral("#2e9e4f");
+    case ServerPage::State::Starting:
+    case ServerPage::State::Stopping:
+        return QStringLiteral("#d08a1a");
+    case ServerPage::State::Failed:
+        return QStringLiteral("#d94f4f");
+    case ServerPage::State::Stopped:
+        break;
+    }
+    return QStringLiteral("#8a8a8a");
+}
+
+} // namespace
+
+ServerPage::ServerPage(QWidget *parent) : QWidget(parent)
+{
+    m_flushTimer = new QTimer(this);
+    m_flushTimer->setSingleShot(true);
+    m_flushTimer->setInterval(FlushIntervalMs);
+    connect(m_flushTimer, &QTimer::timeout, this, &ServerPage::flushPendingRequests);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(createListenerGroup());
+    layout->addWidget(createLogGroup(), 1);
+
+    setAuthMode(QStringLiteral("off"));
+    setState(State::Stopped);
+}
+
+ServerPage::~ServerPage() = default;
+
+QWidget *ServerPage::createListenerGroup()
+{
+    auto *group = new QGroupBox(tr("HTTP server"), this);
+
+    m_addressEdit = new QLineEdit(QStringLiteral("127.0.0.1"), group);
+    m_addressEdit->setObjectName(QStringLiteral("bindAddressEdit"));
+    m_addressEdit->setToolTip(tr("Address the /v1 API listens on"));
+    connect(m_addressEdit, &QLineEdit::textChanged, this, &ServerPage::updateLoopbackHint);
+
+    m_portSpin = new QSpinBox(group);
+    m_portSpin->setObjectName(QStringLiteral("portSpin"));
+    m_portSpin->setRange(0, 65535);
+    m_portSpin->setValue(8080);
+    // Port 0 lets the system pick a free port; show that instead of a bare zero.
+    m_portSpin->setSpecialValueText(tr("any free port"));
+    connect(m_portSpin, &QSpinBox::valueChanged, this, &ServerPage::updateControls);
+
+    m_startStopButton = new QPushButton(group);
+    m_startStopButton->setObjectName(QStringLiteral("startStopButton"));
+    m_startStopButton->setMinimumWidth(110);
+    connect(m_startStopButton, &QPushButton::clicked, this, &ServerPage::toggleServer);
+
+    m_authLabel = new QLabel(group);
+    m_authLabel->setObjectName(QStringLiteral("authModeLabel"));
+    m_stateDot = new QLabel(QStringLiteral("\u25cf"), group);
+    m_stateLabel = new QLabel(group);
+    m_stateLabel->setObjectName(QStringLiteral("stateLabel"));
+    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_urlLabel = new QLabel(group);
+    m_urlLabel->setObjectName(QStringLiteral("baseUrlLabel"));
+    m_urlLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hintLabel = new QLabel(group);
+    m_hintLabel->setWordWrap(true);
+    m_hintLabel->setStyleSheet(QStringLiteral("color: #d08a1a;"));
+
+    auto *stateBox = new QHBoxLayout;
+    stateBox->setSpacing(6);
+    stateBox->addWidget(m_stateDot);
+    stateBox->addWidget(m_stateLabel, 1);
+
+    auto *grid = new QGridLayout(group);
+    grid->setHorizontalSpacing(12);
+    grid->addWidget(new QLabel(tr("Bind address:"), group), 0, 0);
+    grid->addWidget(m_addressEdit, 0, 1);
+    grid->addWidget(new QLabel(tr("Port:"), group), 0, 2);
+    grid->addWidget(m_portSpin, 0, 3);
+    grid->addWidget(m_startStopButton, 0, 5);
+    grid->addWidget(new QLabel(tr("Auth mode:"), group), 1, 0);
+    grid->addWidget(m_authLabel, 1, 1);
+    grid->addWidget(new QLabel(tr("State:"), group), 1, 2);
+    grid->addLayout(stateBox, 1, 3, 1, 3);
+    grid->addWidget(new QLabel(tr("Base URL:"), group), 2, 0);
+    grid->addWidget(m_urlLabel, 2, 1, 1, 5);
+    grid->addWidget(m_hintLabel, 3, 0, 1, 6);
+    grid->setColumnStretch(4, 1);
+    m_addressEdit->setMinimumWidth(220);
+    m_addressEdit->setMaximumWidth(320);
+    m_portSpin->setMinimumWidth(130);
+    return group;
+}
+
+QWidget *ServerPage::createLogGroup()
+{
+    auto *group = new QGroupBox(tr("Request log"), this);
+
+    m_logModel = new RequestLogModel(RequestLogModel::DefaultMaxRows, this);
+    m_logView = new QTableView(group);
+    m_logView->setObjectName(QStringLiteral("requestLogView"));
+    m_logView->setModel(m_logModel);
+    m_logView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_logView->setAlternatingRowColors(true);
+    m_logView->setWordWrap(false);
+    m_logView->verticalHeader()->hide();
+    m_logView->verticalHeader()->setDefaultSectionSize(m_logView->fontMetrics().height() + 8);
+    m_logView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    QHeaderView *header = m_logView->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setStretchLastSection(false);
+    const QFontMetrics fm = m_logView->fontMetrics();
+    using Column = RequestLogModel::Column;
+    header->resizeSection(int(Column::Time), fm.horizontalAdvance(QStringLiteral("00:00:00.000")) + 24);
+    header->resizeSection(int(Column::Method), fm.horizontalAdvance(QStringLiteral("DELETE")) + 24);
+    header->resizeSection(int(Column::Status), fm.horizontalAdvance(QStringLiteral("Status")) + 28);
+    header->resizeSection(int(Column::Latency), fm.horizontalAdvance(QStringLiteral("Latency (ms)")) + 28);
+    header->resizeSection(int(Column::Tenant), fm.horizontalAdvance(QStringLiteral("default-tenant")) + 20);
+    header->resizeSection(int(Column::RequestId),
+                          fm.horizontalAdvance(QStringLiteral("00000000-0000-0000-0000-000000000000")) + 20);
+    // The path is the most telling column; let it take the remaining width.
+    header->setSectionResizeMode(int(Column::Path), QHeaderView::Stretch);
+
+    m_logSummary = new QLabel(group);
+    m_logSummary->setObjectName(QStringLiteral("logSummaryLabel"));
+    auto *clearButton = new QPushButton(tr("Clear"), group);
+    clearButton->setIcon(style()->standardIcon(QStyle::SP_DialogResetButton));
+    connect(clearButton, &QPushButton::clicked, this, &ServerPage::clearRequestLog);
+
+    auto *footer = new QHBoxLayout;
+    footer->addWidget(m_logSummary, 1);
+    footer->addWidget(clearButton);
+
+    auto *layout = new QVBoxLayout(group);
+    layout->addWidget(m_logView, 1);
+    layout->addLayout(footer);
+    updateLogSummary();
+    return group;
+}
+
+QString ServerPage::bindAddress() const
+{
+    return m_addressEdit->text().trimmed();
+}
+
+quint16 ServerPage::port() const
+{
+    return quint16(m_portSpin->value());
+}
+
+QString ServerPage::stateSummary() const
+{
+    switch (m_state) {
+    case State::Stopped:
+        return tr("Server stopped");
+    case State::Starting:
+        return tr("Server starting\u2026");
+    case State::Running:
+        return tr("Listening on %1:%2").arg(bindAddress()).arg(port());
+    case State::Stopping:
+        return tr("Server stopping\u2026");
+    case State::Failed:
+        return tr("Server failed: %1").arg(m_stateDetail);
+    }
+    return {};
+}
+
+void ServerPage::setBindAddress(const QString &address)
+{
+    m_addressEdit->setText(address);
+}
+
+void ServerPage::setPort(quint16 port)
+{
+    m_portSpin->setValue(port);
+}
+
+void ServerPage::setAuthMode(const QString &mode)
+{
+    m_authMode = mode;
+    m_authLabel->setText(mode);
+    updateLoopbackHint();
+}
+
+void ServerPage::onServerStarted(const QString &address, quint16 port)
+{
+    // Show what was actually bound (an ephemeral port request comes back as a real port).
+    setBindAddress(address);
+    setPort(port);
+    setState(State::Running);
+}
+
+void ServerPage::onServerStopped()
+{
+    setState(State::Stopped);
+}
+
+void ServerPage::onServerFailed(const QString &reason)
+{
+    setState(State::Failed, reason);
+}
+
+void ServerPage::appendRequest(const RequestLogEntry &entry)
+{
+    m_pending.append(entry);
+    if (!m_flushTimer->isActive())
+        m_flushTimer->start();
+}
+
+void ServerPage::clearRequestLog()
+{
+    m_pending.clear();
+    m_logModel->clear();
+    updateLogSummary();
+}
+
+void ServerPage::toggleServer()
+{
+    if (m_state == State::Running) {
+        setState(State::Stopping);
+        Q_EMIT stopRequested();
+    } else if (m_state == State::Stopped || m_state == State::Failed) {
+        setState(State::Starting);
+        Q_EMIT startRequested(bindAddress(), port());
+    }
+}
+
+void ServerPage::setState(State state, const QString &detail)
+{
+    m_state = state;
+    m_stateDetail = detail;
+    m_stateDot->setStyleSheet(QStringLiteral("color: %1;").arg(stateColor(state)));
+    m_stateLabel->setText(stateSummary());
+    m_stateLabel->setToolTip(detail);
+    updateControls();
+    Q_EMIT stateChanged(stateSummary());
+}
+
+void ServerPage::updateControls()
+{
+    const bool idle = m_state == State::Stopped || m_state == State::Failed;
+    const bool busy = m_state == State::Starting || m_state == State::Stopping;
+    m_addressEdit->setEnabled(idle);
+    m_portSpin->setEnabled(idle);
+    m_startStopButton->setEnabled(!busy);
+    // Plain text: the style's media icons are black and vanish on the dark palette.
+    m_startStopButton->setText(m_state == State::Running ? tr("Stop") : tr("Start"));
+
+    if (m_state == State::Running) {
+        const QString host = bindAddress().contains(QLatin1Char(':'))
+            ? QStringLiteral("[%1]").arg(bindAddress())
+            : bindAddress();
+        m_urlLabel->setText(QStringLiteral("http://%1:%2/v1").arg(host).arg(port()));
+    } else {
+        m_urlLabel->setText(tr("not listening"));
+    }
+}
+
+void ServerPage::updateLoopbackHint()
+{
+    const bool authOff = m_authMode.compare(QLatin1String("off"), Qt::CaseInsensitive) == 0;
+    const bool warn = authOff && !isLoopbackAddress(bindAddress());
+    m_hintLabel->setText(warn ? tr("Authentication is off, so the server only accepts a loopback "
+                                   "address (127.0.0.1, ::1 or localhost).")
+                              : QString());
+    m_hintLabel->setVisible(warn);
+}
+
+void ServerPage::flushPendingRequests()
+{
+    if (m_pending.isEmpty())
+        return;
+    m_logModel->append(m_pending);
+    m_pending.clear();
+    updateLogSummary();
+}
+
+void ServerPage::updateLogSummary()
+{
+    const qint64 total = m_logModel->totalAppended();
+    if (total <= m_logModel->rowCount()) {
+        m_logSummary->setText(total == 1 ? tr("1 request logged")
+                                         : tr("%1 requests logged").arg(total));
+    } else {
+        m_logSummary->setText(tr("%1 requests logged, showing the newest %2")
+                                  .arg(total)
+                                  .arg(m_logModel->rowCount()));
+    }
+}
+
+} // namespace MemoryGraph::Ui

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "service/core/requestlog.h"
+
+#include <QVector>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QTimer;
+
+namespace MemoryGraph::Ui {
+
+class RequestLogModel;
+
+/// The HTTP listener: where it binds, whether it runs, and a live log of served requests.
+/// It only asks for start/stop through signals; the app layer owns the server and reports back
+/// through the onServer*() slots, so this page never touches HTTP itself.
+class ServerPage : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class State { Stopped, Starting, Running, Stopping, Failed };
+
+    explicit ServerPage(QWidget *parent = nullptr);
+    ~ServerPage() override;
+
+    QString bindAddress() const;
+    quint16 port() const;
+    QString authMode() const { return m_authMode; }
+    State state() const { return m_state; }
+    /// One line for a status bar, e.g. "Listening on 127.0.0.1:8080".
+    QString stateSummary() const;
+    RequestLogModel *requestLogModel() const { return m_logModel; }
+    QTableView *requestLogView() const { return m_logView; }
+
+public Q_SLOTS:
+    void setBindAddress(const QString &address);
+    void setPort(quint16 port);
+    void setAuthMode(const QString &mode);
+
+    void onServerStarted(const QString &address, quint16 port);
+    void onServerStopped();
+    void onServerFailed(const QString &reason);
+    /// Safe to call at a high rate: entries are batched into the log a few times a second.
+    void appendRequest(const MemoryGraph::RequestLogEntry &entry);
+    void clearRequestLog();
+
+Q_SIGNALS:
+    void startRequested(const QString &address, quint16 port);
+    void stopRequested();
+    /// The listener state changed; `summary` is stateSummary().
+    void stateChanged(const QString &summary);
+
+private:
+    QWidget *createListenerGroup();
+    QWidget *createLogGroup();
+    void toggleServer();
+    void setState(State state, const QString &detail = QString());
+    void updateControls();
+    void updateLoopbackHint();
+    void flushPendingRequests();
+    void updateLogSummary();
+
+    State m_state = State::Stopped;
+    QString m_stateDetail;
+    QString m_authMode;
+
+    QLineEdit *m_addressEdit = nullptr;
+    QSpinBox *m_portSpin = nullptr;
+    QLabel *m_authLabel = nullptr;
+    QLabel *m_stateDot = nullptr;
+    QLabel *m_stateLabel = nullptr;
+    QLabel *m_urlLabel = nullptr;
+    QLabel *m_hintLabel = nullptr;
+    QPushButton *m_startStopButton = nullptr;
+
+    RequestLogModel *m_logModel = nullptr;
+    QTableView *m_logView = nullptr;
+    QLabel *m_logSummary = nullptr;
+    QVector<RequestLogEntry> m_pending;
+    QTimer *m_flushTimer = nullptr;
+};
+
+} // namespace MemoryGraph::Ui

@@ -1,0 +1,322 @@
+#include "ui/widgets/nodeinspector.h"
+
+#include "ui/displayformat.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+enum EdgeColumn { EdgeType, EdgeDirection, EdgeOtherNode, EdgeWeight, EdgeConfidence, EdgeOtherId,
+                  EdgeColumnCount };
+
+constexpr int NodeIdRole = Qt::UserRole + 1;
+
+QLabel *sectionLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    return label;
+}
+
+QTableWidgetItem *readOnlyItem(const QString &text)
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return item;
+}
+
+} // namespace
+
+NodeInspector::NodeInspector(QWidget *parent) : QWidget(parent)
+{
+    m_messageLabel = new QLabel(this);
+    m_messageLabel->setObjectName(QStringLiteral("inspectorMessage"));
+    m_messageLabel->setAlignment(Qt::AlignCenter);
+    m_messageLabel->setWordWrap(true);
+    m_messageLabel->setEnabled(false); // greyed: it is a hint, not content
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_messageLabel);
+    m_stack->addWidget(createDetailPane());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+
+    showMessage(tr("Select a node to inspect it."));
+}
+
+QWidget *NodeInspector::createDetailPane()
+{
+    auto *pane = new QWidget(this);
+
+    m_titleLabel = new QLabel(pane);
+    m_titleLabel->setObjectName(QStringLiteral("inspectorTitle"));
+    m_titleLabel->setWordWrap(true);
+    m_titleLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont titleFont = m_titleLabel->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
+    m_titleLabel->setFont(titleFont);
+
+    m_summaryLabel = new QLabel(pane);
+    m_summaryLabel->setObjectName(QStringLiteral("inspectorSummary"));
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_fields = new QTreeWidget(pane);
+    m_fields->setObjectName(QStringLiteral("inspectorFields"));
+    m_fields->setColumnCount(2);
+    m_fields->setHeaderLabels({tr("Field"), tr("Value")});
+    m_fields->setRootIsDecorated(false);
+    m_fields->setAlternatingRowColors(true);
+    m_fields->setUniformRowHeights(true);
+    m_fields->setTextElideMode(Qt::ElideMiddle);
+    m_fields->header()->setStretchLastSection(true);
+    m_fields->setColumnWidth(0, m_fields->fontMetrics().horizontalAdvance(
+                                    QStringLiteral("producer_agent_id")) + 28);
+
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_slots = new QPlainTextEdit(pane);
+    m_slots->setObjectName(QStringLiteral("inspectorSlots"));
+    m_slots->setReadOnly(true);
+    m_slots->setFont(mono);
+    m_slots->setLineWrapMode(QPlainTextEdit::NoWrap);
+
+    m_edges = new QTableWidget(0, EdgeColumnCount, pane);
+    m_edges->setObjectName(QStringLiteral("inspectorEdges"));
+    m_edges->setHorizontalHeaderLabels({tr("Type"), tr("Direction"), tr("Other node"), tr("Weight"),
+                                        tr("Confidence"), tr("Other node id")});
+    m_edges->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_edges->horizontalHeader()->setHighlightSections(false);
+    m_edges->verticalHeader()->hide();
+    m_edges->verticalHeader()->setDefaultSectionSize(m_edges->fontMetrics().height() + 8);
+    m_edges->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_edges->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_edges->setAlternatingRowColors(true);
+    m_edges->setWordWrap(false);
+    m_edges->setToolTip(tr("Double-click an edge to open the node at its other end"));
+    const QFontMetrics fm = m_edges->fontMetrics();
+    m_edges->setColumnWidth(EdgeType, fm.horizontalAdvance(QStringLiteral("derived_from")) + 20);
+    m_edges->setColumnWidth(EdgeDirection, fm.horizontalAdvance(QStringLiteral("Direction")) + 20);
+    m_edges->setColumnWidth(EdgeOtherNode, fm.horizontalAdvance(QLatin1Char('m')) * 12);
+    m_edges->setColumnWidth(EdgeWeight, fm.horizontalAdvance(QStringLiteral("Weight")) + 24);
+    m_edges->setColumnWidth(EdgeConfidence, fm.horizontalAdvance(QStringLiteral("Confidence")) + 24);
+    m_edges->horizontalHeader()->setStretchLastSection(true);
+    connect(m_edges, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        const QString id = m_edges->item(row, EdgeType)->data(NodeIdRole).toString();
+        if (!id.isEmpty())
+            Q_EMIT nodeActivated(id);
+    });
+
+    auto wrap = [pane](QWidget *title, QWidget *body) {
+        auto *box = new QWidget(pane);
+        auto *l = new QVBoxLayout(box);
+        l->setContentsMargins(0, 4, 0, 0);
+        l->setSpacing(4);
+        l->addWidget(title);
+        l->addWidget(body, 1);
+        return box;
+    };
+    m_edgesTitle = sectionLabel(tr("Edges"), pane);
+
+    auto *splitter = new QSplitter(Qt::Vertical, pane);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(wrap(sectionLabel(tr("Fields"), pane), m_fields));
+    splitter->addWidget(wrap(sectionLabel(tr("Slots"), pane), m_slots));
+    splitter->addWidget(wrap(m_edgesTitle, m_edges));
+    splitter->setStretchFactor(0, 5);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_titleLabel);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(splitter, 1);
+    return pane;
+}
+
+void NodeInspector::showDetail(const NodeDetail &detail)
+{
+    const NodeRecord &n = detail.node;
+    m_nodeId = n.id;
+    m_titleLabel->setText(n.title.isEmpty() ? tr("(untitled %1)").arg(n.type) : n.title);
+    m_summaryLabel->setText(n.textSummary);
+    m_summaryLabel->setVisible(!n.textSummary.isEmpty());
+    fillFields(n);
+    m_slots->setPlainText(n.slotData.isEmpty()
+                              ? QStringLiteral("{}")
+                              : QString::fromUtf8(QJsonDocument(n.slotData).toJson(QJsonDocument::Indented)));
+    fillEdges(detail);
+    m_stack->setCurrentIndex(1);
+}
+
+void NodeInspector::showMessage(const QString &message)
+{
+    m_nodeId.clear();
+    m_messageLabel->setText(message);
+    m_stack->setCurrentIndex(0);
+}
+
+void NodeInspector::setNodeTitles(const QHash<QString, QString> &titles)
+{
+    m_titles = titles;
+}
+
+QString NodeInspector::titleText() const
+{
+    return hasNode() ? m_titleLabel->text() : QString();
+}
+
+QString NodeInspector::slotsText() const
+{
+    return hasNode() ? m_slots->toPlainText() : QString();
+}
+
+QString NodeInspector::messageText() const
+{
+    return hasNode() ? QString() : m_messageLabel->text();
+}
+
+int NodeInspector::edgeRowCount() const
+{
+    return m_edges->rowCount();
+}
+
+QString NodeInspector::fieldText(const QString &field) const
+{
+    for (int s = 0; s < m_fields->topLevelItemCount(); ++s) {
+        const QTreeWidgetItem *section = m_fields->topLevelItem(s);
+        for (int c = 0; c < section->childCount(); ++c) {
+            if (section->child(c)->text(0) == field)
+                return section->child(c)->text(1);
+        }
+    }
+    return {};
+}
+
+QTreeWidgetItem *NodeInspector::addSection(const QString &title)
+{
+    auto *item = new QTreeWidgetItem(m_fields, {title});
+    QFont font = item->font(0);
+    font.setBold(true);
+    item->setFont(0, font);
+    item->setFirstColumnSpanned(true);
+    item->setFlags(Qt::ItemIsEnabled);
+    return item;
+}
+
+void NodeInspector::addField(QTreeWidgetItem *section, const QString &name, const QString &value)
+{
+    // Field names are the spec's wire names, so operators can match them to API payloads.
+    auto *item = new QTreeWidgetItem(section, {name, orDash(value)});
+    item->setToolTip(1, value);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+}
+
+void NodeInspector::fillFields(const NodeRecord &n)
+{
+    m_fields->clear();
+
+    QTreeWidgetItem *identity = addSection(tr("Identity"));
+    addField(identity, QStringLiteral("id"), n.id);
+    addField(identity, QStringLiteral("client_id"), n.clientId);
+    addField(identity, QStringLiteral("type"), n.type);
+    addField(identity, QStringLiteral("tier"), n.tier);
+    addField(identity, QStringLiteral("memory_lane"), n.memoryLane);
+    addField(identity, QStringLiteral("tenant_id"), n.tenantId);
+    addField(identity, QStringLiteral("scope"), n.scope);
+    addField(identity, QStringLiteral("commit_id"), n.commitId);
+
+    QTreeWidgetItem *ownership = addSection(tr("Ownership"));
+    addField(ownership, QStringLiteral("producer_agent_id"), n.producerAgentId);
+    addField(ownership, QStringLiteral("owner_agent_id"), n.ownerAgentId);
+    addField(ownership, QStringLiteral("owner_team_id"), n.ownerTeamId);
+
+    QTreeWidgetItem *content = addSection(tr("Content"));
+    addField(content, QStringLiteral("title"), n.title);
+    addField(content, QStringLiteral("text_summary"), n.textSummary);
+    addField(content, QStringLiteral("raw_ref"), n.rawRef);
+    addField(content, QStringLiteral("evidence_ref"), n.evidenceRef);
+
+    QTreeWidgetItem *embedding = addSection(tr("Embedding"));
+    addField(embedding, QStringLiteral("embedding_status"), n.embeddingStatus);
+    addField(embedding, QStringLiteral("embedding_model"), n.embeddingModel);
+    addField(embedding, QStringLiteral("embedding_error"), n.embeddingError);
+
+    QTreeWidgetItem *scores = addSection(tr("Scores"));
+    addField(scores, QStringLiteral("salience"), formatScore(n.salience));
+    addField(scores, QStringLiteral("importance"), formatScore(n.importance));
+    addField(scores, QStringLiteral("confidence"), formatScore(n.confidence));
+
+    QTreeWidgetItem *times = addSection(tr("Times"));
+    addField(times, QStringLiteral("created_at"), formatDateTime(n.createdAt));
+    addField(times, QStringLiteral("updated_at"), formatDateTime(n.updatedAt));
+    addField(times, QStringLiteral("last_activated"),
+             n.lastActivated.isValid() ? formatDateTime(n.lastActivated) : tr("never"));
+
+    m_fields->expandAll();
+}
+
+void NodeInspector::fillEdges(const NodeDetail &detail)
+{
+    const QString self = detail.node.id;
+    m_edges->setRowCount(int(detail.edges.size()));
+    for (int row = 0; row < detail.edges.size(); ++row) {
+        const EdgeRecord &e = detail.edges.at(row);
+        const bool outgoing = e.fromId == self;
+        const QString other = outgoing ? e.toId : e.fromId;
+        QString direction;
+        QString directionTip;
+        if (e.fromId == e.toId) {
+            direction = tr("\u21ba self");
+            directionTip = tr("This node points to itself");
+        } else if (outgoing) {
+            direction = tr("\u2192 out");
+            directionTip = tr("This node \u2192 other node");
+        } else {
+            direction = tr("\u2190 in");
+            directionTip = tr("Other node \u2192 this node");
+        }
+
+        auto *typeItem = readOnlyItem(e.type);
+        typeItem->setData(NodeIdRole, other);
+        m_edges->setItem(row, EdgeType, typeItem);
+        auto *directionItem = readOnlyItem(direction);
+        directionItem->setToolTip(directionTip);
+        m_edges->setItem(row, EdgeDirection, directionItem);
+        auto *otherItem = readOnlyItem(titleFor(other));
+        otherItem->setToolTip(other);
+        m_edges->setItem(row, EdgeOtherNode, otherItem);
+        auto *weight = readOnlyItem(formatScore(e.weight));
+        weight->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_edges->setItem(row, EdgeWeight, weight);
+        auto *confidence = readOnlyItem(formatScore(e.confidence));
+        confidence->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_edges->setItem(row, EdgeConfidence, confidence);
+        m_edges->setItem(row, EdgeOtherId, readOnlyItem(other));
+    }
+    m_edgesTitle->setText(tr("Edges (%1)").arg(detail.edges.size()));
+}
+
+QString NodeInspector::titleFor(const QString &nodeId) const
+{
+    const QString title = m_titles.value(nodeId);
+    return title.isEmpty() ? nodeId : title;
+}
+
+} // namespace MemoryGraph::Ui

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "service/engine/memoryservice.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QStackedWidget;
+class QTableWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace MemoryGraph::Ui {
+
+/// Every stored field of one node, its slots as JSON and the edges that touch it. Read-only.
+class NodeInspector : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit NodeInspector(QWidget *parent = nullptr);
+
+    /// Shows a node; edges are listed from this node's point of view.
+    void showDetail(const NodeDetail &detail);
+    /// Replaces the content with a centred message (nothing selected, load error, ...).
+    void showMessage(const QString &message);
+    /// Titles of nodes the caller knows, so an edge can name the node at its other end.
+    void setNodeTitles(const QHash<QString, QString> &titles);
+
+    bool hasNode() const { return !m_nodeId.isEmpty(); }
+    QString nodeId() const { return m_nodeId; }
+    QString titleText() const;
+    QString slotsText() const;
+    QString messageText() const;
+    int edgeRowCount() const;
+    /// The value shown for a field (spec name, e.g. "client_id"); empty if there is no such row.
+    QString fieldText(const QString &field) const;
+
+Q_SIGNALS:
+    /// The operator asked to open the node at the other end of an edge.
+    void nodeActivated(const QString &nodeId);
+
+private:
+    QWidget *createDetailPane();
+    void fillFields(const NodeRecord &node);
+    void fillEdges(const NodeDetail &detail);
+    QTreeWidgetItem *addSection(const QString &title);
+    void addField(QTreeWidgetItem *section, const QString &name, const QString &value);
+    QString titleFor(const QString &nodeId) const;
+
+    QString m_nodeId;
+    QHash<QString, QString> m_titles;
+
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_messageLabel = nullptr;
+    QLabel *m_titleLabel = nullptr;
+    QLabel *m_summaryLabel = nullptr;
+    QTreeWidget *m_fields = nullptr;
+    QPlainTextEdit *m_slots = nullptr;
+    QTableWidget *m_edges = nullptr;
+    QLabel *m_edgesTitle = nullptr;
+};
+
+} // namespace MemoryGraph::Ui
