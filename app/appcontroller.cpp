@@ -5,6 +5,7 @@
 #include "service/core/config.h"
 #include "service/core/requestlog.h"
 #include "service/engine/memoryservice.h"
+#include "service/net/embeddingfactory.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/serverpage.h"
 #include "ui/theme.h"
@@ -75,7 +76,12 @@ int AppController::start()
     serviceConfig.dataDir = m_dataDir;
     m_authMode = authModeName(serviceConfig.authMode);
 
-    auto service = MemoryService::open(serviceConfig);
+    auto provider = makeEmbeddingProvider(serviceConfig);
+    if (!provider) {
+        printError(QStringLiteral("configuration error: %1").arg(provider.error().message));
+        return ExitConfiguration;
+    }
+    auto service = MemoryService::open(serviceConfig, std::move(provider).value());
     if (!service) {
         printError(QStringLiteral("cannot open the memory store in %1: %2")
                        .arg(QDir::toNativeSeparators(m_dataDir), service.error().message));
@@ -172,8 +178,7 @@ void AppController::onHttpStarted(const QString &address, quint16 port)
 
 void AppController::onHttpStartFailed(const QString &reason)
 {
-    printError(QStringLiteral("HTTP server could not start on %1: %2")
-                   .arg(httpUrl(m_options.bindAddress, m_options.port), reason));
+    printError(QStringLiteral("HTTP server could not start: %1").arg(reason));
     if (m_headless)
         QCoreApplication::exit(ExitHttp);
 }

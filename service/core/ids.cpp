@@ -51,4 +51,22 @@ QString recordUri(const QString &tenantId, const QString &scope, const QString &
            + encodeSegment(id);
 }
 
+std::optional<RecordUri> parseRecordUri(const QString &uri)
+{
+    const QString prefix = QStringLiteral("memorygraph://");
+    if (!uri.startsWith(prefix))
+        return std::nullopt;
+    const QStringList parts = uri.mid(prefix.size()).split(QLatin1Char('/'));
+    if (parts.size() != 4)
+        return std::nullopt;
+    RecordUri r;
+    r.tenantId = QUrl::fromPercentEncoding(parts.at(0).toUtf8());
+    r.scope = QUrl::fromPercentEncoding(parts.at(1).toUtf8());
+    r.kind = QUrl::fromPercentEncoding(parts.at(2).toUtf8());
+    r.id = QUrl::fromPercentEncoding(parts.at(3).toUtf8());
+    if (r.tenantId.isEmpty() || r.scope.isEmpty() || r.kind.isEmpty() || r.id.isEmpty())
+        return std::nullopt;
+    return r;
+}
+
 } // namespace MemoryGraph

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace MemoryGraph {
 
 /// Deterministic UUID (v5 in the product's own namespace) for a name.
@@ -20,5 +22,16 @@ QString scopeKey(const QString &tenantId, const QString &scope, const QString &d
 /// memorygraph://<tenant>/<scope>/<kind>/<id>, each segment percent-encoded (DESIGN decision 5).
 QString recordUri(const QString &tenantId, const QString &scope, const QString &kind,
                   const QString &id);
+
+struct RecordUri
+{
+    QString tenantId;
+    QString scope;
+    QString kind;
+    QString id;
+};
+
+/// Parses a memorygraph:// URI; nullopt when it is not one of ours.
+std::optional<RecordUri> parseRecordUri(const QString &uri);
 
 } // namespace MemoryGraph

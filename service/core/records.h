@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <optional>
@@ -79,6 +80,51 @@ struct CommitRecord
     QString uri;
     QDateTime createdAt;
     QJsonObject diff;
+};
+
+/// A rule node's evaluation state and feedback statistics.
+struct RuleStatus
+{
+    QString state = QStringLiteral("shadow");   ///< shadow | active (stored lower case)
+    qint64 positive = 0;
+    qint64 negative = 0;
+    QDateTime lastMatchedAt;
+    QString stateCommitId;
+    QDateTime updatedAt;
+};
+
+/// A persisted tool-selection decision (spec §2.10).
+struct DecisionRecord
+{
+    QString id;
+    QString tenantId;
+    QString scope;
+    QString kind;              ///< tools_select | feedback_derived
+    QString runId;
+    QString selectedTool;      ///< empty = none selected
+    QStringList candidates;
+    QString contextSha256;
+    QString policySha256;
+    QStringList sourceRuleIds;
+    QJsonObject metadata;
+    QString commitId;
+    QDateTime createdAt;
+};
+
+/// One feedback row attributed to a rule.
+struct FeedbackRecord
+{
+    QString id;
+    QString tenantId;
+    QString scope;
+    QString ruleNodeId;
+    QString runId;
+    QString outcome;
+    QString note;
+    QString source;            ///< tools_feedback | rule_feedback
+    QString decisionId;
+    QString commitId;
+    QDateTime createdAt;
 };
 
 /// One (tenant, scope) pair with its record counts.

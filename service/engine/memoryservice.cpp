@@ -8,6 +8,10 @@
 #include "service/storage/database.h"
 #include "service/core/ids.h"
 #include "service/storage/graphstore.h"
+#include "service/storage/recallstore.h"
+#include "service/storage/rulestore.h"
+
+#include <QSet>
 
 #include <QDir>
 
@@ -100,6 +104,92 @@ Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request, co
     return outcome;
 }
 
+Result<RulesEvaluateOutcome> MemoryService::evaluateRules(const RulesEvaluateRequest &request,
+                                                          const RequestMeta &meta)
+{
+    return ToolEngine(*m_db, m_config).evaluate(request, meta);
+}
+
+Result<RuleStateOutcome> MemoryService::setRuleState(const RuleStateRequest &request, const RequestMeta &meta)
+{
+    auto outcome = ToolEngine(*m_db, m_config).setRuleState(request, meta);
+    if (outcome)
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+    return outcome;
+}
+
+Result<ToolSelectOutcome> MemoryService::selectTools(const ToolSelectRequest &request, const RequestMeta &meta)
+{
+    auto outcome = ToolEngine(*m_db, m_config).select(request, meta);
+    if (outcome)
+        emit decisionRecorded(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                              outcome.value().decision.id);
+    return outcome;
+}
+
+Result<ToolFeedbackOutcome> MemoryService::toolFeedback(const ToolFeedbackRequest &request,
+                                                        const RequestMeta &meta)
+{
+    auto outcome = ToolEngine(*m_db, m_config).feedback(request, meta);
+    if (outcome) {
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+        emit decisionRecorded(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                              outcome.value().decision.id);
+    }
+    return outcome;
+}
+
+Result<DecisionLookup> MemoryService::toolDecision(const ToolDecisionRequest &request, const RequestMeta &meta)
+{
+    return ToolEngine(*m_db, m_config).decision(request, meta);
+}
+
+Result<RunOutcome> MemoryService::toolRun(const ToolRunRequest &request, const RequestMeta &meta)
+{
+    return ToolEngine(*m_db, m_config).run(request, meta);
+}
+
+Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId, const QString &scope) const
+{
+    auto conn = m_db->connection();
+    if (!conn)
+        return conn.error();
+    auto rules = RuleStore::rules(conn.value(), tenantId, scope,
+                                  {QStringLiteral("shadow"), QStringLiteral("active")}, 100000);
+    if (!rules)
+        return rules.error();
+    QVector<RuleSummary> out;
+    for (const RuleStore::StoredRule &r : rules.value())
+        out.append({r.node, r.status});
+    return out;
+}
+
+Result<QVector<DecisionRecord>> MemoryService::listDecisions(const DecisionQuery &query) const
+{
+    auto conn = m_db->connection();
+    if (!conn)
+        return conn.error();
+    RuleStore::DecisionFilter f;
+    f.tenantId = query.tenantId;
+    f.scope = query.scope;
+    f.runId = query.runId;
+    f.tool = query.tool;
+    f.sinceMs = query.since.isValid() ? query.since.toMSecsSinceEpoch() : 0;
+    f.limit = query.limit;
+    return RuleStore::listDecisions(conn.value(), f);
+}
+
+Result<QVector<FeedbackRecord>> MemoryService::feedbackForDecision(const QString &tenantId,
+                                                                   const QString &scope,
+                                                                   const QString &decisionId) const
+{
+    auto conn = m_db->connection();
+    if (!conn)
+        return conn.error();
+    return RuleStore::feedbackWhere(conn.value(), tenantId, scope, QStringLiteral("decision_id"),
+                                    decisionId, 500);
+}
+
 QString MemoryService::embeddingProviderName() const
 {
     return m_provider ? m_provider->name() : QStringLiteral("none");
@@ -152,6 +242,64 @@ Result<NodeDetail> MemoryService::nodeDetail(const QString &tenantId, const QStr
     if (!edges)
         return edges.error();
     return NodeDetail{*node.value(), edges.value()};
+}
+
+Result<GraphNeighbourhood> MemoryService::neighbourhood(const QString &tenantId,
+                                                       const QString &scope,
+                                                       const QStringList &centreIds, int hops,
+                                                       int maxNodes) const
+{
+    auto conn = m_db->connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase db = conn.value();
+    GraphNeighbourhood out;
+    QStringList order;
+    QSet<QString> seen;
+    for (const QString &id : centreIds) {
+        if (!seen.contains(id) && order.size() < maxNodes) {
+            seen.insert(id);
+            order << id;
+        }
+    }
+    QStringList frontier = order;
+    QHash<QString, EdgeRecord> edges;
+    for (int hop = 0; hop < hops && !frontier.isEmpty(); ++hop) {
+        auto found = RecallStore::edgesAround(db, tenantId, scope, frontier, 0.0, 0.0, 5000);
+        if (!found)
+            return found.error();
+        QStringList next;
+        for (const EdgeRecord &e : found.value()) {
+            edges.insert(e.id, e);
+            for (const QString &id : {e.fromId, e.toId}) {
+                if (seen.contains(id))
+                    continue;
+                if (order.size() >= maxNodes) {
+                    out.truncated = true;
+                    continue;
+                }
+                seen.insert(id);
+                order << id;
+                next << id;
+            }
+        }
+        frontier = next;
+    }
+    auto nodes = RecallStore::nodesByIds(db, tenantId, scope, order);
+    if (!nodes)
+        return nodes.error();
+    QHash<QString, NodeRecord> byId;
+    for (const NodeRecord &n : nodes.value())
+        byId.insert(n.id, n);
+    for (const QString &id : order) {
+        if (byId.contains(id))
+            out.nodes.append(byId.value(id));
+    }
+    for (const EdgeRecord &e : std::as_const(edges)) {
+        if (byId.contains(e.fromId) && byId.contains(e.toId))
+            out.edges.append(e);
+    }
+    return out;
 }
 
 Result<QVector<CommitRecord>> MemoryService::listCommits(const QString &tenantId,

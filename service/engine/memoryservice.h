@@ -7,6 +7,7 @@
 #include "service/embedding/embeddingprovider.h"
 #include "service/engine/recallengine.h"
 #include "service/engine/recallrequest.h"
+#include "service/engine/toolengine.h"
 #include "service/engine/writerequest.h"
 
 #include <QObject>
@@ -46,6 +47,32 @@ struct NodeDetail
     QVector<EdgeRecord> edges;
 };
 
+/// Nodes around some centre nodes, for the graph view.
+struct GraphNeighbourhood
+{
+    QVector<NodeRecord> nodes;   ///< centres first, then by hop distance
+    QVector<EdgeRecord> edges;   ///< edges among the returned nodes
+    bool truncated = false;      ///< more nodes were reachable than maxNodes
+};
+
+/// A rule with its state and statistics, for the rules table.
+struct RuleSummary
+{
+    NodeRecord node;
+    RuleStatus status;
+};
+
+/// Filter for the decisions view.
+struct DecisionQuery
+{
+    QString tenantId;
+    QString scope;
+    QString runId;
+    QString tool;
+    QDateTime since;
+    int limit = 500;
+};
+
 struct HealthInfo
 {
     QString version;
@@ -79,6 +106,25 @@ public:
     /// POST /v1/memory/recall_text (spec §4.4): embeds query_text, then recalls.
     Result<RecallOutcome> recallText(const RecallRequest &request, const RequestMeta &meta);
 
+    /// POST /v1/memory/rules/evaluate (spec §4.7).
+    Result<RulesEvaluateOutcome> evaluateRules(const RulesEvaluateRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/rules/state: SHADOW <-> ACTIVE, audited as a commit.
+    Result<RuleStateOutcome> setRuleState(const RuleStateRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/tools/select (spec §4.8); persists a decision.
+    Result<ToolSelectOutcome> selectTools(const ToolSelectRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/tools/feedback (spec §4.9).
+    Result<ToolFeedbackOutcome> toolFeedback(const ToolFeedbackRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/tools/decision (spec §4.10).
+    Result<DecisionLookup> toolDecision(const ToolDecisionRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/tools/run (spec §4.11).
+    Result<RunOutcome> toolRun(const ToolRunRequest &request, const RequestMeta &meta);
+
+    // Reads for the rules and decisions views.
+    Result<QVector<RuleSummary>> listRules(const QString &tenantId, const QString &scope) const;
+    Result<QVector<DecisionRecord>> listDecisions(const DecisionQuery &query) const;
+    Result<QVector<FeedbackRecord>> feedbackForDecision(const QString &tenantId, const QString &scope,
+                                                        const QString &decisionId) const;
+
     /// Name of the embedding provider ("none" when there is none).
     QString embeddingProviderName() const;
     /// Blocks until the background embedder has nothing pending (tests, benchmark).
@@ -91,6 +137,10 @@ public:
     Result<NodePage> listNodes(const NodeQuery &query) const;
     Result<NodeDetail> nodeDetail(const QString &tenantId, const QString &scope,
                                   const QString &nodeId) const;
+    /// Breadth-first neighbourhood of centreIds (any lane: this is the operator's view).
+    Result<GraphNeighbourhood> neighbourhood(const QString &tenantId, const QString &scope,
+                                             const QStringList &centreIds, int hops = 1,
+                                             int maxNodes = 300) const;
     Result<QVector<CommitRecord>> listCommits(const QString &tenantId, const QString &scope,
                                               int offset = 0, int limit = 200) const;
     HealthInfo health() const;
@@ -98,6 +148,8 @@ public:
 signals:
     /// Emitted from the writing thread after a commit is durable.
     void committed(const QString &tenantId, const QString &scope, const QString &commitId);
+    /// Emitted after tools/select or tools/feedback stored a decision.
+    void decisionRecorded(const QString &tenantId, const QString &scope, const QString &decisionId);
 
 private:
     MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,

@@ -159,9 +159,13 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
         return isReady(n) && (n.tier == QLatin1String("hot") || n.tier == QLatin1String("warm"))
                && seedTypes().contains(n.type) && !isDraftTopic(n) && viewer.sees(n);
     };
+    // Widen the index search while filtered-out neighbours crowd the top; past a bound, scan
+    // exactly with the filters applied in SQL so a visible seed is never missed.
+    constexpr int kMaxAnnCandidates = 4096;
     int want = qMax(k.limit, qMin(1000, 5 * k.limit));
     QVector<RecallSeed> seeds;
-    for (int attempt = 0; attempt < 4; ++attempt) {
+    bool exhausted = false;
+    while (true) {
         auto hits = m_indexes.search(cs.tenantId, cs.scope, query, want);
         if (!hits)
             return hits.error();
@@ -180,10 +184,32 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
             if (seedAllowed(n))
                 seeds.append({n, double(similarity.value(n.vectorLabel))});
         }
-        // Enough seeds, or the index has nothing more to give.
-        if (seeds.size() >= k.limit || hits.value().size() < want)
+        exhausted = hits.value().size() < want;
+        if (seeds.size() >= k.limit || exhausted || want >= kMaxAnnCandidates)
             break;
-        want *= 4;
+        want = qMin(want * 4, kMaxAnnCandidates);
+    }
+    out.stage1Mode = QStringLiteral("ann");
+    if (seeds.size() < k.limit && !exhausted) {
+        auto exact = RecallStore::exactSeedScan(db, cs.tenantId, cs.scope, seedTypes(), viewer.agentId,
+                                                viewer.teamId, query, k.limit);
+        if (!exact)
+            return exact.error();
+        QHash<qint64, float> similarity;
+        QVector<qint64> labels;
+        for (const RecallStore::LabelScore &h : exact.value()) {
+            similarity.insert(h.label, h.similarity);
+            labels << h.label;
+        }
+        auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
+        if (!nodes)
+            return nodes.error();
+        seeds.clear();
+        for (const NodeRecord &n : nodes.value()) {
+            if (seedAllowed(n))
+                seeds.append({n, double(similarity.value(n.vectorLabel))});
+        }
+        out.stage1Mode = QStringLiteral("exact_fallback");
     }
     std::stable_sort(seeds.begin(), seeds.end(), [](const RecallSeed &a, const RecallSeed &b) {
         return a.similarity > b.similarity || (a.similarity == b.similarity && a.node.id < b.node.id);
@@ -191,7 +217,6 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     if (seeds.size() > k.limit)
         seeds.resize(k.limit);
     out.seeds = seeds;
-    out.stage1Mode = QStringLiteral("ann");
 
     // Stage 2: neighbourhood within the hop budget; edges are undirected for traversal.
     const int edgeBudget = qMin(1000, 5 * k.maxEdges);
@@ -394,6 +419,17 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
             return Error::make(400, QStringLiteral("debug_embeddings_too_large"),
                                QStringLiteral("debug embedding preview exceeds 64KB"));
         out.debugEmbeddingsIncluded = true;
+    }
+
+    if (req.rulesContextGiven) {
+        auto context = RuleEvaluator::withCallerIdentity(req.rulesContext, meta);
+        if (!context)
+            return context.error();
+        auto rules = RuleEvaluator::evaluate(db, cs.tenantId, cs.scope, context.value(),
+                                             req.rulesIncludeShadow, req.rulesLimit);
+        if (!rules)
+            return rules.error();
+        out.rules = rules.value();
     }
 
     // Read-side audit: best effort, off the request path (spec §2.10).

@@ -5,6 +5,7 @@
 #include "service/core/records.h"
 #include "service/engine/contextbuilder.h"
 #include "service/engine/recallrequest.h"
+#include "service/engine/ruleevaluator.h"
 
 #include <QJsonArray>
 
@@ -47,6 +48,7 @@ struct RecallOutcome
     QJsonArray debugEmbeddings;
     QString queryText;             ///< recall_text
     QString embeddingProvider;     ///< recall_text
+    std::optional<RuleEvaluation> rules;   ///< when the request carried rules_context
 };
 
 /// The recall pipeline (spec §4.3, reference §4): seeds by vector similarity among visible,

@@ -3,8 +3,11 @@
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
 #include "service/engine/callscope.h"
+#include "service/engine/commitlog.h"
 #include "service/storage/database.h"
+#include "service/engine/ruledefinition.h"
 #include "service/storage/graphstore.h"
+#include "service/storage/rulestore.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -216,6 +219,10 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
         n.ownerTeamId = firstOf(in.ownerTeamId, ident.ownerTeam);
         if (n.ownerAgentId.isEmpty() && n.ownerTeamId.isEmpty())
             n.ownerAgentId = n.producerAgentId;
+        if (n.type == QLatin1String("rule")) {
+            if (auto valid = RuleDefinition::validateSlots(in.slotData, at); !valid)
+                return valid.error();
+        }
         const QString lane = firstOf(n.memoryLane, QStringLiteral("private"));
         if (n.type == QLatin1String("rule") && lane == QLatin1String("private")
             && n.ownerAgentId.isEmpty() && n.ownerTeamId.isEmpty())
@@ -416,7 +423,6 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
         }
 
         const QJsonObject diff{{QStringLiteral("nodes"), diffNodes}, {QStringLiteral("edges"), diffEdges}};
-        const QString diffDigest = sha256Hex(stableJson(diff));
         // What the caller sent, not what it resolved to: background changes (an embedding
         // arriving) must not make an identical re-send look new.
         const QString requestKey = sha256Hex(stableJson(QJsonObject{
@@ -436,35 +442,20 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
         }
 
         if (!result.replayed) {
-            auto latest = GraphStore::latestCommit(db, cs.tenantId, cs.scope);
-            if (!latest)
-                return latest.error();
-            commit.tenantId = cs.tenantId;
-            commit.scope = cs.scope;
-            commit.sequence = latest.value() ? latest.value()->sequence + 1 : 1;
-            commit.parentId = latest.value() ? latest.value()->id : QString();
-            commit.parentHash = latest.value() ? latest.value()->commitHash : QStringLiteral("");
-            commit.inputSha256 = inputSha;
-            commit.diffSha256 = diffDigest;
-            commit.actor = ident.actor;
-            commit.kind = kKindWrite;
-            commit.createdAt = now;
-            commit.diff = diff;
-            commit.commitHash = sha256Hex(stableJson(QJsonObject{
-                {QStringLiteral("parent_hash"), commit.parentHash},
-                {QStringLiteral("input_sha256"), inputSha},
-                {QStringLiteral("diff_sha256"), diffDigest},
-                {QStringLiteral("scope"), cs.key},
-                {QStringLiteral("actor"), ident.actor},
-                {QStringLiteral("kind"), kKindWrite},
-                {QStringLiteral("seq"), commit.sequence}}));
-            commit.id = stableUuid(QStringLiteral("commit:") + commit.commitHash);
+            auto appended = CommitLog::append(db, cs, kKindWrite, ident.actor, inputSha, diff, requestKey);
+            if (!appended)
+                return appended.error();
+            commit = appended.value();
             for (PlannedNode &p : planned) {
                 if (p.change == QLatin1String("unchanged"))
                     continue;
                 p.record.commitId = commit.id;
                 if (auto saved = GraphStore::saveNode(db, p.record); !saved)
                     return saved.error();
+                if (p.record.type == QLatin1String("rule")) {
+                    if (auto def = RuleStore::ensureRuleDef(db, p.record); !def)
+                        return def.error();
+                }
                 if (p.embeddingChanged) {
                     auto version = GraphStore::setEmbedding(db, p.record.id, p.embedding);
                     if (!version)
@@ -480,8 +471,6 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                 if (auto saved = GraphStore::saveEdge(db, pe.record); !saved)
                     return saved.error();
             }
-            if (auto saved = GraphStore::insertCommit(db, commit, requestKey); !saved)
-                return saved.error();
         }
 
         for (const PlannedNode &p : planned) {

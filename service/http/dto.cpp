@@ -1,5 +1,7 @@
 #include "service/http/dto.h"
 
+#include "service/http/tooldto.h"
+
 #include <QJsonArray>
 
 namespace MemoryGraph::Dto {
@@ -149,6 +151,8 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
     if (!r.embeddingProvider.isEmpty())
         body.insert(QStringLiteral("query"), QJsonObject{{QStringLiteral("text"), r.queryText},
                                                          {QStringLiteral("embedding_provider"), r.embeddingProvider}});
+    if (r.rules)
+        body.insert(QStringLiteral("rules"), recallRules(r.scope, *r.rules));
     if (req.returnDebug) {
         QJsonObject debug{{QStringLiteral("neighborhood_counts"),
                            QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},

@@ -116,6 +116,18 @@ void HttpApi::registerRoutes()
              Routes::recall(m_service, false));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall_text"), true, true,
              Routes::recall(m_service, true));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/evaluate"), true, true,
+             Routes::rulesEvaluate(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/state"), true, true,
+             Routes::ruleState(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/select"), true, true,
+             Routes::toolsSelect(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/feedback"), true, true,
+             Routes::toolsFeedback(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/decision"), true, true,
+             Routes::toolsDecision(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/run"), true, true,
+             Routes::toolsRun(m_service));
 }
 
 void HttpApi::install(QHttpServer &server)

@@ -14,6 +14,12 @@ RouteHandler health(MemoryService *service, const Authenticator &authenticator);
 RouteHandler write(MemoryService *service);
 /// textQuery: /recall_text (query_text) instead of /recall (query_embedding).
 RouteHandler recall(MemoryService *service, bool textQuery);
+RouteHandler rulesEvaluate(MemoryService *service);
+RouteHandler ruleState(MemoryService *service);
+RouteHandler toolsSelect(MemoryService *service);
+RouteHandler toolsFeedback(MemoryService *service);
+RouteHandler toolsDecision(MemoryService *service);
+RouteHandler toolsRun(MemoryService *service);
 
 } // namespace Routes
 } // namespace MemoryGraph

@@ -1,40 +1,3 @@
-// hnswlib.h defines non-inline functions and globals: this must stay the only file including it.
-// Unoptimised hnswlib is 2-5x slower (a Debug app would take most of an hour to rebuild a 100k
-// index), and nobody steps through it, so it is compiled optimised even in Debug builds. It comes
-// first so the standard containers it uses are parsed under the same options.
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
-#define MEMORYGRAPH_OPTIMISE_HNSWLIB
-#pragma GCC push_options
-#pragma GCC optimize("O2")
-#endif
-// hnswlib's SSE prefetches read one id past the end of an upper-layer link list: harmless with a
-// real allocator, fatal under AddressSanitizer. Sanitizer builds use its plain C++ kernels.
-#if defined(__SANITIZE_ADDRESS__)
-#define NO_MANUAL_VECTORIZATION
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_MANUAL_VECTORIZATION
-#endif
-#endif
-#include <hnswlib/hnswlib.h>
-
-// hnswlib's own version memcpy()s from an empty vector's null data() when a link list is empty,
-// which UBSan (fatal in the asan preset) rejects. Same behaviour, minus the null pointer.
-template<>
-inline std::vector<hnswlib::tableint>
-hnswlib::HierarchicalNSW<float>::getConnectionsWithLock(hnswlib::tableint internalId, int level)
-{
-    std::unique_lock<std::mutex> guard(link_list_locks_[internalId]);
-    linklistsizeint *list = get_linklist_at_level(internalId, level);
-    const tableint *first = list + 1;
-    return std::vector<tableint>(first, first + getListCount(list));
-}
-
-#ifdef MEMORYGRAPH_OPTIMISE_HNSWLIB
-#pragma GCC pop_options
-#undef MEMORYGRAPH_OPTIMISE_HNSWLIB
-#endif
-
 #include "service/index/vectorindex.h"
 
 #include <QByteArray>
@@ -61,6 +24,32 @@ hnswlib::HierarchicalNSW<float>::getConnectionsWithLock(hnswlib::tableint intern
 #include <string>
 #include <thread>
 #include <vector>
+
+// hnswlib's SSE prefetches read one id past the end of an upper-layer link list: harmless with a
+// real allocator, fatal under AddressSanitizer. Sanitizer builds use its plain C++ kernels.
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_MANUAL_VECTORIZATION
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_MANUAL_VECTORIZATION
+#endif
+#endif
+// hnswlib.h defines non-inline functions and globals: this must stay the only file including it.
+#include <hnswlib/hnswlib.h>
+
+// hnswlib's own version memcpy()s from an empty vector's null data() when a link list is empty,
+// which UBSan (fatal in the asan preset) rejects. Same behaviour, minus the null pointer.
+template<>
+inline std::vector<hnswlib::tableint>
+hnswlib::HierarchicalNSW<float>::getConnectionsWithLock(hnswlib::tableint internalId, int level)
+{
+    std::unique_lock<std::mutex> guard(link_list_locks_[internalId]);
+    linklistsizeint *list = get_linklist_at_level(internalId, level);
+    std::vector<tableint> result(getListCount(list));
+    if (!result.empty())
+        std::memcpy(result.data(), list + 1, result.size() * sizeof(tableint));
+    return result;
+}
 
 namespace MemoryGraph {
 
@@ -167,7 +156,11 @@ QString checkPayload(QIODevice &payload, int dimension, quint64 elementCount)
         return QStringLiteral("payload header truncated");
 
     qint64 at = 0;
-    auto nextSize = [&] { const auto v = readPod<size_t>(head, at); at += sizeof(size_t); return v; };
+    auto nextSize = [&] {
+        const auto value = readPod<size_t>(head, at);
+        at += sizeof(size_t);
+        return value;
+    };
     const size_t offsetLevel0 = nextSize();
     nextSize(); // max_elements_: replaced by our own capacity on load
     const size_t count = nextSize();
@@ -183,8 +176,10 @@ QString checkPayload(QIODevice &payload, int dimension, quint64 elementCount)
     const size_t m = nextSize();
 
     const size_t dataSize = size_t(dimension) * sizeof(float);
-    const size_t linksLevel0 = maxM0 * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
-    const size_t linksPerElement = maxM * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+    constexpr size_t kId = sizeof(hnswlib::tableint);
+    constexpr size_t kCount = sizeof(hnswlib::linklistsizeint);
+    const size_t linksLevel0 = maxM0 * kId + kCount;
+    const size_t linksPerElement = maxM * kId + kCount;
     if (offsetLevel0 != 0 || m < 2 || m > 10000 || maxM != m || maxM0 != 2 * m
         || offsetData != linksLevel0 || labelOffset != offsetData + dataSize
         || sizeDataPerElement != labelOffset + sizeof(hnswlib::labeltype))
@@ -274,8 +269,10 @@ struct VectorIndex::Private
         if (needed <= index->max_elements_)
             return {};
         if (needed > kMaxElements)
-            return indexError(QStringLiteral("Vector index is full (%1 elements)").arg(kMaxElements));
-        const quint64 grown = std::min(kMaxElements, std::max(needed, quint64(index->max_elements_) * 2));
+            return indexError(QStringLiteral("Vector index is full (%1 elements)")
+                                  .arg(kMaxElements));
+        const quint64 doubled = quint64(index->max_elements_) * 2;
+        const quint64 grown = std::min(kMaxElements, std::max(needed, doubled));
         index->resizeIndex(size_t(grown));
         return {};
     }
@@ -403,7 +400,8 @@ Result<void> VectorIndex::upsertMany(const QVector<quint64> &labels, const float
     QHash<quint64, qsizetype> lastRow;
     lastRow.reserve(labels.size());
     for (qsizetype row = 0; row < labels.size(); ++row) {
-        if (!normalise(vectors + size_t(row) * dim, m_d->dimension, units.data() + size_t(row) * dim))
+        const size_t at = size_t(row) * dim;
+        if (!normalise(vectors + at, m_d->dimension, units.data() + at))
             return vectorError(QStringLiteral("Vector for label %1 is zero or not finite")
                                    .arg(labels.at(row)));
         lastRow.insert(labels.at(row), row);
@@ -431,7 +429,8 @@ Result<void> VectorIndex::upsertMany(const QVector<quint64> &labels, const float
         size_t start = 0;
         // hnswlib sets up the entry point on the first insert without locking: do it alone.
         if (index.cur_element_count == 0) {
-            index.addPoint(units.data() + size_t(rows[0]) * dim, hnswlib::labeltype(labels.at(rows[0])));
+            index.addPoint(units.data() + size_t(rows[0]) * dim,
+                           hnswlib::labeltype(labels.at(rows[0])));
             start = 1;
         }
 
@@ -442,16 +441,22 @@ Result<void> VectorIndex::upsertMany(const QVector<quint64> &labels, const float
         std::atomic<bool> failed{false};
         std::mutex failureLock;
         QString failure;
-        // Concurrent addPoint is safe in hnswlib once the first element exists; exceptions
-        // are caught inside each worker since one escaping a std::thread would terminate.
+        // Parallel addPoint once the first element exists is how hnswlib's own bindings build
+        // an index: element and link-list locks keep the graph consistent. The one unguarded
+        // shared state is its level RNG (ThreadSanitizer reports it); the worst a race there
+        // does is repeat a random level. Exceptions are caught inside each worker since one
+        // escaping a std::thread would terminate the process.
         auto work = [&] {
             for (size_t i = next++; i < rows.size() && !failed.load(); i = next++) {
                 const qsizetype row = rows[i];
                 try {
-                    index.addPoint(units.data() + size_t(row) * dim, hnswlib::labeltype(labels.at(row)));
+                    index.addPoint(units.data() + size_t(row) * dim,
+                                   hnswlib::labeltype(labels.at(row)));
                 } catch (const std::exception &e) {
                     std::lock_guard<std::mutex> failureGuard(failureLock);
-                    failure = QStringLiteral("Cannot store label %1: %2").arg(labels.at(row)).arg(describe(e));
+                    failure = QStringLiteral("Cannot store label %1: %2")
+                                  .arg(labels.at(row))
+                                  .arg(describe(e));
                     failed = true;
                 } catch (...) {
                     std::lock_guard<std::mutex> failureGuard(failureLock);
@@ -512,7 +517,8 @@ QVector<VectorHit> VectorIndex::search(const float *query, int k, const Filter &
     try {
         for (;;) {
             auto found = m_d->index->searchKnn(unit.data(), fetch);
-            QVector<VectorHit> hits(qsizetype(found.size()));
+            const size_t returned = found.size();
+            QVector<VectorHit> hits(static_cast<qsizetype>(returned));
             for (qsizetype i = hits.size() - 1; i >= 0; --i) { // the queue pops farthest first
                 hits[i] = VectorHit{quint64(found.top().second), similarityOf(found.top().first)};
                 found.pop();
@@ -526,10 +532,15 @@ QVector<VectorHit> VectorIndex::search(const float *query, int k, const Filter &
                 hits.resize(qsizetype(want));
                 return hits;
             }
-            // Too few accepted hits: widen. Once the search would touch a large share of the
-            // index, a plain scan is cheaper and also finds every accepted label.
-            const size_t wider = fetch * 4;
-            if (!accept || fetch >= size_t(live) || wider * 2 >= size_t(live))
+            // Too few hits (a filter rejected most, or the graph search came up short). Widen
+            // by the acceptance rate seen so far. A graph search over more than about a
+            // sixteenth of the index costs more than a scan (measured at 1536-d: ef=64 is 1/13
+            // of a 20k scan), and the scan also finds every accepted label.
+            size_t wider = fetch * 8;
+            if (!hits.isEmpty() && returned > 0)
+                wider = size_t(double(want) * double(returned) / double(hits.size()) * 1.5) + 1;
+            wider = std::max(wider, fetch * 2);
+            if (!accept || fetch >= size_t(live) || wider >= size_t(live) / 16)
                 return m_d->exactLocked(unit.data(), int(want), accept);
             fetch = wider;
         }
@@ -694,7 +705,8 @@ Result<std::unique_ptr<VectorIndex>> VectorIndex::load(const QString &path, int 
 
     // loadIndex reads a path, so the payload goes to a file of its own; it is hashed on the
     // way and only reaches hnswlib once the checksum matched.
-    const QString pattern = QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
+    const QString pattern =
+        QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
     QTemporaryFile copy(QFileInfo(path).absolutePath() + pattern);
     if (!copy.open()) {
         copy.setFileTemplate(QDir::tempPath() + pattern);

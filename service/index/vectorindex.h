@@ -26,8 +26,8 @@ struct VectorHit
 /// anything it cannot trust, so the caller rebuilds instead of serving from a damaged file.
 ///
 /// Every public method is thread-safe. hnswlib 0.6.2 cannot search while it inserts, so searches
-/// share a reader-writer lock (writers are not starved) and every mutation takes it exclusively. No hnswlib exception ever
-/// leaves this class; failures come back as Error values.
+/// share a reader-writer lock (one that does not starve writers) and every mutation takes it
+/// exclusively. No hnswlib exception ever leaves this class; failures come back as Error values.
 class VectorIndex
 {
 public:
@@ -58,9 +58,10 @@ public:
     Result<void> remove(quint64 label);
 
     /// The k nearest live labels by cosine similarity, best first. accept, when given, filters
-    /// labels; it runs under the index's shared lock, so it must be cheap and must not call
-    /// back into this index (a waiting writer would deadlock it). With a filter the search widens until k accepted hits
-    /// are found or every element was considered. A zero query yields no hits.
+    /// labels; it runs under the index's shared lock, so it must be cheap and must not call back
+    /// into this index (a waiting writer would deadlock it). With a filter the search widens
+    /// until k accepted hits are found, falling back to an exact scan when the filter is so
+    /// selective that a scan is cheaper. A zero query yields no hits.
     QVector<VectorHit> search(const float *query, int k,
                               const std::function<bool(quint64)> &accept = {}) const;
 

@@ -1,7 +1,13 @@
 #include "service/storage/recallstore.h"
 
 #include "service/storage/database.h"
+#include "service/engine/vectormath.h"
 #include "service/storage/graphstore.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
 
 #include <QDateTime>
 #include <QSet>
@@ -21,30 +27,90 @@ QString placeholders(int n)
 
 } // namespace
 
+/// Runs "column IN (...)" in chunks that stay well below SQLite's bound-parameter limit.
+Result<QVector<NodeRecord>> nodesIn(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                    const QString &column, const QVariantList &keys)
+{
+    constexpr int kChunk = 500;
+    QVector<NodeRecord> out;
+    for (int start = 0; start < keys.size(); start += kChunk) {
+        const QVariantList chunk = keys.mid(start, kChunk);
+        QVariantList args{tenantId, scope};
+        args += chunk;
+        auto part = GraphStore::nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND ") + column
+                                                   + QStringLiteral(" IN (") + placeholders(int(chunk.size()))
+                                                   + QLatin1Char(')'),
+                                           args);
+        if (!part)
+            return part.error();
+        out += part.value();
+    }
+    return out;
+}
+
 Result<QVector<NodeRecord>> nodesByLabels(QSqlDatabase &db, const QString &tenantId,
                                           const QString &scope, const QVector<qint64> &labels)
 {
-    if (labels.isEmpty())
-        return QVector<NodeRecord>();
-    QVariantList args{tenantId, scope};
+    QVariantList keys;
     for (qint64 l : labels)
-        args << l;
-    return GraphStore::nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND vector_label IN (")
-                                          + placeholders(int(labels.size())) + QLatin1Char(')'),
-                                  args);
+        keys << l;
+    return nodesIn(db, tenantId, scope, QStringLiteral("vector_label"), keys);
 }
 
 Result<QVector<NodeRecord>> nodesByIds(QSqlDatabase &db, const QString &tenantId,
                                        const QString &scope, const QStringList &ids)
 {
-    if (ids.isEmpty())
-        return QVector<NodeRecord>();
-    QVariantList args{tenantId, scope};
+    QVariantList keys;
     for (const QString &id : ids)
-        args << id;
-    return GraphStore::nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND id IN (")
-                                          + placeholders(int(ids.size())) + QLatin1Char(')'),
-                                  args);
+        keys << id;
+    return nodesIn(db, tenantId, scope, QStringLiteral("id"), keys);
+}
+
+Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenantId,
+                                          const QString &scope, const QStringList &types,
+                                          const QString &viewerAgent, const QString &viewerTeam,
+                                          const QVector<float> &query, int k)
+{
+    QVariantList args{tenantId, scope};
+    for (const QString &t : types)
+        args << t;
+    args << viewerAgent << viewerTeam;
+    auto q = runSql(db, QStringLiteral(
+        "SELECT vector_label, embedding, type, slots FROM nodes WHERE tenant_id = ? AND scope = ?"
+        " AND embedding_status = 'ready' AND embedding IS NOT NULL AND tier IN ('hot', 'warm')"
+        " AND type IN (") + placeholders(int(types.size())) + QStringLiteral(")"
+        " AND (memory_lane <> 'private' OR (owner_agent_id <> '' AND owner_agent_id = ?)"
+        " OR (owner_team_id <> '' AND owner_team_id = ?))"), args);
+    if (!q)
+        return q.error();
+    const int n = int(query.size());
+    const float queryNorm = VectorMath::norm(query.constData(), n);
+    QVector<LabelScore> best;
+    while (q.value().next()) {
+        if (q.value().value(2).toString() == QLatin1String("topic")
+            && QJsonDocument::fromJson(q.value().value(3).toByteArray()).object()
+                       .value(QStringLiteral("topic_state")).toString() == QLatin1String("draft"))
+            continue;
+        const QByteArray bytes = q.value().value(1).toByteArray();
+        if (bytes.size() != qsizetype(n * sizeof(float)) || queryNorm == 0.0f)
+            continue;
+        const float *v = reinterpret_cast<const float *>(bytes.constData());
+        const float norm = VectorMath::norm(v, n);
+        if (norm == 0.0f)
+            continue;
+        best.append({q.value().value(0).toLongLong(), VectorMath::dot(query.constData(), v, n) / (queryNorm * norm)});
+        // Keep the candidate list bounded while scanning large scopes.
+        if (best.size() > 4 * k + 64) {
+            std::partial_sort(best.begin(), best.begin() + k, best.end(),
+                              [](const LabelScore &a, const LabelScore &b) { return a.similarity > b.similarity; });
+            best.resize(k);
+        }
+    }
+    std::sort(best.begin(), best.end(),
+              [](const LabelScore &a, const LabelScore &b) { return a.similarity > b.similarity; });
+    if (best.size() > k)
+        best.resize(k);
+    return best;
 }
 
 Result<QVector<EdgeRecord>> edgesAround(QSqlDatabase &db, const QString &tenantId,

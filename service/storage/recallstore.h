@@ -12,6 +12,18 @@ namespace MemoryGraph::RecallStore {
 Result<QVector<NodeRecord>> nodesByLabels(QSqlDatabase &db, const QString &tenantId,
                                           const QString &scope, const QVector<qint64> &labels);
 
+/// Exact nearest seeds: labels and cosine similarity of the k ready hot/warm nodes of the given
+/// types that the viewer may see (lane shared, or owned by viewerAgent / viewerTeam).
+struct LabelScore
+{
+    qint64 label = 0;
+    float similarity = 0.0f;
+};
+Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenantId,
+                                          const QString &scope, const QStringList &types,
+                                          const QString &viewerAgent, const QString &viewerTeam,
+                                          const QVector<float> &query, int k);
+
 /// Nodes of the scope with these ids (any order).
 Result<QVector<NodeRecord>> nodesByIds(QSqlDatabase &db, const QString &tenantId,
                                        const QString &scope, const QStringList &ids);

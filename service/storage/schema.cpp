@@ -69,6 +69,41 @@ const std::vector<Migration> &schemaMigrations()
                  " node_count INTEGER NOT NULL, edge_count INTEGER NOT NULL,"
                  " created_at INTEGER NOT NULL)"),
          }},
+        {QStringLiteral("rules_and_decisions"),
+         {
+             // A rule's state and feedback statistics; the definition itself lives in the
+             // rule node's slots. New rules start in shadow: evaluated, never enforced.
+             QStringLiteral(
+                 "CREATE TABLE rule_defs ("
+                 " rule_node_id TEXT PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,"
+                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " state TEXT NOT NULL DEFAULT 'shadow',"
+                 " positive_count INTEGER NOT NULL DEFAULT 0,"
+                 " negative_count INTEGER NOT NULL DEFAULT 0,"
+                 " last_matched_at INTEGER, state_commit_id TEXT,"
+                 " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX rule_defs_scope ON rule_defs(tenant_id, scope, state, updated_at)"),
+             QStringLiteral(
+                 "CREATE TABLE decisions ("
+                 " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " decision_kind TEXT NOT NULL, run_id TEXT, selected_tool TEXT,"
+                 " candidates TEXT NOT NULL, context_sha256 TEXT NOT NULL,"
+                 " policy_sha256 TEXT NOT NULL, source_rule_ids TEXT NOT NULL,"
+                 " metadata TEXT NOT NULL, commit_id TEXT, created_at INTEGER NOT NULL,"
+                 " seq INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX decisions_run ON decisions(tenant_id, scope, run_id, seq)"),
+             QStringLiteral("CREATE INDEX decisions_match ON decisions(tenant_id, scope, selected_tool, context_sha256, seq)"),
+             QStringLiteral("CREATE INDEX decisions_recent ON decisions(tenant_id, scope, seq)"),
+             QStringLiteral(
+                 "CREATE TABLE rule_feedback ("
+                 " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " rule_node_id TEXT, run_id TEXT, outcome TEXT NOT NULL, note TEXT,"
+                 " source TEXT NOT NULL, decision_id TEXT, commit_id TEXT,"
+                 " created_at INTEGER NOT NULL, seq INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX rule_feedback_run ON rule_feedback(tenant_id, scope, run_id, seq)"),
+             QStringLiteral("CREATE INDEX rule_feedback_decision ON rule_feedback(decision_id)"),
+             QStringLiteral("CREATE INDEX rule_feedback_rule ON rule_feedback(rule_node_id)"),
+         }},
     };
     return steps;
 }

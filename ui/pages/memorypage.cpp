@@ -5,6 +5,7 @@
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"
 #include "ui/widgets/nodeinspector.h"
+#include "ui/widgets/scopepicker.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -32,8 +33,6 @@ constexpr int FilterDelayMs = 250;
 constexpr int CommitDebounceMs = 300;
 constexpr int CommitListLimit = 200;
 constexpr int PendingPollMs = 2000;
-constexpr int TenantRole = Qt::UserRole + 1;
-constexpr int ScopeRole = Qt::UserRole + 2;
 
 QTableView *createTable(QAbstractItemModel *model, const QString &objectName, QWidget *parent)
 {
@@ -87,7 +86,11 @@ MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
     m_inspector = new NodeInspector(this);
     m_inspector->setObjectName(QStringLiteral("nodeInspector"));
     m_inspector->setMinimumWidth(340);
+    m_inspector->setShowInGraphVisible(true);
     connect(m_inspector, &NodeInspector::nodeActivated, this, &MemoryPage::selectNode);
+    connect(m_inspector, &NodeInspector::showInGraphRequested, this, [this](const QString &id) {
+        Q_EMIT showInGraphRequested(currentTenant(), currentScope(), id);
+    });
 
     auto *inspectorBox = new QGroupBox(tr("Node"), this);
     auto *inspectorLayout = new QVBoxLayout(inspectorBox);
@@ -122,7 +125,7 @@ MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
     m_inspector->showMessage(tr("No node selected.\n\nLoad the sample memories from the File "
                                 "menu, or write through the HTTP API, to see nodes here."));
     updatePager();
-    refresh();
+    // The picker loads the scope list by itself; the nodes and commits follow from its signals.
 }
 
 MemoryPage::~MemoryPage()
@@ -135,11 +138,14 @@ QWidget *MemoryPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
 
-    m_scopeCombo = new QComboBox(bar);
-    m_scopeCombo->setObjectName(QStringLiteral("scopeCombo"));
-    m_scopeCombo->setMinimumContentsLength(24);
-    m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    connect(m_scopeCombo, &QComboBox::currentIndexChanged, this, &MemoryPage::onScopeChanged);
+    m_scopePicker = new ScopePicker(m_service, bar);
+    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
+    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &MemoryPage::onScopeChanged);
+    // Same scope after a reload: keep the page and selection, refresh the content.
+    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, [this]() {
+        loadNodes();
+        loadCommits();
+    });
 
     auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload),
                                       tr("Refresh"), this);
@@ -175,13 +181,9 @@ QWidget *MemoryPage::createFilterBar()
                                     {QStringLiteral("shared"), QStringLiteral("private")},
                                     QStringLiteral("laneCombo"));
 
-    auto *scopeLabel = new QLabel(tr("&Scope:"), bar);
-    scopeLabel->setBuddy(m_scopeCombo);
-
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scopeLabel);
-    layout->addWidget(m_scopeCombo);
+    layout->addWidget(m_scopePicker);
     layout->addWidget(m_refreshButton);
     layout->addSpacing(16);
     layout->addWidget(m_filterEdit, 1);
@@ -223,6 +225,16 @@ QWidget *MemoryPage::createNodePanel()
     m_nodeView->setMinimumWidth(420);
     connect(m_nodeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MemoryPage::onCurrentNodeChanged);
+
+    auto *showInGraph = new QAction(tr("Show in &Graph"), m_nodeView);
+    showInGraph->setObjectName(QStringLiteral("showInGraphAction"));
+    showInGraph->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    showInGraph->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    showInGraph->setToolTip(tr("Open the Graph page centred on this node (%1)")
+                                .arg(showInGraph->shortcut().toString(QKeySequence::NativeText)));
+    connect(showInGraph, &QAction::triggered, this, &MemoryPage::showCurrentNodeInGraph);
+    m_nodeView->addAction(showInGraph);
+    m_nodeView->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_prevButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), box);
     m_prevButton->setObjectName(QStringLiteral("previousPageButton"));
@@ -273,33 +285,33 @@ QWidget *MemoryPage::createCommitPanel()
 
 QString MemoryPage::currentTenant() const
 {
-    return m_scopeCombo->currentData(TenantRole).toString();
+    return m_scopePicker->currentTenant();
 }
 
 QString MemoryPage::currentScope() const
 {
-    return m_scopeCombo->currentData(ScopeRole).toString();
+    return m_scopePicker->currentScope();
 }
 
 void MemoryPage::refresh()
 {
     m_commitTimer->stop();
-    loadScopes();
+    m_scopePicker->reload();
 }
 
 void MemoryPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    for (int i = 0; i < m_scopeCombo->count(); ++i) {
-        if (m_scopeCombo->itemData(i, TenantRole).toString() == tenantId
-            && m_scopeCombo->itemData(i, ScopeRole).toString() == scope) {
-            m_scopeCombo->setCurrentIndex(i);
-            return;
-        }
-    }
-    // Not listed yet (e.g. just written): pick it when the list next arrives.
-    m_wantedTenant = tenantId;
-    m_wantedScope = scope;
-    loadScopes();
+    m_scopePicker->selectScope(tenantId, scope);
+}
+
+void MemoryPage::showCurrentNodeInGraph()
+{
+    QString id = m_inspector->nodeId();
+    const QModelIndex current = m_nodeView->selectionModel()->currentIndex();
+    if (current.isValid())
+        id = m_nodeModel->data(current, NodeTableModel::NodeIdRole).toString();
+    if (!id.isEmpty())
+        Q_EMIT showInGraphRequested(currentTenant(), currentScope(), id);
 }
 
 void MemoryPage::selectNode(const QString &nodeId)
@@ -328,67 +340,6 @@ void MemoryPage::previousPage()
         return;
     m_offset = std::max(0, m_offset - PageSize);
     loadNodes();
-}
-
-void MemoryPage::loadScopes()
-{
-    const quint64 generation = ++m_scopesGeneration;
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service]() { return service->listScopes(); },
-             [this, generation](const QVector<ScopeSummary> &scopes) {
-                 if (generation == m_scopesGeneration)
-                     applyScopes(scopes);
-             });
-}
-
-void MemoryPage::applyScopes(const QVector<ScopeSummary> &scopes)
-{
-    const QString previousTenant = currentTenant();
-    const QString previousScope = currentScope();
-    QString tenant = m_wantedTenant.isEmpty() ? previousTenant : m_wantedTenant;
-    QString scope = m_wantedTenant.isEmpty() ? previousScope : m_wantedScope;
-    if (tenant.isEmpty() && !scopes.isEmpty()) {
-        // Nothing chosen yet: start on the configured default scope if it exists.
-        tenant = m_service->config().defaultTenant;
-        scope = m_service->config().defaultScope;
-    }
-
-    int index = scopes.isEmpty() ? -1 : 0;
-    {
-        // Refilling must not look like the operator switching scopes.
-        const QSignalBlocker blocker(m_scopeCombo);
-        m_scopeCombo->clear();
-        for (const ScopeSummary &s : scopes) {
-            m_scopeCombo->addItem(tr("%1 / %2  (%3 nodes)").arg(s.tenantId, s.scope).arg(s.nodeCount));
-            const int i = m_scopeCombo->count() - 1;
-            m_scopeCombo->setItemData(i, s.tenantId, TenantRole);
-            m_scopeCombo->setItemData(i, s.scope, ScopeRole);
-            m_scopeCombo->setItemData(i,
-                                      tr("%1 nodes, %2 edges, %3 commits")
-                                          .arg(s.nodeCount)
-                                          .arg(s.edgeCount)
-                                          .arg(s.commitCount),
-                                      Qt::ToolTipRole);
-            if (s.tenantId == tenant && s.scope == scope)
-                index = i;
-        }
-        if (scopes.isEmpty())
-            m_scopeCombo->setPlaceholderText(tr("No scopes yet"));
-        m_scopeCombo->setCurrentIndex(index);
-    }
-    if (index >= 0 && m_wantedTenant == currentTenant() && m_wantedScope == currentScope()) {
-        m_wantedTenant.clear();
-        m_wantedScope.clear();
-    }
-    m_scopeCombo->setEnabled(!scopes.isEmpty());
-
-    // The same scope keeps its page and selection; another one starts over.
-    if (currentTenant() == previousTenant && currentScope() == previousScope) {
-        loadNodes();
-        loadCommits();
-    } else {
-        onScopeChanged();
-    }
 }
 
 void MemoryPage::loadNodes()

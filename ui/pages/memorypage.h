@@ -14,7 +14,6 @@ class QToolButton;
 namespace MemoryGraph {
 class MemoryService;
 struct NodePage;
-struct ScopeSummary;
 }
 
 namespace MemoryGraph::Ui {
@@ -22,6 +21,7 @@ namespace MemoryGraph::Ui {
 class CommitListModel;
 class NodeInspector;
 class NodeTableModel;
+class ScopePicker;
 
 /// Browses one (tenant, scope) of the memory graph: a filtered, paged node table, the
 /// selected node's inspector and the scope's commit chain.
@@ -48,6 +48,7 @@ public:
     QTableView *nodeView() const { return m_nodeView; }
     CommitListModel *commitModel() const { return m_commitModel; }
     NodeInspector *inspector() const { return m_inspector; }
+    ScopePicker *scopePicker() const { return m_scopePicker; }
 
 public Q_SLOTS:
     /// Reloads the scope list, then the current scope's nodes and commits.
@@ -58,12 +59,16 @@ public Q_SLOTS:
     void selectNode(const QString &nodeId);
     void nextPage();
     void previousPage();
+    /// Asks for the Graph page centred on the current node (table row or inspector).
+    void showCurrentNodeInGraph();
 
 Q_SIGNALS:
     /// A node page arrived (total = matching nodes in the scope).
     void nodesLoaded(qint64 total);
     /// A facade call failed; `message` is ready to show.
     void loadFailed(const QString &message);
+    /// The operator asked to see a node on the Graph page.
+    void showInGraphRequested(const QString &tenantId, const QString &scope, const QString &nodeId);
 
 private:
     QWidget *createFilterBar();
@@ -72,8 +77,6 @@ private:
     QComboBox *createFilterCombo(const QString &allText, const QStringList &values,
                                  const QString &objectName);
 
-    void loadScopes();
-    void applyScopes(const QVector<ScopeSummary> &scopes);
     void loadNodes();
     void applyNodePage(const NodePage &page);
     void loadCommits();
@@ -87,18 +90,15 @@ private:
     MemoryService *m_service;
     QThreadPool m_pool;
 
-    quint64 m_scopesGeneration = 0;
     quint64 m_nodesGeneration = 0;
     quint64 m_commitsGeneration = 0;
     quint64 m_detailGeneration = 0;
 
     int m_offset = 0;
     qint64 m_total = 0;
-    QString m_wantedTenant;   ///< scope to select when the scope list next arrives
-    QString m_wantedScope;
     QString m_selectedNodeId;
 
-    QComboBox *m_scopeCombo = nullptr;
+    ScopePicker *m_scopePicker = nullptr;
     QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_typeCombo = nullptr;

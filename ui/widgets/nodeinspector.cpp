@@ -3,6 +3,7 @@
 #include "ui/displayformat.h"
 
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
@@ -10,6 +11,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -71,6 +73,16 @@ QWidget *NodeInspector::createDetailPane()
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
     m_titleLabel->setFont(titleFont);
+
+    m_showInGraphButton = new QToolButton(pane);
+    m_showInGraphButton->setObjectName(QStringLiteral("showInGraphButton"));
+    m_showInGraphButton->setText(tr("Show in &graph"));
+    m_showInGraphButton->setToolTip(tr("Open the Graph page centred on this node"));
+    m_showInGraphButton->setVisible(false);
+    connect(m_showInGraphButton, &QToolButton::clicked, this, [this]() {
+        if (!m_nodeId.isEmpty())
+            Q_EMIT showInGraphRequested(m_nodeId);
+    });
 
     m_summaryLabel = new QLabel(pane);
     m_summaryLabel->setObjectName(QStringLiteral("inspectorSummary"));
@@ -144,7 +156,11 @@ QWidget *NodeInspector::createDetailPane()
 
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_titleLabel);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->setContentsMargins(0, 0, 0, 0);
+    titleRow->addWidget(m_titleLabel, 1);
+    titleRow->addWidget(m_showInGraphButton, 0, Qt::AlignTop);
+    layout->addLayout(titleRow);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(splitter, 1);
     return pane;
@@ -175,6 +191,11 @@ void NodeInspector::showMessage(const QString &message)
 void NodeInspector::setNodeTitles(const QHash<QString, QString> &titles)
 {
     m_titles = titles;
+}
+
+void NodeInspector::setShowInGraphVisible(bool visible)
+{
+    m_showInGraphButton->setVisible(visible);
 }
 
 QString NodeInspector::titleText() const

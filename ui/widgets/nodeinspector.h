@@ -9,6 +9,7 @@ class QLabel;
 class QPlainTextEdit;
 class QStackedWidget;
 class QTableWidget;
+class QToolButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -27,6 +28,8 @@ public:
     void showMessage(const QString &message);
     /// Titles of nodes the caller knows, so an edge can name the node at its other end.
     void setNodeTitles(const QHash<QString, QString> &titles);
+    /// Offers a "Show in graph" button beside the title (off by default).
+    void setShowInGraphVisible(bool visible);
 
     bool hasNode() const { return !m_nodeId.isEmpty(); }
     QString nodeId() const { return m_nodeId; }
@@ -40,6 +43,8 @@ public:
 Q_SIGNALS:
     /// The operator asked to open the node at the other end of an edge.
     void nodeActivated(const QString &nodeId);
+    /// The operator asked to see the shown node on the Graph page.
+    void showInGraphRequested(const QString &nodeId);
 
 private:
     QWidget *createDetailPane();
@@ -55,6 +60,7 @@ private:
     QStackedWidget *m_stack = nullptr;
     QLabel *m_messageLabel = nullptr;
     QLabel *m_titleLabel = nullptr;
+    QToolButton *m_showInGraphButton = nullptr;
     QLabel *m_summaryLabel = nullptr;
     QTreeWidget *m_fields = nullptr;
     QPlainTextEdit *m_slots = nullptr;

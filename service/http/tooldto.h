@@ -1,0 +1,21 @@
+#pragma once
+
+#include "service/engine/toolengine.h"
+
+#include <QJsonObject>
+
+namespace MemoryGraph::Dto {
+
+// Whitelisted bodies for rules and tools (spec §2.6, §4.7-4.11).
+QJsonObject ruleMatch(const RuleMatch &match);
+QJsonObject rulesEvaluate(const RulesEvaluateOutcome &outcome);
+/// The `rules` block of a recall with rules_context (spec §4.3).
+QJsonObject recallRules(const QString &scope, const RuleEvaluation &evaluation);
+QJsonObject decisionBody(const DecisionRecord &decision);
+QJsonObject toolSelect(const ToolSelectOutcome &outcome, const QString &requestId);
+QJsonObject toolFeedback(const ToolFeedbackOutcome &outcome);
+QJsonObject toolDecision(const DecisionLookup &lookup, const QString &requestId);
+QJsonObject toolRun(const RunOutcome &outcome, const QString &requestId);
+QJsonObject ruleState(const RuleStateOutcome &outcome);
+
+} // namespace MemoryGraph::Dto

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "service/core/records.h"
+#include "service/core/result.h"
+
+#include <QHash>
+#include <QSqlDatabase>
+
+namespace MemoryGraph::RuleStore {
+
+/// Creates the rule's state row (shadow) if it has none.
+Result<void> ensureRuleDef(QSqlDatabase &db, const NodeRecord &rule);
+Result<QHash<QString, RuleStatus>> statuses(QSqlDatabase &db, const QStringList &ruleIds);
+
+struct StoredRule
+{
+    NodeRecord node;
+    RuleStatus status;
+};
+
+/// Rules of the scope in the given states, most recently updated first, at most limit.
+Result<QVector<StoredRule>> rules(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                  const QStringList &states, int limit);
+Result<void> setState(QSqlDatabase &db, const QString &ruleId, const QString &state,
+                      const QString &commitId);
+/// Adds one to positive or negative (neutral changes nothing) and stamps the rule.
+Result<void> recordOutcome(QSqlDatabase &db, const QString &ruleId, const QString &outcome);
+Result<void> markMatched(QSqlDatabase &db, const QStringList &ruleIds);
+
+Result<void> insertDecision(QSqlDatabase &db, const DecisionRecord &decision);
+Result<void> updateDecisionLink(QSqlDatabase &db, const QString &decisionId, const QString &runId,
+                                const QString &commitId);
+Result<std::optional<DecisionRecord>> decision(QSqlDatabase &db, const QString &tenantId,
+                                               const QString &scope, const QString &decisionId);
+/// Newest first.
+Result<QVector<DecisionRecord>> decisionsForRun(QSqlDatabase &db, const QString &tenantId,
+                                                const QString &scope, const QString &runId,
+                                                int limit);
+Result<qint64> decisionCountForRun(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                   const QString &runId);
+/// Newest decisions with this tool and context hash (candidates are compared by the caller).
+Result<QVector<DecisionRecord>> decisionsLike(QSqlDatabase &db, const QString &tenantId,
+                                              const QString &scope, const QString &selectedTool,
+                                              const QString &contextSha256, qint64 sinceMs, int limit);
+
+struct DecisionFilter
+{
+    QString tenantId;
+    QString scope;
+    QString runId;        ///< exact; empty = any
+    QString tool;         ///< exact selected tool; empty = any
+    qint64 sinceMs = 0;   ///< created at or after; 0 = any
+    int limit = 200;
+};
+Result<QVector<DecisionRecord>> listDecisions(QSqlDatabase &db, const DecisionFilter &filter);
+
+Result<void> insertFeedback(QSqlDatabase &db, const FeedbackRecord &feedback);
+/// Newest first.
+Result<QVector<FeedbackRecord>> feedbackWhere(QSqlDatabase &db, const QString &tenantId,
+                                              const QString &scope, const QString &column,
+                                              const QString &value, int limit);
+Result<qint64> feedbackCount(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                             const QString &column, const QString &value, const QString &extra = {});
+
+} // namespace MemoryGraph::RuleStore

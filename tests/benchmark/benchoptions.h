@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QtGlobal>
+
+#include <cstdint>
+
+namespace MemoryGraph::Bench {
+
+/// Command-line options of memorygraph_bench (see --help and README.md).
+struct BenchOptions
+{
+    QList<qint64> sizes{1000, 10000, 100000};
+    QString jsonPath;            ///< --json: report file; empty = none
+    QString dataDir;             ///< --data-dir: parent of the per-size data folders; empty = temp
+    bool keepData = false;       ///< --keep-data
+    QString appPath;             ///< --app: the memorygraph executable for the cold start
+    std::uint64_t seed = 20240611;
+    int clusterSize = 50;        ///< nodes per cluster on average (N / clusterSize centres)
+    double noise = 1.0;          ///< norm of a node's noise vector (centre has norm 1)
+    double queryNoise = 0.5;     ///< norm of a query's noise vector
+    int batchSize = 100;         ///< load batches
+    int smallBatchSize = 10;
+    int smallBatches = 200;
+    int requests = 500;          ///< measured recalls per client
+    int warmup = 50;             ///< unmeasured recalls per client before that
+    int clients = 8;             ///< concurrent clients of the second recall run
+    int annQueries = 200;        ///< queries of the recall@10 check
+    int coldRuns = 3;            ///< cold starts per size (median reported)
+    bool prime = true;           ///< recall once after the first batch so writes index at once
+    bool skipCold = false;
+    bool skipAnn = false;
+    int timeoutMs = 300000;      ///< per request
+    int maxPhaseSeconds = 3600;  ///< every phase stops by itself after this
+};
+
+struct ParsedOptions
+{
+    BenchOptions options;
+    bool exitNow = false;        ///< --help was printed, or an error
+    int exitCode = 0;
+};
+
+ParsedOptions parseBenchOptions(const QStringList &arguments);
+
+} // namespace MemoryGraph::Bench
