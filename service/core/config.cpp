@@ -38,6 +38,33 @@ Result<qint64> readInt(const QProcessEnvironment &env, const QString &name, qint
     return v;
 }
 
+Result<double> readNumber(const QProcessEnvironment &env, const QString &name, double fallback,
+                          double min, double max)
+{
+    const QString raw = env.value(name).trimmed();
+    if (raw.isEmpty())
+        return fallback;
+    bool ok = false;
+    const double v = raw.toDouble(&ok);
+    if (!ok || v < min || v > max)
+        return badVariable(name, QStringLiteral("expected a number in %1..%2").arg(min).arg(max));
+    return v;
+}
+
+Result<void> readLimit(const QProcessEnvironment &env, const char *prefix, RateLimit *limit)
+{
+    const QString p = QString::fromLatin1(prefix);
+    auto rps = readNumber(env, p + QStringLiteral("_RPS"), limit->rps, 0.001, 1e6);
+    if (!rps)
+        return rps.error();
+    auto burst = readNumber(env, p + QStringLiteral("_BURST"), limit->burst, 1, 1e7);
+    if (!burst)
+        return burst.error();
+    limit->rps = rps.value();
+    limit->burst = burst.value();
+    return {};
+}
+
 Result<QHash<QString, KeyIdentity>> readApiKeys(const QString &raw)
 {
     QHash<QString, KeyIdentity> keys;
@@ -185,6 +212,34 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
     const QString nodeEnv = env.value(QStringLiteral("NODE_ENV")).trimmed().toLower();
     c.production = appEnv == QLatin1String("prod") || appEnv == QLatin1String("production")
                    || nodeEnv == QLatin1String("production");
+
+    RateLimits &rl = c.rateLimits;
+    auto classLimits = readBool(env, QStringLiteral("RATE_LIMIT_ENABLED"), true);
+    if (!classLimits)
+        return classLimits.error();
+    rl.classLimitsEnabled = classLimits.value();
+    // Loopback callers skip the class limiters outside production (spec §5.5).
+    auto bypass = readBool(env, QStringLiteral("RATE_LIMIT_BYPASS_LOOPBACK"), !c.production);
+    if (!bypass)
+        return bypass.error();
+    rl.bypassLoopback = bypass.value() && !c.production;
+    auto quota = readBool(env, QStringLiteral("TENANT_QUOTA_ENABLED"), false);
+    if (!quota)
+        return quota.error();
+    rl.tenantQuotaEnabled = quota.value();
+    const std::pair<const char *, RateLimit *> limits[] = {
+        {"RECALL_RATE_LIMIT", &rl.recall},
+        {"WRITE_RATE_LIMIT", &rl.write},
+        {"DEBUG_EMBED_RATE_LIMIT", &rl.debugEmbeddings},
+        {"RECALL_TEXT_EMBED_RATE_LIMIT", &rl.textEmbed},
+        {"TENANT_RECALL_RATE_LIMIT", &rl.tenantRecall},
+        {"TENANT_WRITE_RATE_LIMIT", &rl.tenantWrite},
+        {"TENANT_DEBUG_EMBED_RATE_LIMIT", &rl.tenantDebugEmbeddings},
+        {"TENANT_RECALL_TEXT_EMBED_RATE_LIMIT", &rl.tenantTextEmbed}};
+    for (const auto &[prefix, limit] : limits) {
+        if (auto r = readLimit(env, prefix, limit); !r)
+            return r.error();
+    }
     return c;
 }
 

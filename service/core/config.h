@@ -22,6 +22,29 @@ struct KeyIdentity
     QString role;
 };
 
+/// A token bucket's refill rate (per second) and capacity.
+struct RateLimit
+{
+    double rps = 10;
+    double burst = 20;
+};
+
+/// Class limiters (per caller address) and tenant quotas (spec §8).
+struct RateLimits
+{
+    bool classLimitsEnabled = true;       ///< RATE_LIMIT_ENABLED
+    bool bypassLoopback = true;           ///< RATE_LIMIT_BYPASS_LOOPBACK (never in production)
+    RateLimit recall{10, 20};             ///< RECALL_RATE_LIMIT_RPS / _BURST
+    RateLimit write{5, 10};               ///< WRITE_RATE_LIMIT_RPS / _BURST
+    RateLimit debugEmbeddings{0.2, 2};    ///< DEBUG_EMBED_RATE_LIMIT_RPS / _BURST
+    RateLimit textEmbed{4, 8};            ///< RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
+    bool tenantQuotaEnabled = false;      ///< TENANT_QUOTA_ENABLED
+    RateLimit tenantRecall{30, 60};       ///< TENANT_RECALL_RATE_LIMIT_RPS / _BURST
+    RateLimit tenantWrite{10, 20};        ///< TENANT_WRITE_RATE_LIMIT_RPS / _BURST
+    RateLimit tenantDebugEmbeddings{1, 4};///< TENANT_DEBUG_EMBED_RATE_LIMIT_RPS / _BURST
+    RateLimit tenantTextEmbed{8, 16};     ///< TENANT_RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
+};
+
 /// Every setting the service reads, with the defaults of the spec and the reference.
 struct ServiceConfig
 {
@@ -53,6 +76,8 @@ struct ServiceConfig
     int adaptiveWaitMs = 200;                            ///< MEMORY_RECALL_ADAPTIVE_WAIT_MS
     QString adaptiveTargetProfile = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE
     int recallTextTokenBudgetDefault = 0;                ///< MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT
+
+    RateLimits rateLimits;
 
     /// Reads the environment; an unparsable value is an error naming the variable.
     static Result<ServiceConfig> fromEnvironment(const QProcessEnvironment &env);

@@ -21,6 +21,7 @@ namespace {
 constexpr int kExactScanBelow = 1000;     // small scopes: exact search is cheap and perfect
 constexpr int kSaveEveryChanges = 5000;   // bound the catch-up work after a crash
 constexpr int kDim = Vocabulary::kEmbeddingDimension;
+constexpr int kEfSearch = 128;            // recall@10 >= 0.95 on clustered 1536-d data
 } // namespace
 
 struct IndexManager::ScopeIndex
@@ -74,6 +75,7 @@ Result<void> IndexManager::load(ScopeIndex &entry)
     auto loaded = VectorIndex::load(indexPath(entry.tenantId, entry.scope), kDim, &watermark);
     if (loaded) {
         entry.index = std::move(loaded).value();
+        entry.index->setEfSearch(kEfSearch);
         entry.appliedVersion = qint64(watermark);
         return catchUp(entry);
     }
@@ -91,6 +93,7 @@ Result<void> IndexManager::load(ScopeIndex &entry)
     count.value().next();
     const int capacity = qMax(1024, count.value().value(0).toInt() + 1024);
     entry.index = std::make_unique<VectorIndex>(kDim, capacity);
+    entry.index->setEfSearch(kEfSearch);
     entry.appliedVersion = 0;
     auto built = catchUp(entry);
     if (built)

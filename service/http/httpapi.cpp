@@ -82,7 +82,8 @@ std::optional<Error> parseBody(const QByteArray &body, QJsonObject *out)
 
 HttpApi::HttpApi(MemoryService *service, QObject *context, ServedCallback onServed)
     : m_service(service), m_context(context), m_onServed(std::move(onServed)),
-      m_authenticator(service->config())
+      m_authenticator(service->config()),
+      m_limiter(std::make_unique<RateLimiter>(service->config().rateLimits))
 {
     // Handlers block on SQLite and, later, on embedding providers: keep them off the server
     // thread and off the global pool the UI uses.
@@ -100,33 +101,34 @@ void HttpApi::drain()
     m_pool.waitForDone();
 }
 
-void HttpApi::addRoute(const QString &method, const QString &path, bool authenticated,
-                       bool jsonBody, RouteHandler handler)
+void HttpApi::addRoute(const QString &method, const QString &path, RouteClass routeClass,
+                       RouteHandler handler, bool embedsText)
 {
-    m_routes.insert(path, Route{method, authenticated, jsonBody, std::move(handler)});
+    const bool isV1 = path.startsWith(QLatin1String("/v1/"));
+    m_routes.insert(path, Route{method, isV1, isV1, routeClass, embedsText, std::move(handler)});
 }
 
 void HttpApi::registerRoutes()
 {
-    addRoute(QStringLiteral("GET"), QStringLiteral("/health"), false, false,
+    addRoute(QStringLiteral("GET"), QStringLiteral("/health"), RouteClass::None,
              Routes::health(m_service, m_authenticator));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/write"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/write"), RouteClass::Write,
              Routes::write(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall"), RouteClass::Recall,
              Routes::recall(m_service, false));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall_text"), true, true,
-             Routes::recall(m_service, true));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/evaluate"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall_text"), RouteClass::Recall,
+             Routes::recall(m_service, true), true);
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/evaluate"), RouteClass::Recall,
              Routes::rulesEvaluate(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/state"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/state"), RouteClass::Write,
              Routes::ruleState(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/select"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/select"), RouteClass::Recall,
              Routes::toolsSelect(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/feedback"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/feedback"), RouteClass::Write,
              Routes::toolsFeedback(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/decision"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/decision"), RouteClass::Recall,
              Routes::toolsDecision(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/run"), true, true,
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/run"), RouteClass::Recall,
              Routes::toolsRun(m_service));
 }
 
@@ -153,6 +155,21 @@ Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
     if (route.jsonBody) {
         if (auto e = parseBody(call.body, &call.json))
             return *e;
+    }
+    if (route.routeClass != RouteClass::None) {
+        const ServiceConfig &config = m_service->config();
+        QString tenant = call.json.value(QStringLiteral("tenant_id")).toString().trimmed();
+        if (tenant.isEmpty())
+            tenant = !call.meta.headerTenant.isEmpty() ? call.meta.headerTenant
+                     : call.meta.principal              ? call.meta.principal->tenantId
+                                                        : config.defaultTenant;
+        RateCharge charge;
+        charge.routeClass = route.routeClass;
+        charge.debugEmbeddings = call.json.value(QStringLiteral("return_debug")).toBool()
+                                 && call.json.value(QStringLiteral("include_embeddings")).toBool();
+        charge.textEmbedding = route.embedsText;
+        if (auto refused = m_limiter->admit(charge, call.peer.toString(), call.meta.loopback, tenant))
+            return *refused;
     }
     return route.handler(call);
 }

@@ -3,6 +3,7 @@
 #include "service/core/requestlog.h"
 #include "service/http/authenticator.h"
 #include "service/http/httpcall.h"
+#include "service/http/ratelimiter.h"
 
 #include <QHash>
 #include <QObject>
@@ -10,6 +11,7 @@
 #include <QThreadPool>
 
 #include <functional>
+#include <memory>
 
 class QHttpServer;
 class QHttpServerRequest;
@@ -42,11 +44,13 @@ private:
         QString method;
         bool authenticated = true;
         bool jsonBody = true;
+        RouteClass routeClass = RouteClass::None;
+        bool embedsText = false;
         RouteHandler handler;
     };
 
-    void addRoute(const QString &method, const QString &path, bool authenticated, bool jsonBody,
-                  RouteHandler handler);
+    void addRoute(const QString &method, const QString &path, RouteClass routeClass,
+                  RouteHandler handler, bool embedsText = false);
     void registerRoutes();
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     Result<HttpReply> run(const Route &route, HttpCall &call) const;
@@ -55,6 +59,7 @@ private:
     QPointer<QObject> m_context;
     ServedCallback m_onServed;
     Authenticator m_authenticator;
+    std::unique_ptr<RateLimiter> m_limiter;
     QHash<QString, Route> m_routes;
     QThreadPool m_pool;
 };

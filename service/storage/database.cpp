@@ -9,6 +9,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
+#include <QThreadStorage>
 
 #include <atomic>
 #include <vector>
@@ -20,7 +21,8 @@ namespace MemoryGraph {
 namespace {
 
 /// Closes the connections a thread opened when that thread ends, so pool threads that expire
-/// do not leave SQLite handles behind.
+/// do not leave SQLite handles behind. QThreadStorage (not thread_local) because Qt runs its
+/// cleanup inside the thread before QThread::wait() returns, so it never races process exit.
 struct ThreadConnections
 {
     std::vector<QString> names;
@@ -31,7 +33,11 @@ struct ThreadConnections
     }
 };
 
-thread_local ThreadConnections t_connections;
+QThreadStorage<ThreadConnections *> &threadConnections()
+{
+    static auto *storage = new QThreadStorage<ThreadConnections *>();   // outlives every thread
+    return *storage;
+}
 
 quint64 threadSerial()
 {
@@ -92,7 +98,9 @@ Result<QSqlDatabase> Database::connection() const
         QSqlDatabase::removeDatabase(name);
         return sqlError(QStringLiteral("cannot open ") + m_filePath, err);
     }
-    t_connections.names.push_back(name);
+    if (!threadConnections().hasLocalData())
+        threadConnections().setLocalData(new ThreadConnections);
+    threadConnections().localData()->names.push_back(name);
     // WAL gives concurrent readers with one writer; FULL sync makes every acknowledged commit
     // survive a crash or power loss.
     for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
