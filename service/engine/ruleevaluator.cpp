@@ -40,22 +40,34 @@ QVector<Rules::MatchedRule> forMerge(const QVector<RuleMatch> &matches, const QS
 
 Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMeta &meta)
 {
-    if (!meta.principal || !context.isObject())
+    if (!meta.principal)
         return context;
     const Principal &p = *meta.principal;
-    QJsonObject c = context.toObject();
-    const QString agent = contextAgentId(c);
-    const QString team = contextTeamId(c);
-    if (!agent.isEmpty() && !p.agentId.isEmpty() && agent != p.agentId)
-        return identityMismatch(QStringLiteral("context.agent.id"), agent, p.agentId);
-    if (!team.isEmpty() && !p.teamId.isEmpty() && team != p.teamId)
-        return identityMismatch(QStringLiteral("context.agent.team_id"), team, p.teamId);
+    // A context that is not an object still gets the caller's identity, so lanes are enforced.
+    QJsonObject c = context.isObject() ? context.toObject() : QJsonObject();
+    if (!context.isObject() && !context.isUndefined() && !context.isNull())
+        c.insert(QStringLiteral("input"), context);
     QJsonObject agentObject = c.value(QStringLiteral("agent")).toObject();
-    if (agent.isEmpty() && !p.agentId.isEmpty()) {
+    // Every spelling of an identity field must agree with the credential.
+    const std::pair<QString, QString> agentForms[] = {
+        {QStringLiteral("context.agent.id"), agentObject.value(QStringLiteral("id")).toString().trimmed()},
+        {QStringLiteral("context.agent_id"), c.value(QStringLiteral("agent_id")).toString().trimmed()}};
+    const std::pair<QString, QString> teamForms[] = {
+        {QStringLiteral("context.agent.team_id"), agentObject.value(QStringLiteral("team_id")).toString().trimmed()},
+        {QStringLiteral("context.team_id"), c.value(QStringLiteral("team_id")).toString().trimmed()}};
+    for (const auto &[field, given] : agentForms) {
+        if (!given.isEmpty() && !p.agentId.isEmpty() && given != p.agentId)
+            return identityMismatch(field, given, p.agentId);
+    }
+    for (const auto &[field, given] : teamForms) {
+        if (!given.isEmpty() && !p.teamId.isEmpty() && given != p.teamId)
+            return identityMismatch(field, given, p.teamId);
+    }
+    if (!p.agentId.isEmpty()) {
         agentObject.insert(QStringLiteral("id"), p.agentId);
         c.insert(QStringLiteral("agent_id"), p.agentId);
     }
-    if (team.isEmpty() && !p.teamId.isEmpty()) {
+    if (!p.teamId.isEmpty()) {
         agentObject.insert(QStringLiteral("team_id"), p.teamId);
         c.insert(QStringLiteral("team_id"), p.teamId);
     }

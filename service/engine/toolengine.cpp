@@ -307,7 +307,8 @@ Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
                 return found.error();
             if (!found.value())
                 return Error::notFound(QStringLiteral("no decision with this id in the scope"),
-                                       {{QStringLiteral("decision_id"), linked.value()}});
+                                       {{QStringLiteral("decision_id"), linked.value()},
+                                        {QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
             decision = found.value();
             out.linkMode = QStringLiteral("provided");
         } else {
@@ -553,8 +554,14 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, c
             if (!def.exceptionsJson.isUndefined() && !def.exceptionsJson.isNull() && !def.exceptionsJson.isArray())
                 return Error::invalidField(QStringLiteral("slots.exceptions"), QStringLiteral("must be an array"));
             auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
-            if (!patch)
-                return patch.error();
+            if (!patch) {
+                const QJsonObject issue = patch.error().details.value(QStringLiteral("issues")).toArray()
+                                              .first().toObject();
+                const QString inner = issue.value(QStringLiteral("path")).toString();
+                return Error::invalidField(inner.isEmpty() ? QStringLiteral("slots.then")
+                                                           : QStringLiteral("slots.then.") + inner,
+                                           issue.value(QStringLiteral("message")).toString());
+            }
         }
         if (auto valid = RuleDefinition::validateSlots(n.slotData, QStringLiteral("rule")); !valid)
             return valid.error();

@@ -165,7 +165,9 @@ Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
                                                         : config.defaultTenant;
         RateCharge charge;
         charge.routeClass = route.routeClass;
-        charge.debugEmbeddings = call.json.value(QStringLiteral("return_debug")).toBool()
+        // Only recall routes can return debug embeddings, so only they draw on that quota.
+        charge.debugEmbeddings = call.path.startsWith(QLatin1String("/v1/memory/recall"))
+                                 && call.json.value(QStringLiteral("return_debug")).toBool()
                                  && call.json.value(QStringLiteral("include_embeddings")).toBool();
         charge.textEmbedding = route.embedsText;
         if (auto refused = m_limiter->admit(charge, call.peer.toString(), call.meta.loopback, tenant))

@@ -6,6 +6,7 @@ namespace MemoryGraph {
 
 namespace {
 constexpr int kMaxBuckets = 100000;   // addresses come and go; never grow without bound
+constexpr qint64 kIdleForgetMs = 60000;
 }
 
 RateLimiter::RateLimiter(const RateLimits &limits) : m_limits(limits)
@@ -58,9 +59,16 @@ std::optional<Error> RateLimiter::admit(const RateCharge &charge, const QString 
         return std::nullopt;
 
     QMutexLocker lock(&m_mutex);
-    if (m_buckets.size() > kMaxBuckets)
-        m_buckets.clear();
     const qint64 now = m_clock.elapsed() + 1;
+    if (m_buckets.size() > kMaxBuckets) {
+        // Forget idle buckets only: an active, throttled caller keeps its state.
+        for (auto it = m_buckets.begin(); it != m_buckets.end();) {
+            if (now - it->lastMs > kIdleForgetMs)
+                it = m_buckets.erase(it);
+            else
+                ++it;
+        }
+    }
     for (const Take &t : takes) {
         Bucket &b = m_buckets[t.key];
         if (refill(b, t.limit, now) < 1.0) {
