@@ -2,7 +2,9 @@
 
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
+#include "ui/pages/graphpage.h"
 #include "ui/pages/memorypage.h"
+#include "ui/pages/recallpage.h"
 #include "ui/pages/serverpage.h"
 #include "ui/sampleloader.h"
 
@@ -40,10 +42,17 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_serverPage->setObjectName(QStringLiteral("serverPage"));
     m_memoryPage = new MemoryPage(m_service, this);
     m_memoryPage->setObjectName(QStringLiteral("memoryPage"));
+    m_recallPage = new RecallPage(m_service, this);
+    m_recallPage->setObjectName(QStringLiteral("recallPage"));
+    m_graphPage = new GraphPage(m_service, this);
+    m_graphPage->setObjectName(QStringLiteral("graphPage"));
 
+    // In Page order.
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_serverPage);
     m_stack->addWidget(m_memoryPage);
+    m_stack->addWidget(m_recallPage);
+    m_stack->addWidget(m_graphPage);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -69,8 +78,13 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     connect(m_service, &MemoryService::committed, this, [this]() { m_countsTimer->start(); });
 
     connect(m_serverPage, &ServerPage::stateChanged, m_serverStateLabel, &QLabel::setText);
-    connect(m_memoryPage, &MemoryPage::loadFailed, this,
-            [this](const QString &message) { statusBar()->showMessage(message, StatusMessageMs); });
+    const auto showFailure = [this](const QString &message) {
+        statusBar()->showMessage(message, StatusMessageMs);
+    };
+    connect(m_memoryPage, &MemoryPage::loadFailed, this, showFailure);
+    connect(m_graphPage, &GraphPage::loadFailed, this, showFailure);
+    connect(m_memoryPage, &MemoryPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
+    connect(m_recallPage, &RecallPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
 
     resize(1280, 800);
     showPage(Page::Server);
@@ -103,12 +117,16 @@ QWidget *MainWindow::createSidebar()
     addPage(QStyle::SP_DriveNetIcon, tr("Server"), tr("HTTP listener and request log (Ctrl+1)"));
     addPage(QStyle::SP_FileDialogDetailedView, tr("Memory"),
             tr("Browse nodes, edges and commits (Ctrl+2)"));
+    addPage(QStyle::SP_FileDialogContentsView, tr("Recall"),
+            tr("Run recall_text and see seeds, ranking, context and subgraph (Ctrl+3)"));
+    addPage(QStyle::SP_DirLinkIcon, tr("Graph"), tr("Draw a node's neighbourhood (Ctrl+4)"));
 
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
         m_stack->setCurrentIndex(row);
-        (row == int(Page::Server) ? m_serverPageAction : m_memoryPageAction)->setChecked(true);
+        if (QAction *action = m_pageActionList.value(row))
+            action->setChecked(true);
     });
     return m_sidebar;
 }
@@ -132,14 +150,18 @@ void MainWindow::createActions()
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 
     m_pageActions = new QActionGroup(this);
-    m_serverPageAction = new QAction(tr("&Server"), m_pageActions);
-    m_serverPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    m_serverPageAction->setCheckable(true);
-    connect(m_serverPageAction, &QAction::triggered, this, [this]() { showPage(Page::Server); });
-    m_memoryPageAction = new QAction(tr("&Memory"), m_pageActions);
-    m_memoryPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    m_memoryPageAction->setCheckable(true);
-    connect(m_memoryPageAction, &QAction::triggered, this, [this]() { showPage(Page::Memory); });
+    const auto addPageAction = [this](const QString &text, int key, Page page) {
+        auto *action = new QAction(text, m_pageActions);
+        action->setShortcut(QKeySequence(Qt::CTRL | key));
+        action->setCheckable(true);
+        connect(action, &QAction::triggered, this, [this, page]() { showPage(page); });
+        m_pageActionList.append(action);
+    };
+    // In Page order.
+    addPageAction(tr("&Server"), Qt::Key_1, Page::Server);
+    addPageAction(tr("&Memory"), Qt::Key_2, Page::Memory);
+    addPageAction(tr("&Recall"), Qt::Key_3, Page::Recall);
+    addPageAction(tr("&Graph"), Qt::Key_4, Page::Graph);
 }
 
 void MainWindow::createMenus()
@@ -150,8 +172,8 @@ void MainWindow::createMenus()
     file->addAction(m_quitAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_serverPageAction);
-    view->addAction(m_memoryPageAction);
+    for (QAction *action : std::as_const(m_pageActionList))
+        view->addAction(action);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
@@ -173,12 +195,22 @@ void MainWindow::createStatusBar()
 
 MainWindow::Page MainWindow::currentPage() const
 {
-    return m_stack->currentIndex() == int(Page::Memory) ? Page::Memory : Page::Server;
+    const int index = m_stack->currentIndex();
+    return index >= int(Page::Server) && index <= int(Page::Graph) ? Page(index) : Page::Server;
 }
 
 void MainWindow::showPage(Page page)
 {
     m_sidebar->setCurrentRow(int(page));
+}
+
+void MainWindow::showNodeInGraph(const QString &tenantId, const QString &scope,
+                                 const QString &nodeId)
+{
+    if (nodeId.isEmpty())
+        return;
+    m_graphPage->showNode(tenantId, scope, nodeId);
+    showPage(Page::Graph);
 }
 
 void MainWindow::loadSampleMemories()
@@ -222,6 +254,8 @@ void MainWindow::onSamplesLoaded(const SampleLoadReport &report)
     if (report.written > 0) {
         m_memoryPage->selectScope(m_service->config().defaultTenant, QStringLiteral("default"));
         m_memoryPage->refresh();
+        m_recallPage->selectScope(m_service->config().defaultTenant, QStringLiteral("default"));
+        m_graphPage->refresh();
         showPage(Page::Memory);
     }
     refreshCounts();

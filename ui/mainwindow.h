@@ -16,27 +16,35 @@ class MemoryService;
 
 namespace MemoryGraph::Ui {
 
+class GraphPage;
 class MemoryPage;
+class RecallPage;
 class ServerPage;
 struct SampleLoadReport;
 
-/// The shell: a sidebar switching between the Server and Memory pages, menus and a status bar.
+/// The shell: a sidebar switching between the Server, Memory, Recall and Graph pages, menus and
+/// a status bar.
 /// It only routes; the pages do the work. The service must outlive the window.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum class Page { Server, Memory };
+    /// Sidebar order; Ctrl+1 .. Ctrl+4.
+    enum class Page { Server, Memory, Recall, Graph };
 
     explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     ServerPage *serverPage() const { return m_serverPage; }
     MemoryPage *memoryPage() const { return m_memoryPage; }
+    RecallPage *recallPage() const { return m_recallPage; }
+    GraphPage *graphPage() const { return m_graphPage; }
     Page currentPage() const;
 
 public Q_SLOTS:
     void showPage(MemoryGraph::Ui::MainWindow::Page page);
+    /// Opens the Graph page centred on a node (the pages' "Show in graph").
+    void showNodeInGraph(const QString &tenantId, const QString &scope, const QString &nodeId);
     /// Writes the bundled sample memories through the facade on a worker thread, then shows
     /// them on the Memory page. Progress and the outcome go to the status bar; failures also
     /// open a (non-modal) message box. Ignored while a load is running.
@@ -62,13 +70,14 @@ private:
     QStackedWidget *m_stack = nullptr;
     ServerPage *m_serverPage = nullptr;
     MemoryPage *m_memoryPage = nullptr;
+    RecallPage *m_recallPage = nullptr;
+    GraphPage *m_graphPage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QActionGroup *m_pageActions = nullptr;
-    QAction *m_serverPageAction = nullptr;
-    QAction *m_memoryPageAction = nullptr;
+    QVector<QAction *> m_pageActionList;   ///< indexed by Page
 
     QLabel *m_serverStateLabel = nullptr;
     QLabel *m_countsLabel = nullptr;

@@ -2,6 +2,8 @@
 
 #include "ui/widgets/graphstyle.h"
 
+#include <QIcon>
+
 namespace MemoryGraph::Ui {
 
 RankedTableModel::RankedTableModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -62,7 +64,7 @@ QVariant RankedTableModel::data(const QModelIndex &index, int role) const
         if (column == Column::Title) {
             const auto it = m_nodes.constFind(e.id);
             if (it != m_nodes.constEnd() && !it->type.isEmpty())
-                return GraphStyle::typeColor(it->type);
+                return GraphStyle::typeIcon(it->type);
         }
         return {};
     case Qt::TextAlignmentRole:

@@ -2,6 +2,8 @@
 
 #include "ui/widgets/graphstyle.h"
 
+#include <QIcon>
+
 namespace MemoryGraph::Ui {
 
 namespace {
@@ -62,7 +64,7 @@ QVariant SeedTableModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         // The same colour the node has on the graph canvas.
         if (column == Column::Type)
-            return GraphStyle::typeColor(n.type);
+            return GraphStyle::typeIcon(n.type);
         return {};
     case Qt::TextAlignmentRole:
         if (column == Column::Similarity)

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 namespace MemoryGraph::Ui {
 
@@ -128,7 +129,7 @@ class GraphNodeItem : public QGraphicsItem
 public:
     GraphNodeItem(const NodeRecord &node, bool highlighted, const GraphItemStyle *style)
         : m_node(node), m_style(style), m_highlighted(highlighted),
-          m_radius(highlighted ? HighlightedRadius : NodeRadius)
+          m_baseRadius(highlighted ? HighlightedRadius : NodeRadius), m_radius(m_baseRadius)
     {
         setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
         setAcceptHoverEvents(true);
@@ -147,7 +148,37 @@ public:
     const NodeRecord &record() const { return m_node; }
     QString id() const { return m_node.id; }
     qreal radius() const { return m_radius; }
+    /// The radius drawn at `zoom`: the scene radius, or more when that would be too small to
+    /// see or click on screen.
+    qreal radiusAt(qreal zoom, qreal minScreenRadius) const
+    {
+        return std::max(m_baseRadius, minScreenRadius / std::max(zoom, 1e-6));
+    }
+    /// Follows the view's zoom (see radiusAt); moves the label and the edge ends along.
+    void setViewZoom(qreal zoom, qreal minScreenRadius)
+    {
+        const qreal r = radiusAt(zoom, minScreenRadius);
+        if (qFuzzyCompare(r, m_radius))
+            return;
+        prepareGeometryChange();
+        m_radius = r;
+        placeLabel();
+        adjustEdges();
+    }
+    void adjustEdges();
     bool isHighlighted() const { return m_highlighted; }
+    void setHighlighted(bool on)
+    {
+        if (on == m_highlighted)
+            return;
+        prepareGeometryChange();
+        m_highlighted = on;
+        m_baseRadius = on ? HighlightedRadius : NodeRadius;
+        m_radius = m_baseRadius;   // the canvas applies its zoom minimum again
+        placeLabel();
+        adjustEdges();
+        update();
+    }
     bool isHovered() const { return m_hovered; }
     GraphLabelItem *label() const { return m_label; }
     void setLabel(GraphLabelItem *label)
@@ -160,14 +191,15 @@ public:
     QRectF boundingRect() const override
     {
         // Circle, selection ring and the lock badge in the top-right corner.
-        const qreal r = m_radius + 8.0;
-        return QRectF(-r, -r - 4.0, 2 * r + 4.0, 2 * r + 4.0);
+        const qreal k = m_radius / NodeRadius;   // rings and badge grow with the circle
+        const qreal r = m_radius + 8.0 * k;
+        return QRectF(-r, -r - 4.0 * k, 2 * r + 4.0 * k, 2 * r + 4.0 * k);
     }
 
     QPainterPath shape() const override
     {
         QPainterPath path;
-        path.addEllipse(QPointF(), m_radius + 2.0, m_radius + 2.0);
+        path.addEllipse(QPointF(), m_radius * 1.15, m_radius * 1.15);
         return path;
     }
 
@@ -175,25 +207,44 @@ public:
     {
         painter->setRenderHint(QPainter::Antialiasing);
         const QColor fill = GraphStyle::typeColor(m_node.type);
+        const qreal k = m_radius / NodeRadius;
         if (isSelected()) {
-            painter->setPen(QPen(m_style->palette.color(QPalette::Highlight), 3.0));
+            painter->setPen(QPen(m_style->palette.color(QPalette::Highlight), 3.0 * k));
             painter->setBrush(Qt::NoBrush);
-            painter->drawEllipse(QPointF(), m_radius + 5.0, m_radius + 5.0);
+            painter->drawEllipse(QPointF(), m_radius + 5.0 * k, m_radius + 5.0 * k);
         } else if (m_highlighted || m_hovered) {
             QColor halo = fill;
             halo.setAlpha(m_hovered ? 110 : 70);
             painter->setPen(Qt::NoPen);
             painter->setBrush(halo);
-            painter->drawEllipse(QPointF(), m_radius + 6.0, m_radius + 6.0);
+            painter->drawEllipse(QPointF(), m_radius + 6.0 * k, m_radius + 6.0 * k);
         }
         GraphStyle::paintNodeGlyph(painter, QPointF(), m_radius, m_node.type, m_node.tier,
                                    m_node.memoryLane == QLatin1String("private"), m_style->palette);
     }
 
+    /// Names go under the circle, or above it when the space below is taken.
+    void setLabelAbove(bool above)
+    {
+        m_labelAbove = above;
+        placeLabel();   // also when unchanged: "above" depends on the zoom
+    }
+    QPointF labelPosition(bool above) const
+    {
+        if (!m_label)
+            return pos();
+        if (!above)
+            return pos() + QPointF(0.0, m_radius + 3.0);
+        // The label ignores the zoom, so its height is in pixels; convert through the view.
+        const qreal zoom = scene() && !scene()->views().isEmpty()
+                               ? scene()->views().constFirst()->transform().m11()
+                               : 1.0;
+        return pos() - QPointF(0.0, m_radius + 3.0 + m_label->boundingRect().height() / zoom);
+    }
     void placeLabel()
     {
         if (m_label)
-            m_label->setPos(pos() + QPointF(0.0, m_radius + 3.0));
+            m_label->setPos(labelPosition(m_labelAbove));
     }
 
 protected:
@@ -228,8 +279,10 @@ private:
     const GraphItemStyle *m_style;
     bool m_highlighted;
     bool m_hovered = false;
+    qreal m_baseRadius;
     qreal m_radius;
     GraphLabelItem *m_label = nullptr;
+    bool m_labelAbove = false;
     QVector<GraphEdgeItem *> m_edges;
 };
 
@@ -393,18 +446,33 @@ private:
 
 void GraphLabelItem::mousePressEvent(QGraphicsSceneMouseEvent *event)
 {
-    // Clicking a name selects its node, just like clicking the circle.
-    if (scene())
+    // Clicking a name selects its node, like clicking the circle; a circle under the name (a
+    // forced label can overlap one) wins, so every node stays clickable.
+    GraphNodeItem *target = m_node;
+    if (scene()) {
+        const QList<QGraphicsItem *> under = scene()->items(event->scenePos());
+        for (QGraphicsItem *item : under) {
+            if (item->type() == GraphCanvas::NodeItemType) {
+                target = static_cast<GraphNodeItem *>(item);
+                break;
+            }
+        }
         scene()->clearSelection();
-    m_node->setSelected(true);
+    }
+    target->setSelected(true);
     event->accept();
+}
+
+void GraphNodeItem::adjustEdges()
+{
+    for (GraphEdgeItem *edge : std::as_const(m_edges))
+        edge->adjust();
 }
 
 QVariant GraphNodeItem::itemChange(GraphicsItemChange change, const QVariant &value)
 {
     if (change == ItemPositionHasChanged) {
-        for (GraphEdgeItem *edge : std::as_const(m_edges))
-            edge->adjust();
+        adjustEdges();
         placeLabel();
         if (m_style->geometryChanged)
             m_style->geometryChanged();
@@ -520,6 +588,7 @@ void GraphCanvas::mergeGraph(const QVector<NodeRecord> &nodes, const QVector<Edg
                              bool truncated, const QString &anchorId)
 {
     int dropped = 0;
+    int added = 0;
     for (const NodeRecord &n : nodes) {
         if (n.id.isEmpty() || m_nodeIndex.contains(n.id))
             continue;
@@ -529,6 +598,7 @@ void GraphCanvas::mergeGraph(const QVector<NodeRecord> &nodes, const QVector<Edg
         }
         m_nodeIndex.insert(n.id, int(m_nodes.size()));
         m_nodes.append(n);
+        ++added;
     }
     m_hiddenCount = dropped;
     m_truncated = m_truncated || truncated || dropped > 0;
@@ -539,6 +609,17 @@ void GraphCanvas::mergeGraph(const QVector<NodeRecord> &nodes, const QVector<Edg
             continue;
         m_edgeIds.insert(key);
         m_edges.append(e);
+        ++added;
+    }
+    if (added == 0 && !isLayoutPending()) {
+        // Nothing new (a leaf, or everything already drawn): keep the picture as it is.
+        for (GraphNodeItem *item : std::as_const(m_nodeItems))
+            item->setHighlighted(m_highlighted.contains(item->id()));
+        applyNodeScale();
+        updateMoreMarker();
+        updateLabels();
+        Q_EMIT graphChanged();
+        return;
     }
     m_autoFit = true;
     startLayout(anchorId, true);
@@ -656,6 +737,10 @@ void GraphCanvas::rebuildItems(const QHash<QString, QPointF> &positions)
         m_edgeItems.append(edge);
     }
 
+    // Small graphs get bigger dots; big ones must leave room between them.
+    m_minScreenRadius = m_nodeItems.size() > 100 ? 4.5 : m_nodeItems.size() > 40 ? 6.0 : 7.5;
+    applyNodeScale();
+
     // Generous scene rect, so the graph can be panned away from the edges of the view.
     const QRectF bounds = graphBounds();
     const qreal margin = std::max({bounds.width(), bounds.height(), 800.0});
@@ -693,9 +778,9 @@ void GraphCanvas::updateMoreMarker()
         m_scene->addItem(m_moreMarker);
     }
     if (m_hiddenCount > 0) {
-        m_moreMarker->setText(tr("+%n more", "nodes not drawn", m_hiddenCount));
-        m_moreMarker->setToolTip(tr("%n more node(s) were found but not drawn: the graph shows "
-                                    "at most %1 nodes.", "", m_hiddenCount).arg(MaxNodes));
+        m_moreMarker->setText(tr("+%1 more", "nodes not drawn").arg(m_hiddenCount));
+        m_moreMarker->setToolTip(tr("%1 more nodes were found but not drawn: the graph shows at "
+                                    "most %2 nodes.").arg(m_hiddenCount).arg(MaxNodes));
     } else {
         m_moreMarker->setText(tr("+ more"));
         m_moreMarker->setToolTip(tr("More nodes are reachable than were loaded (at most %1). "
@@ -835,6 +920,7 @@ void GraphCanvas::applyZoom(qreal factor)
         return;
     m_autoFit = false;
     scale(target / current, target / current);
+    applyNodeScale();
     placeMoreMarker();
     updateLabels();
 }
@@ -847,16 +933,55 @@ void GraphCanvas::fitToView()
         placeMoreMarker();
         return;
     }
-    // Room for the labels under the bottom row and the marker in the corner.
-    const QRectF target = graphBounds().adjusted(-40.0, -30.0, 40.0, 50.0);
-    fitInView(target, Qt::KeepAspectRatio);
-    if (zoomFactor() > MaxFitZoom) {
-        resetTransform();
-        scale(MaxFitZoom, MaxFitZoom);
-        centerOn(target.center());
+    // Labels keep their screen size whatever the zoom, so how much room they need depends on
+    // the zoom itself: find the largest zoom at which every circle and every label fits.
+    const QRectF area = QRectF(viewport()->rect()).adjusted(10.0, 10.0, -10.0, -10.0);
+    const qreal labelHeight = QFontMetricsF(m_style->labelFont).height() + 2.0;
+    const auto extent = [this, labelHeight](qreal zoom) {
+        qreal left = std::numeric_limits<qreal>::max();
+        qreal right = std::numeric_limits<qreal>::lowest();
+        qreal top = left;
+        qreal bottom = right;
+        for (const GraphNodeItem *item : std::as_const(m_nodeItems)) {
+            const QPointF p = item->pos() * zoom;
+            const qreal radius = item->radiusAt(zoom, m_minScreenRadius);
+            const qreal r = radius * (1.0 + 6.0 / NodeRadius) * zoom;
+            const qreal halfLabel = item->label() ? item->label()->boundingRect().width() / 2.0 : 0.0;
+            const qreal half = std::max(r, halfLabel);
+            left = std::min(left, p.x() - half);
+            right = std::max(right, p.x() + half);
+            top = std::min(top, p.y() - std::max(r, (radius + 3.0) * zoom + labelHeight));
+            bottom = std::max(bottom, p.y() + (radius + 3.0) * zoom + labelHeight);
+        }
+        return QRectF(QPointF(left, top), QPointF(right, bottom));
+    };
+    const auto fits = [&extent, &area](qreal zoom) {
+        const QRectF e = extent(zoom);
+        return e.width() <= area.width() && e.height() <= area.height();
+    };
+    qreal zoom = MaxFitZoom;
+    if (!fits(zoom)) {
+        qreal low = MinZoom;
+        qreal high = MaxFitZoom;
+        for (int i = 0; i < 24; ++i) {
+            const qreal mid = (low + high) / 2.0;
+            (fits(mid) ? low : high) = mid;
+        }
+        zoom = low;
     }
+    resetTransform();
+    scale(zoom, zoom);
+    applyNodeScale();
+    centerOn(extent(zoom).center() / zoom);
     placeMoreMarker();
     updateLabels();
+}
+
+void GraphCanvas::applyNodeScale()
+{
+    const qreal zoom = zoomFactor();
+    for (GraphNodeItem *item : std::as_const(m_nodeItems))
+        item->setViewZoom(zoom, m_minScreenRadius);
 }
 
 void GraphCanvas::updateLabels()
@@ -878,6 +1003,14 @@ void GraphCanvas::updateLabels()
         return ra < rb;
     });
 
+    // Circles are obstacles too: a label must not hide (or catch the clicks for) another node.
+    QHash<const GraphNodeItem *, QRectF> circles;
+    for (const GraphNodeItem *item : std::as_const(order)) {
+        const QPointF centre = mapFromScene(item->pos());
+        const qreal r = item->radius() * zoom + 2.0;
+        circles.insert(item, QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r));
+    }
+
     QVector<QRectF> placed;
     placed.reserve(order.size());
     for (GraphNodeItem *item : std::as_const(order)) {
@@ -889,14 +1022,34 @@ void GraphCanvas::updateLabels()
             label->setVisible(false);
             continue;
         }
-        const QPointF anchor = mapFromScene(label->pos());
-        const QRectF rect = label->boundingRect().translated(anchor).adjusted(-2, -1, 2, 1);
-        const bool overlaps = std::any_of(placed.cbegin(), placed.cend(),
-                                          [&rect](const QRectF &r) { return r.intersects(rect); });
-        if (overlaps && !forced) {
-            label->setVisible(false);
-            continue;
+        const auto rectAt = [this, item, label](bool above) {
+            const QPointF anchor = mapFromScene(item->labelPosition(above));
+            return label->boundingRect().translated(anchor).adjusted(-2, -1, 2, 1);
+        };
+        const auto collides = [&placed, &circles, item](const QRectF &rect) {
+            if (std::any_of(placed.cbegin(), placed.cend(),
+                            [&rect](const QRectF &r) { return r.intersects(rect); }))
+                return true;
+            for (auto it = circles.cbegin(); it != circles.cend(); ++it) {
+                if (it.key() != item && it.value().intersects(rect))
+                    return true;
+            }
+            return false;
+        };
+        // Below first, then above; a selected or hovered node is named even if both collide.
+        QRectF rect = rectAt(false);
+        bool above = false;
+        if (collides(rect)) {
+            const QRectF up = rectAt(true);
+            if (!collides(up)) {
+                rect = up;
+                above = true;
+            } else if (!forced) {
+                label->setVisible(false);
+                continue;
+            }
         }
+        item->setLabelAbove(above);
         label->setVisible(true);
         placed.append(rect);
     }
@@ -916,9 +1069,17 @@ void GraphCanvas::wheelEvent(QWheelEvent *event)
 void GraphCanvas::mouseDoubleClickEvent(QMouseEvent *event)
 {
     if (event->button() == Qt::LeftButton) {
-        QGraphicsItem *item = itemAt(event->position().toPoint());
-        if (item && item->type() == LabelItemType)
-            item = static_cast<GraphLabelItem *>(item)->node();
+        // A circle wins over a label lying on top of it.
+        const QList<QGraphicsItem *> under = items(event->position().toPoint());
+        QGraphicsItem *item = nullptr;
+        for (QGraphicsItem *candidate : under) {
+            if (candidate->type() == NodeItemType) {
+                item = candidate;
+                break;
+            }
+            if (!item && candidate->type() == LabelItemType)
+                item = static_cast<GraphLabelItem *>(candidate)->node();
+        }
         if (item && item->type() == NodeItemType) {
             auto *nodeItem = static_cast<GraphNodeItem *>(item);
             if (!nodeItem->isSelected())
@@ -977,7 +1138,7 @@ void GraphCanvas::drawForeground(QPainter *painter, const QRectF &rect)
     painter->resetTransform();
     const QRect area = viewport()->rect();
     if (pending) {
-        const QString text = tr("Laying out %n node(s)\u2026", "", int(m_nodes.size()));
+        const QString text = tr("Laying out %1 nodes\u2026").arg(m_nodes.size());
         QFont font = this->font();
         font.setBold(true);
         painter->setFont(font);

@@ -141,6 +141,7 @@ private:
     void onSceneSelectionChanged();
     void refreshStyle();
     void updateLabels();
+    void applyNodeScale();
     QRectF graphBounds() const;
 
     QGraphicsScene *m_scene = nullptr;
@@ -167,6 +168,7 @@ private:
     qint64 m_lastLayoutMs = 0;
     bool m_rebuilding = false;   ///< selection signals are the canvas's own doing
     bool m_autoFit = true;       ///< refit on resize until the operator zooms
+    qreal m_minScreenRadius = 7.5;   ///< nodes never shrink below this many pixels
     QString m_placeholder;
 };
 

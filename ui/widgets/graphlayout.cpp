@@ -10,7 +10,7 @@ namespace {
 
 constexpr double Pi = 3.14159265358979323846;
 constexpr double GoldenAngle = 2.39996322972865332;   // radians
-constexpr double Gravity = 0.035;
+constexpr double Gravity = 0.25;
 constexpr int OverlapPasses = 40;
 
 /// xorshift32: tiny, fast and identical on every platform (unlike std distributions).

@@ -2,6 +2,8 @@
 
 #include "ui/theme.h"
 
+#include <QHash>
+#include <QIcon>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPalette>
@@ -98,18 +100,45 @@ void paintLockBadge(QPainter *painter, const QPointF &centre, qreal size, const 
 }
 
 void paintNodeGlyph(QPainter *painter, const QPointF &centre, qreal radius, const QString &type,
-                    const QString &tier, bool isPrivate, const QPalette &palette)
+                    const QString &tier, bool isPrivate, const QPalette &palette, qreal penScale,
+                    const QColor &fill)
 {
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setBrush(typeColor(type));
-    painter->setPen(tierPen(tier, outlineColor(palette), radius / 12.0));
+    painter->setBrush(fill.isValid() ? fill : typeColor(type));
+    painter->setPen(tierPen(tier, outlineColor(palette), penScale > 0 ? penScale : radius / 12.0));
     painter->drawEllipse(centre, radius, radius);
     painter->restore();
     if (isPrivate) {
         const qreal offset = radius * 0.78;
         paintLockBadge(painter, centre + QPointF(offset, -offset), radius * 0.95, palette);
     }
+}
+
+QIcon typeIcon(const QString &type)
+{
+    static QHash<QString, QIcon> cache;
+    const QString key = knownTypes().contains(type) ? type : QString();
+    const auto it = cache.constFind(key);
+    if (it != cache.constEnd())
+        return *it;
+    QIcon icon;
+    for (const int size : {16, 32}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const QColor fill = typeColor(key);
+        // A darker rim of the same hue reads on light and dark backgrounds alike.
+        painter.setPen(QPen(fill.darker(150), size / 12.0));
+        painter.setBrush(fill);
+        const qreal inset = size * 0.22;
+        painter.drawEllipse(QRectF(inset, inset, size - 2 * inset, size - 2 * inset));
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    cache.insert(key, icon);
+    return icon;
 }
 
 QPixmap glyphPixmap(const QString &type, const QString &tier, bool isPrivate, int size,
@@ -119,10 +148,20 @@ QPixmap glyphPixmap(const QString &type, const QString &tier, bool isPrivate, in
     pixmap.setDevicePixelRatio(devicePixelRatio);
     pixmap.fill(Qt::transparent);
     QPainter painter(&pixmap);
-    const qreal radius = size * 0.32;
-    // Leave room for the badge in the top-right corner.
-    const QPointF centre = isPrivate ? QPointF(size * 0.42, size * 0.58) : QPointF(size / 2.0, size / 2.0);
-    paintNodeGlyph(&painter, centre, radius, type, tier, isPrivate, palette);
+    if (isPrivate) {
+        // The badge is the point here: draw it at a readable size over a plain node.
+        const qreal radius = size * 0.26;
+        const QPointF centre(size * 0.36, size * 0.62);
+        paintNodeGlyph(&painter, centre, radius, type, tier, false, palette, 1.0,
+                       palette.color(QPalette::Mid));
+        paintLockBadge(&painter, QPointF(size * 0.68, size * 0.34), size * 0.52, palette);
+        return pixmap;
+    }
+    const qreal radius = size * 0.34;
+    // Tier swatches: a plain disc, so only the outline tells them apart, at the graph's 100 % pen.
+    const QColor fill = type.isEmpty() ? palette.color(QPalette::Button) : QColor();
+    paintNodeGlyph(&painter, QPointF(size / 2.0, size / 2.0), radius, type, tier, false, palette,
+                   type.isEmpty() ? 1.0 : -1.0, fill);
     return pixmap;
 }
 

@@ -5,6 +5,7 @@
 #include <QPointF>
 #include <QStringList>
 
+class QIcon;
 class QPainter;
 class QPalette;
 class QPixmap;
@@ -31,10 +32,17 @@ QColor outlineColor(const QPalette &palette);
 void paintLockBadge(QPainter *painter, const QPointF &centre, qreal size, const QPalette &palette);
 
 /// One node glyph exactly as the graph draws it (circle, tier outline, optional lock).
+/// `penScale` overrides the outline scale (default: radius / 12, the graph's own proportion);
+/// `fill` overrides the type colour.
 void paintNodeGlyph(QPainter *painter, const QPointF &centre, qreal radius, const QString &type,
-                    const QString &tier, bool isPrivate, const QPalette &palette);
+                    const QString &tier, bool isPrivate, const QPalette &palette,
+                    qreal penScale = -1.0, const QColor &fill = QColor());
 
-/// A legend swatch: the glyph on a transparent pixmap of `size` logical pixels.
+/// A small filled circle in the type's colour, for lists and tables (cached; GUI thread only).
+QIcon typeIcon(const QString &type);
+
+/// A legend swatch on a transparent pixmap of `size` logical pixels: a type's colour
+/// (`type`), a tier's outline on a plain disc (`tier` with an empty type), or the lock badge.
 QPixmap glyphPixmap(const QString &type, const QString &tier, bool isPrivate, int size,
                     const QPalette &palette, qreal devicePixelRatio);
 

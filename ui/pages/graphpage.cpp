@@ -1,0 +1,551 @@
+#include "ui/pages/graphpage.h"
+
+#include "service/core/ids.h"
+#include "service/engine/memoryservice.h"
+#include "ui/asynccall.h"
+#include "ui/widgets/graphcanvas.h"
+#include "ui/widgets/graphlegend.h"
+#include "ui/widgets/graphstyle.h"
+#include "ui/widgets/nodeinspector.h"
+#include "ui/widgets/scopepicker.h"
+
+#include <QAction>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+constexpr int SearchDelayMs = 250;
+constexpr int NodeIdRole = Qt::UserRole + 1;
+
+QString titleOf(const NodeRecord &n)
+{
+    if (!n.title.isEmpty())
+        return n.title;
+    return n.textSummary.isEmpty() ? n.id : n.textSummary;
+}
+
+/// Moves focus from the search box into the result list with the Down key.
+class SearchKeyFilter : public QObject
+{
+public:
+    SearchKeyFilter(QListWidget *list, QObject *parent) : QObject(parent), m_list(list) {}
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::KeyPress
+            && static_cast<QKeyEvent *>(event)->key() == Qt::Key_Down && m_list->count() > 0) {
+            m_list->setFocus(Qt::TabFocusReason);
+            if (m_list->currentRow() < 0)
+                m_list->setCurrentRow(0);
+            return true;
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QListWidget *m_list;
+};
+
+} // namespace
+
+GraphPage::GraphPage(MemoryService *service, QWidget *parent)
+    : QWidget(parent), m_service(service)
+{
+    Q_ASSERT(m_service);
+    // Two workers: a big neighbourhood must not hold up the search list or the inspector.
+    m_pool.setMaxThreadCount(2);
+
+    m_searchTimer = new QTimer(this);
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(SearchDelayMs);
+    connect(m_searchTimer, &QTimer::timeout, this, &GraphPage::runSearch);
+
+    auto *columns = new QSplitter(Qt::Horizontal, this);
+    columns->setObjectName(QStringLiteral("graphSplitter"));
+    columns->setChildrenCollapsible(false);
+    columns->addWidget(createSearchPanel());
+    columns->addWidget(createCanvasPanel());
+    columns->addWidget(createInspectorPanel());
+    columns->setStretchFactor(0, 0);
+    columns->setStretchFactor(1, 1);
+    columns->setStretchFactor(2, 0);
+    columns->setSizes({250, 520, 340});   // tuned for a 1280-pixel-wide window
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(createTopBar());
+    layout->addWidget(columns, 1);
+
+    // Keyboard: Ctrl+F finds a start node; zoom like a browser.
+    auto *findAction = new QAction(tr("Find node"), this);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(findAction, &QAction::triggered, this, [this]() {
+        m_searchEdit->setFocus(Qt::ShortcutFocusReason);
+        m_searchEdit->selectAll();
+    });
+    addAction(findAction);
+
+    setTabOrder(m_scopePicker, m_hopsSpin);
+    setTabOrder(m_hopsSpin, m_refreshButton);
+    setTabOrder(m_refreshButton, m_searchEdit);
+    setTabOrder(m_searchEdit, m_results);
+    setTabOrder(m_results, m_canvas);
+    setTabOrder(m_canvas, m_inspector);
+
+    m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
+    m_canvas->setPlaceholderText(tr("Search for a start node on the left, or use \u201cShow in "
+                                    "graph\u201d on the Memory or Recall page."));
+    setStatus(tr("No graph yet."));
+}
+
+GraphPage::~GraphPage()
+{
+    m_pool.waitForDone();
+}
+
+QWidget *GraphPage::createTopBar()
+{
+    auto *bar = new QWidget(this);
+
+    m_scopePicker = new ScopePicker(m_service, bar);
+    m_scopePicker->setObjectName(QStringLiteral("graphScopePicker"));
+    m_scopePicker->setAutoReload(true);
+    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &GraphPage::onScopeChanged);
+    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, [this]() {
+        if (m_searchTimer->isActive() || m_results->count() == 0)
+            runSearch();
+    });
+
+    m_hopsSpin = new QSpinBox(bar);
+    m_hopsSpin->setObjectName(QStringLiteral("hopsSpin"));
+    m_hopsSpin->setRange(1, MaxHops);
+    m_hopsSpin->setValue(1);
+    m_hopsSpin->setToolTip(tr("How many edges away from the start node to draw"));
+    connect(m_hopsSpin, &QSpinBox::valueChanged, this, &GraphPage::reloadGraph);
+    auto *hopsLabel = new QLabel(tr("&Hops:"), bar);
+    hopsLabel->setBuddy(m_hopsSpin);
+
+    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload),
+                                      tr("Refresh"), this);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    refreshAction->setToolTip(tr("Reload scopes, search results and the graph (%1)")
+                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(refreshAction, &QAction::triggered, this, &GraphPage::refresh);
+    addAction(refreshAction);
+    m_refreshButton = new QToolButton(bar);
+    m_refreshButton->setDefaultAction(refreshAction);
+    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_scopePicker);
+    layout->addSpacing(16);
+    layout->addWidget(hopsLabel);
+    layout->addWidget(m_hopsSpin);
+    layout->addWidget(m_refreshButton);
+    layout->addStretch(1);
+    return bar;
+}
+
+QWidget *GraphPage::createSearchPanel()
+{
+    auto *panel = new QWidget(this);
+
+    auto *searchBox = new QGroupBox(tr("Start node"), panel);
+    m_searchEdit = new QLineEdit(searchBox);
+    m_searchEdit->setObjectName(QStringLiteral("graphSearchEdit"));
+    m_searchEdit->setPlaceholderText(tr("Search, or paste a node id"));
+    m_searchEdit->setToolTip(tr("Filters by title, summary or client id. Enter draws the first "
+                                "match, or the node whose id you pasted; Down moves to the list."));
+    m_searchEdit->setClearButtonEnabled(true);
+    connect(m_searchEdit, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
+    connect(m_searchEdit, &QLineEdit::returnPressed, this, &GraphPage::openSearchText);
+
+    m_resultsLabel = new QLabel(searchBox);
+    m_resultsLabel->setObjectName(QStringLiteral("graphResultsLabel"));
+    m_resultsLabel->setEnabled(false);
+
+    m_results = new QListWidget(searchBox);
+    m_results->setObjectName(QStringLiteral("graphSearchResults"));
+    m_results->setUniformItemSizes(true);
+    m_results->setTextElideMode(Qt::ElideRight);
+    // Long titles are elided (full text in the tooltip) rather than scrolled sideways.
+    m_results->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_results->setResizeMode(QListView::Adjust);
+    m_results->setToolTip(tr("Enter or double-click draws the node's neighbourhood"));
+    connect(m_results, &QListWidget::activated, this,
+            [this](const QModelIndex &index) { openResult(index.row()); });
+    connect(m_results, &QListWidget::clicked, this,
+            [this](const QModelIndex &index) { openResult(index.row()); });
+    m_searchEdit->installEventFilter(new SearchKeyFilter(m_results, this));
+
+    auto *searchLayout = new QVBoxLayout(searchBox);
+    searchLayout->addWidget(m_searchEdit);
+    searchLayout->addWidget(m_resultsLabel);
+    searchLayout->addWidget(m_results, 1);
+
+    auto *legendBox = new QGroupBox(tr("Legend"), panel);
+    m_legend = new GraphLegend(legendBox, 2);
+    m_legend->setObjectName(QStringLiteral("graphLegend"));
+    auto *legendLayout = new QVBoxLayout(legendBox);
+    legendLayout->addWidget(m_legend);
+
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(searchBox, 1);
+    layout->addWidget(legendBox, 0);
+    panel->setMinimumWidth(220);
+    return panel;
+}
+
+QWidget *GraphPage::createCanvasPanel()
+{
+    auto *box = new QGroupBox(tr("Graph"), this);
+
+    m_canvas = new GraphCanvas(box);
+    m_canvas->setObjectName(QStringLiteral("graphCanvas"));
+    connect(m_canvas, &GraphCanvas::nodeSelected, this, &GraphPage::loadDetail);
+    connect(m_canvas, &GraphCanvas::selectionCleared, this, [this]() {
+        ++m_detailGeneration;
+        m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
+    });
+    connect(m_canvas, &GraphCanvas::nodeActivated, this, &GraphPage::expandNode);
+    connect(m_canvas, &GraphCanvas::graphChanged, this, &GraphPage::onCanvasChanged);
+
+    auto makeButton = [this, box](const QString &text, const QString &tip, const QKeySequence &key,
+                                  auto slot) {
+        auto *action = new QAction(text, this);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setToolTip(tr("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        connect(action, &QAction::triggered, m_canvas, slot);
+        addAction(action);
+        auto *button = new QToolButton(box);
+        button->setDefaultAction(action);
+        button->setAutoRaise(true);
+        return button;
+    };
+    QToolButton *zoomOut = makeButton(tr("\u2212"), tr("Zoom out"), QKeySequence(QKeySequence::ZoomOut),
+                                      &GraphCanvas::zoomOut);
+    QToolButton *zoomIn = makeButton(tr("+"), tr("Zoom in"), QKeySequence(QKeySequence::ZoomIn),
+                                     &GraphCanvas::zoomIn);
+    QToolButton *fit = makeButton(tr("Fit"), tr("Fit the whole graph in view"),
+                                  QKeySequence(Qt::CTRL | Qt::Key_0), &GraphCanvas::fitToView);
+    zoomOut->setObjectName(QStringLiteral("zoomOutButton"));
+    zoomIn->setObjectName(QStringLiteral("zoomInButton"));
+    fit->setObjectName(QStringLiteral("fitButton"));
+
+    m_statusLabel = new QLabel(box);
+    m_statusLabel->setObjectName(QStringLiteral("graphStatusLabel"));
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_statusLabel, 1);
+    bottom->addWidget(zoomOut);
+    bottom->addWidget(zoomIn);
+    bottom->addWidget(fit);
+
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_canvas, 1);
+    layout->addLayout(bottom);
+    return box;
+}
+
+QWidget *GraphPage::createInspectorPanel()
+{
+    auto *box = new QGroupBox(tr("Node"), this);
+    m_inspector = new NodeInspector(box);
+    m_inspector->setObjectName(QStringLiteral("graphInspector"));
+    m_inspector->setMinimumWidth(300);
+    connect(m_inspector, &NodeInspector::nodeActivated, this, [this](const QString &id) {
+        if (m_canvas->containsNode(id)) {
+            m_canvas->selectNode(id);
+            return;
+        }
+        // The other end is not drawn yet: grow the picture around the inspected node.
+        const QString from = m_inspector->nodeId();
+        m_pendingSelection = id;
+        if (!from.isEmpty())
+            expandNode(from);
+    });
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_inspector);
+    return box;
+}
+
+int GraphPage::hops() const
+{
+    return m_hopsSpin->value();
+}
+
+QString GraphPage::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+void GraphPage::showNode(const QString &tenantId, const QString &scope, const QString &nodeId)
+{
+    if (nodeId.isEmpty())
+        return;
+    // Set first, so the picker's scopeChanged does not clear the graph we are about to draw.
+    m_graphTenant = tenantId;
+    m_graphScope = scope;
+    m_centres = {nodeId};
+    m_centreTitle.clear();
+    m_scopePicker->selectScope(tenantId, scope);
+    loadNeighbourhood(QString(), false);
+}
+
+void GraphPage::expandNode(const QString &nodeId)
+{
+    if (m_graphTenant.isEmpty() || nodeId.isEmpty())
+        return;
+    if (!m_centres.contains(nodeId))
+        m_centres.append(nodeId);
+    loadNeighbourhood(nodeId, true);
+}
+
+void GraphPage::reloadGraph()
+{
+    if (m_centres.isEmpty())
+        return;
+    loadNeighbourhood(QString(), false);
+}
+
+void GraphPage::refresh()
+{
+    m_scopePicker->reload();
+    runSearch();
+    reloadGraph();
+}
+
+void GraphPage::onScopeChanged(const QString &tenantId, const QString &scope)
+{
+    runSearch();
+    if (tenantId == m_graphTenant && scope == m_graphScope)
+        return;   // showNode() switched here on purpose
+    ++m_graphGeneration;
+    ++m_detailGeneration;
+    m_graphTenant = tenantId;
+    m_graphScope = scope;
+    m_centres.clear();
+    m_centreTitle.clear();
+    m_canvas->clearGraph();
+    m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
+    setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
+}
+
+void GraphPage::runSearch()
+{
+    m_searchTimer->stop();
+    const quint64 generation = ++m_searchGeneration;
+    NodeQuery query;
+    query.tenantId = m_scopePicker->currentTenant();
+    query.scope = m_scopePicker->currentScope();
+    if (query.tenantId.isEmpty()) {
+        m_results->clear();
+        m_resultsLabel->setText(tr("No scope selected"));
+        return;
+    }
+    const QString text = m_searchEdit->text().trimmed();
+    // A pasted id matches no title; list everything instead of nothing.
+    query.text = isUuid(text) ? QString() : text;
+    query.limit = SearchLimit;
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool, [service, query]() { return service->listNodes(query); },
+             [this, generation](const Result<NodePage> &result) {
+                 if (generation != m_searchGeneration)
+                     return;
+                 if (!result) {
+                     m_resultsLabel->setText(tr("Search failed: %1").arg(result.error().message));
+                     Q_EMIT loadFailed(m_resultsLabel->text());
+                     return;
+                 }
+                 applySearch(result.value());
+             });
+}
+
+void GraphPage::applySearch(const NodePage &page)
+{
+    m_results->clear();
+    for (const NodeRecord &n : page.nodes) {
+        auto *item = new QListWidgetItem(titleOf(n), m_results);
+        item->setData(NodeIdRole, n.id);
+        item->setIcon(GraphStyle::typeIcon(n.type));
+        item->setToolTip(tr("%1\n%2 \u00b7 %3 \u00b7 %4\n%5").arg(titleOf(n), n.type, n.tier, n.memoryLane, n.id));
+    }
+    if (page.total == 0)
+        m_resultsLabel->setText(tr("No matching nodes"));
+    else if (page.total > page.nodes.size())
+        m_resultsLabel->setText(tr("First %1 of %2 nodes").arg(page.nodes.size()).arg(page.total));
+    else
+        m_resultsLabel->setText(page.total == 1 ? tr("1 node") : tr("%1 nodes").arg(page.total));
+}
+
+void GraphPage::openSearchText()
+{
+    const QString text = m_searchEdit->text().trimmed();
+    const QString tenant = m_scopePicker->currentTenant();
+    if (tenant.isEmpty() || text.isEmpty()) {
+        if (m_results->count() > 0)
+            openResult(std::max(0, m_results->currentRow()));
+        return;
+    }
+    if (isUuid(text)) {
+        showNode(tenant, m_scopePicker->currentScope(), text.toLower());
+        return;
+    }
+    if (m_searchTimer->isActive()) {
+        // The list is stale: search now and draw the best match when it arrives.
+        m_searchTimer->stop();
+        const quint64 generation = ++m_searchGeneration;
+        NodeQuery query;
+        query.tenantId = tenant;
+        query.scope = m_scopePicker->currentScope();
+        query.text = text;
+        query.limit = SearchLimit;
+        MemoryService *service = m_service;
+        runAsync(this, &m_pool, [service, query]() { return service->listNodes(query); },
+                 [this, generation](const Result<NodePage> &result) {
+                     if (generation != m_searchGeneration || !result)
+                         return;
+                     applySearch(result.value());
+                     if (m_results->count() > 0)
+                         openResult(0);
+                 });
+        return;
+    }
+    if (m_results->count() > 0)
+        openResult(std::max(0, m_results->currentRow()));
+}
+
+void GraphPage::openResult(int row)
+{
+    const QListWidgetItem *item = m_results->item(row);
+    if (!item)
+        return;
+    showNode(m_scopePicker->currentTenant(), m_scopePicker->currentScope(),
+             item->data(NodeIdRole).toString());
+}
+
+void GraphPage::loadNeighbourhood(const QString &anchorId, bool merge)
+{
+    const quint64 generation = ++m_graphGeneration;
+    const QString tenant = m_graphTenant;
+    const QString scope = m_graphScope;
+    const QStringList centres = merge ? QStringList{anchorId} : m_centres;
+    const int hopCount = hops();
+    setStatus(merge ? tr("Expanding\u2026") : tr("Loading the neighbourhood\u2026"));
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool,
+             [service, tenant, scope, centres, hopCount]() {
+                 return service->neighbourhood(tenant, scope, centres, hopCount, GraphCanvas::MaxNodes);
+             },
+             [this, generation, anchorId, merge](const Result<GraphNeighbourhood> &result) {
+                 if (generation != m_graphGeneration)
+                     return;
+                 if (!result) {
+                     const QString message = tr("Loading the graph failed: %1: %2")
+                                                 .arg(result.error().code, result.error().message);
+                     setStatus(message, true);
+                     Q_EMIT loadFailed(message);
+                     return;
+                 }
+                 applyNeighbourhood(result.value(), anchorId, merge);
+             });
+}
+
+void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QString &anchorId, bool merge)
+{
+    if (!merge && graph.nodes.isEmpty()) {
+        m_canvas->clearGraph();
+        m_inspector->showMessage(tr("The node is not in this scope."));
+        setStatus(tr("Node %1 was not found in %2 / %3.").arg(m_centres.value(0), m_graphTenant, m_graphScope),
+                  true);
+        m_centres.clear();
+        Q_EMIT graphLoaded(0, 0, false);
+        return;
+    }
+    if (!merge && !graph.nodes.isEmpty())
+        m_centreTitle = titleOf(graph.nodes.first());
+    if (m_pendingSelection.isEmpty())
+        m_pendingSelection = merge ? anchorId : m_centres.value(0);
+    m_canvas->setHighlightedNodes(m_centres);
+    if (merge)
+        m_canvas->mergeGraph(graph.nodes, graph.edges, graph.truncated, anchorId);
+    else
+        m_canvas->setGraph(graph.nodes, graph.edges, graph.truncated);
+    Q_EMIT graphLoaded(int(graph.nodes.size()), int(graph.edges.size()), graph.truncated);
+}
+
+void GraphPage::onCanvasChanged()
+{
+    m_inspector->setNodeTitles(m_canvas->nodeTitles());
+    if (m_canvas->nodeCount() == 0) {
+        m_pendingSelection.clear();
+        return;
+    }
+    const QString hopText = hops() == 1 ? tr("1 hop") : tr("%1 hops").arg(hops());
+    QString text = tr("%1 nodes \u00b7 %2 edges around \u201c%3\u201d (%4)")
+                       .arg(m_canvas->nodeCount())
+                       .arg(m_canvas->edgeCount())
+                       .arg(m_centreTitle, hopText);
+    if (m_centres.size() > 1)
+        text += QStringLiteral(" \u00b7 ") + tr("%1 expanded").arg(m_centres.size() - 1);
+    if (m_canvas->hasMoreMarker())
+        text += QStringLiteral(" \u00b7 ") + tr("more not shown (limit %1)").arg(GraphCanvas::MaxNodes);
+    text += QLatin1String(". ") + tr("Double-click a node to expand it.");
+    setStatus(text);
+
+    const QString select = m_pendingSelection;
+    m_pendingSelection.clear();
+    if (!select.isEmpty() && m_canvas->containsNode(select))
+        m_canvas->selectNode(select);
+}
+
+void GraphPage::loadDetail(const QString &nodeId)
+{
+    const quint64 generation = ++m_detailGeneration;
+    const QString tenant = m_graphTenant;
+    const QString scope = m_graphScope;
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool,
+             [service, tenant, scope, nodeId]() { return service->nodeDetail(tenant, scope, nodeId); },
+             [this, generation](const Result<NodeDetail> &result) {
+                 if (generation != m_detailGeneration)
+                     return;
+                 if (!result) {
+                     m_inspector->showMessage(result.error().status == 404
+                                                  ? tr("The node no longer exists.")
+                                                  : tr("Could not load the node:\n%1")
+                                                        .arg(result.error().message));
+                     return;
+                 }
+                 m_inspector->showDetail(result.value());
+             });
+}
+
+void GraphPage::setStatus(const QString &text, bool error)
+{
+    m_statusLabel->setText(text);
+    // Mid-tone red reads on both palettes.
+    m_statusLabel->setStyleSheet(error ? QStringLiteral("color: #d94f4f;") : QString());
+}
+
+} // namespace MemoryGraph::Ui
