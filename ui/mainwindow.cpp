@@ -2,9 +2,11 @@
 
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
+#include "ui/pages/decisionspage.h"
 #include "ui/pages/graphpage.h"
 #include "ui/pages/memorypage.h"
 #include "ui/pages/recallpage.h"
+#include "ui/pages/rulespage.h"
 #include "ui/pages/serverpage.h"
 #include "ui/sampleloader.h"
 
@@ -46,6 +48,10 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_recallPage->setObjectName(QStringLiteral("recallPage"));
     m_graphPage = new GraphPage(m_service, this);
     m_graphPage->setObjectName(QStringLiteral("graphPage"));
+    m_rulesPage = new RulesPage(m_service, this);
+    m_rulesPage->setObjectName(QStringLiteral("rulesPage"));
+    m_decisionsPage = new DecisionsPage(m_service, this);
+    m_decisionsPage->setObjectName(QStringLiteral("decisionsPage"));
 
     // In Page order.
     m_stack = new QStackedWidget(this);
@@ -53,6 +59,8 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_stack->addWidget(m_memoryPage);
     m_stack->addWidget(m_recallPage);
     m_stack->addWidget(m_graphPage);
+    m_stack->addWidget(m_rulesPage);
+    m_stack->addWidget(m_decisionsPage);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -85,6 +93,11 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     connect(m_graphPage, &GraphPage::loadFailed, this, showFailure);
     connect(m_memoryPage, &MemoryPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
     connect(m_recallPage, &RecallPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
+    connect(m_decisionsPage, &DecisionsPage::ruleRequested, this,
+            [this](const QString &tenantId, const QString &scope, const QString &ruleId) {
+                m_rulesPage->showRule(tenantId, scope, ruleId);
+                showPage(Page::Rules);
+            });
 
     resize(1280, 800);
     showPage(Page::Server);
@@ -120,6 +133,10 @@ QWidget *MainWindow::createSidebar()
     addPage(QStyle::SP_FileDialogContentsView, tr("Recall"),
             tr("Run recall_text and see seeds, ranking, context and subgraph (Ctrl+3)"));
     addPage(QStyle::SP_DirLinkIcon, tr("Graph"), tr("Draw a node's neighbourhood (Ctrl+4)"));
+    addPage(QStyle::SP_FileDialogListView, tr("Rules"),
+            tr("Edit rules, switch them between shadow and active, try them (Ctrl+5)"));
+    addPage(QStyle::SP_FileDialogInfoView, tr("Decisions"),
+            tr("Tool-selection decisions and their feedback (Ctrl+6)"));
 
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
@@ -162,6 +179,8 @@ void MainWindow::createActions()
     addPageAction(tr("&Memory"), Qt::Key_2, Page::Memory);
     addPageAction(tr("&Recall"), Qt::Key_3, Page::Recall);
     addPageAction(tr("&Graph"), Qt::Key_4, Page::Graph);
+    addPageAction(tr("R&ules"), Qt::Key_5, Page::Rules);
+    addPageAction(tr("&Decisions"), Qt::Key_6, Page::Decisions);
 }
 
 void MainWindow::createMenus()
@@ -196,7 +215,7 @@ void MainWindow::createStatusBar()
 MainWindow::Page MainWindow::currentPage() const
 {
     const int index = m_stack->currentIndex();
-    return index >= int(Page::Server) && index <= int(Page::Graph) ? Page(index) : Page::Server;
+    return index >= int(Page::Server) && index <= int(Page::Decisions) ? Page(index) : Page::Server;
 }
 
 void MainWindow::showPage(Page page)

@@ -16,21 +16,23 @@ class MemoryService;
 
 namespace MemoryGraph::Ui {
 
+class DecisionsPage;
 class GraphPage;
 class MemoryPage;
+class RulesPage;
 class RecallPage;
 class ServerPage;
 struct SampleLoadReport;
 
-/// The shell: a sidebar switching between the Server, Memory, Recall and Graph pages, menus and
-/// a status bar.
+/// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules and
+/// Decisions pages, menus and a status bar.
 /// It only routes; the pages do the work. The service must outlive the window.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Sidebar order; Ctrl+1 .. Ctrl+4.
-    enum class Page { Server, Memory, Recall, Graph };
+    /// Sidebar order; Ctrl+1 .. Ctrl+6.
+    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions };
 
     explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -39,6 +41,8 @@ public:
     MemoryPage *memoryPage() const { return m_memoryPage; }
     RecallPage *recallPage() const { return m_recallPage; }
     GraphPage *graphPage() const { return m_graphPage; }
+    RulesPage *rulesPage() const { return m_rulesPage; }
+    DecisionsPage *decisionsPage() const { return m_decisionsPage; }
     Page currentPage() const;
 
 public Q_SLOTS:
@@ -72,6 +76,8 @@ private:
     MemoryPage *m_memoryPage = nullptr;
     RecallPage *m_recallPage = nullptr;
     GraphPage *m_graphPage = nullptr;
+    RulesPage *m_rulesPage = nullptr;
+    DecisionsPage *m_decisionsPage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_quitAction = nullptr;

@@ -59,6 +59,11 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
                                   QStringLiteral("n"));
     const QCommandLineOption clusterSize(QStringLiteral("cluster-size"),
         QStringLiteral("Average nodes per cluster: N/size centres (default 50)."), QStringLiteral("n"));
+    const QCommandLineOption noise(QStringLiteral("noise"),
+        QStringLiteral("Norm of a node's noise around its unit centre (default 1.0; larger = harder ANN)."),
+        QStringLiteral("x"));
+    const QCommandLineOption queryNoise(QStringLiteral("query-noise"),
+        QStringLiteral("Norm of a query's noise around its centre (default 0.5)."), QStringLiteral("x"));
     const QCommandLineOption requests(QStringLiteral("requests"),
         QStringLiteral("Measured recalls per client (default 500)."), QStringLiteral("n"));
     const QCommandLineOption warmup(QStringLiteral("warmup"),
@@ -80,9 +85,12 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         QStringLiteral("Per-request timeout (default 300000)."), QStringLiteral("ms"));
     const QCommandLineOption maxPhase(QStringLiteral("max-phase-seconds"),
         QStringLiteral("Stop any phase after this long (default 3600)."), QStringLiteral("s"));
+    const QCommandLineOption recallSeconds(QStringLiteral("recall-seconds"),
+        QStringLiteral("Time budget of each recall run's measured part; the warm-up gets a quarter "
+                       "of it (default 240)."), QStringLiteral("s"));
     parser.addOptions({sizes, quick, json, dataDir, keep, app, seed, clusterSize, requests, warmup,
                        clients, smallBatches, annQueries, coldRuns, noPrime, skipCold, skipAnn,
-                       timeout, maxPhase});
+                       timeout, maxPhase, recallSeconds, noise, queryNoise});
     if (!parser.parse(arguments))
         return failure(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -132,6 +140,18 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
     }
     if (!integer(clusterSize, 1, 100000, &o.clusterSize))
         return failure(QStringLiteral("--cluster-size must be in 1..100000"));
+    auto real = [&parser](const QCommandLineOption &option, double *out) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        const double value = parser.value(option).toDouble(&ok);
+        if (!ok || !(value >= 0.0) || value > 100.0)
+            return false;
+        *out = value;
+        return true;
+    };
+    if (!real(noise, &o.noise) || !real(queryNoise, &o.queryNoise))
+        return failure(QStringLiteral("--noise and --query-noise must be in 0..100"));
     if (!integer(requests, 1, 100000, &o.requests))
         return failure(QStringLiteral("--requests must be in 1..100000"));
     if (!integer(warmup, 0, 100000, &o.warmup))
@@ -148,6 +168,8 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         return failure(QStringLiteral("--timeout-ms must be in 100..3600000"));
     if (!integer(maxPhase, 1, 86400, &o.maxPhaseSeconds))
         return failure(QStringLiteral("--max-phase-seconds must be in 1..86400"));
+    if (!integer(recallSeconds, 1, 86400, &o.recallSeconds))
+        return failure(QStringLiteral("--recall-seconds must be in 1..86400"));
     o.prime = !parser.isSet(noPrime);
     o.skipCold = parser.isSet(skipCold);
     o.skipAnn = parser.isSet(skipAnn);

@@ -34,6 +34,7 @@ struct BenchOptions
     bool skipAnn = false;
     int timeoutMs = 300000;      ///< per request
     int maxPhaseSeconds = 3600;  ///< every phase stops by itself after this
+    int recallSeconds = 240;     ///< time budget of each recall run's measured part (warm-up: 1/4)
 };
 
 struct ParsedOptions

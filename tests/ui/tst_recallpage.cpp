@@ -114,6 +114,10 @@ void tst_RecallPage::shortcutsReachNewPages()
     QCOMPARE(window.currentPage(), MainWindow::Page::Graph);
     QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(window.currentPage(), MainWindow::Page::Memory);
+    QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Rules);
+    QTest::keyClick(&window, Qt::Key_6, Qt::ControlModifier);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Decisions);
     QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(window.currentPage(), MainWindow::Page::Server);
 
@@ -121,7 +125,7 @@ void tst_RecallPage::shortcutsReachNewPages()
     QVERIFY(sidebar);
     sidebar->setFocus();
     QTest::keyClick(sidebar, Qt::Key_End);
-    QCOMPARE(window.currentPage(), MainWindow::Page::Graph);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Decisions);
 }
 
 void tst_RecallPage::knobsAreSentOnlyWhenPinned()

@@ -1,0 +1,644 @@
+#include "ui/pages/rulespage.h"
+
+#include "service/engine/memoryservice.h"
+#include "ui/asynccall.h"
+#include "ui/models/ruletablemodel.h"
+#include "ui/widgets/ruleeditor.h"
+#include "ui/widgets/ruletrypanel.h"
+#include "ui/widgets/scopepicker.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QUuid>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+constexpr int ReloadDebounceMs = 300;
+const QString ErrorColour = QStringLiteral("#d94f4f");
+
+QString newClientId()
+{
+    return QStringLiteral("rule-")
+           + QUuid::createUuid().toString(QUuid::Id128).left(12);
+}
+
+RequestMeta consoleMeta()
+{
+    RequestMeta meta;
+    // A request id makes console edits traceable in the commit log like any agent call.
+    meta.requestId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    return meta;
+}
+
+} // namespace
+
+RulesPage::RulesPage(MemoryService *service, QWidget *parent)
+    : QWidget(parent), m_service(service)
+{
+    Q_ASSERT(m_service);
+    // Two workers: a slow rule list must not hold up a save or a state change.
+    m_pool.setMaxThreadCount(2);
+
+    m_reloadTimer = new QTimer(this);
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(ReloadDebounceMs);
+    connect(m_reloadTimer, &QTimer::timeout, this, &RulesPage::refresh);
+
+    // Created in keyboard order (the focus chain follows creation): filter bar, rules table,
+    // editor, then Try it. The filter bar also comes first because the panels ask its scope
+    // picker for the current scope.
+    QWidget *filterBar = createFilterBar();
+    QWidget *rulesPanel = createRulesPanel();
+
+    m_editor = new RuleEditor(this);
+    m_editor->setObjectName(QStringLiteral("ruleEditor"));
+    connect(m_editor, &RuleEditor::saveRequested, this, &RulesPage::saveRule);
+    connect(m_editor, &RuleEditor::stateChangeRequested, this, &RulesPage::onStateRequested);
+    auto *editorBox = new QGroupBox(tr("Rule"), this);
+    auto *editorLayout = new QVBoxLayout(editorBox);
+    editorLayout->addWidget(m_editor);
+
+    m_tryPanel = new RuleTryPanel(m_service, this);
+    m_tryPanel->setObjectName(QStringLiteral("ruleTryPanel"));
+    connect(m_tryPanel, &RuleTryPanel::ruleActivated, this, &RulesPage::selectRule);
+    auto *tryBox = new QGroupBox(tr("Try it \u2014 preview the rules for a context (nothing is recorded)"), this);
+    auto *tryLayout = new QVBoxLayout(tryBox);
+    tryLayout->addWidget(m_tryPanel);
+
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->setChildrenCollapsible(false);
+    left->addWidget(rulesPanel);
+    left->addWidget(tryBox);
+    left->setStretchFactor(0, 1);
+    left->setStretchFactor(1, 1);
+    left->setSizes({330, 400});
+
+    auto *columns = new QSplitter(Qt::Horizontal, this);
+    columns->setChildrenCollapsible(false);
+    columns->addWidget(left);
+    columns->addWidget(editorBox);
+    columns->setStretchFactor(0, 5);
+    columns->setStretchFactor(1, 3);
+    columns->setSizes({790, 460}); // tuned for a 1280-pixel-wide window
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(filterBar);
+    layout->addWidget(columns, 1);
+
+    // Both signals arrive from the service's threads; with this page as context they are queued
+    // onto the GUI thread. A burst (an agent importing rules, many selections) costs one reload.
+    connect(m_service, &MemoryService::committed, this, [this]() { m_reloadTimer->start(); });
+    // A decision moves its rules' "last matched" time without a commit.
+    connect(m_service, &MemoryService::decisionRecorded, this,
+            [this](const QString &tenantId, const QString &scope) {
+                if (tenantId == currentTenant() && scope == currentScope())
+                    m_reloadTimer->start();
+            });
+    // The picker loads the scope list by itself; the rules follow from its signals.
+}
+
+RulesPage::~RulesPage()
+{
+    // Workers may still be inside the facade; let them finish before members go away.
+    m_pool.waitForDone();
+}
+
+QWidget *RulesPage::createFilterBar()
+{
+    auto *bar = new QWidget(this);
+
+    m_scopePicker = new ScopePicker(m_service, bar);
+    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
+    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &RulesPage::onScopeChanged);
+    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, &RulesPage::loadRules);
+
+    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    refreshAction->setToolTip(tr("Reload scopes and rules (%1)")
+                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(refreshAction, &QAction::triggered, this, &RulesPage::refresh);
+    addAction(refreshAction);
+    m_refreshButton = new QToolButton(bar);
+    m_refreshButton->setDefaultAction(refreshAction);
+    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    m_filterEdit = new QLineEdit(bar);
+    m_filterEdit->setObjectName(QStringLiteral("ruleFilterEdit"));
+    m_filterEdit->setPlaceholderText(tr("Filter by title, summary, id or target"));
+    m_filterEdit->setClearButtonEnabled(true);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_filter->setTextFilter(text);
+        updateCount();
+    });
+    auto *filterLabel = new QLabel(tr("&Filter:"), bar);
+    filterLabel->setBuddy(m_filterEdit);
+    auto *findAction = new QAction(tr("Find rule"), this);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(findAction, &QAction::triggered, this, [this]() {
+        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
+        m_filterEdit->selectAll();
+    });
+    addAction(findAction);
+
+    m_stateCombo = createFilterCombo(tr("All states"), {QStringLiteral("shadow"), QStringLiteral("active")},
+                                     QStringLiteral("ruleStateFilter"));
+    m_stateCombo->setItemText(1, tr("SHADOW"));
+    m_stateCombo->setItemText(2, tr("ACTIVE"));
+    m_stateCombo->setToolTip(tr("Show rules in one state only"));
+    connect(m_stateCombo, &QComboBox::currentIndexChanged, this, [this]() {
+        m_filter->setStateFilter(m_stateCombo->currentData().toString());
+        updateCount();
+    });
+    m_ruleScopeCombo = createFilterCombo(tr("All rule scopes"),
+                                         {QStringLiteral("global"), QStringLiteral("team"), QStringLiteral("agent")},
+                                         QStringLiteral("ruleScopeFilter"));
+    m_ruleScopeCombo->setToolTip(tr("Show global, team or agent rules only"));
+    connect(m_ruleScopeCombo, &QComboBox::currentIndexChanged, this, [this]() {
+        m_filter->setRuleScopeFilter(m_ruleScopeCombo->currentData().toString());
+        updateCount();
+    });
+
+    auto *newAction = new QAction(tr("&New rule"), this);
+    newAction->setShortcut(QKeySequence::New);
+    newAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    newAction->setToolTip(tr("Start a new rule in this scope (%1); it is saved in SHADOW")
+                              .arg(newAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(newAction, &QAction::triggered, this, &RulesPage::newRule);
+    addAction(newAction);
+    m_newButton = new QPushButton(style()->standardIcon(QStyle::SP_FileIcon), newAction->text(), bar);
+    m_newButton->setObjectName(QStringLiteral("newRuleButton"));
+    m_newButton->setToolTip(newAction->toolTip());
+    connect(m_newButton, &QPushButton::clicked, newAction, &QAction::trigger);
+
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_scopePicker);
+    layout->addWidget(m_refreshButton);
+    layout->addSpacing(16);
+    layout->addWidget(filterLabel);
+    layout->addWidget(m_filterEdit, 1);
+    layout->addWidget(m_stateCombo);
+    layout->addWidget(m_ruleScopeCombo);
+    layout->addSpacing(16);
+    layout->addWidget(m_newButton);
+    return bar;
+}
+
+QComboBox *RulesPage::createFilterCombo(const QString &allText, const QStringList &values,
+                                        const QString &objectName)
+{
+    auto *combo = new QComboBox(this);
+    combo->setObjectName(objectName);
+    combo->addItem(allText, QString());
+    for (const QString &value : values)
+        combo->addItem(value, value);
+    return combo;
+}
+
+QWidget *RulesPage::createRulesPanel()
+{
+    auto *box = new QGroupBox(tr("Rules"), this);
+
+    m_model = new RuleTableModel(this);
+    m_filter = new RuleFilterModel(this);
+    m_filter->setSourceModel(m_model);
+
+    m_view = new QTableView(box);
+    m_view->setObjectName(QStringLiteral("ruleTable"));
+    m_view->setModel(m_filter);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(int(RuleTableModel::Column::Title), Qt::AscendingOrder);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+    QHeaderView *header = m_view->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // Narrow columns sized to their header or a typical value, whichever is wider, so that all
+    // nine fit beside the editor at 1280 pixels.
+    using Column = RuleTableModel::Column;
+    const QFontMetrics fm = m_view->fontMetrics();
+    auto fit = [&](Column column, const QString &sample) {
+        const QString title = m_model->headerData(int(column), Qt::Horizontal).toString();
+        header->resizeSection(int(column), std::max(fm.horizontalAdvance(title) + 22,
+                                                    fm.horizontalAdvance(sample) + 14));
+    };
+    // The rule's name takes the width the other columns leave.
+    header->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
+    header->setMinimumSectionSize(fm.horizontalAdvance(QStringLiteral("Weight")) + 14);
+    fit(Column::State, QStringLiteral("SHADOW"));
+    fit(Column::Scope, QStringLiteral("global"));
+    fit(Column::Target, QStringLiteral("support-t2"));
+    fit(Column::Priority, QStringLiteral("-100"));
+    fit(Column::Weight, QStringLiteral("1.00"));
+    fit(Column::Positive, QStringLiteral("999"));
+    fit(Column::Negative, QStringLiteral("999"));
+    fit(Column::LastMatched, QStringLiteral("00-00 00:00"));
+    header->setStretchLastSection(false);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &RulesPage::onCurrentRowChanged);
+
+    m_countLabel = new QLabel(box);
+    m_countLabel->setObjectName(QStringLiteral("ruleCountLabel"));
+    m_statusLabel = new QLabel(box);
+    m_statusLabel->setObjectName(QStringLiteral("rulesStatus"));
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    auto *footer = new QHBoxLayout;
+    footer->addWidget(m_countLabel);
+    footer->addWidget(m_statusLabel, 1);
+
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_view, 1);
+    layout->addLayout(footer);
+    updateCount();
+    return box;
+}
+
+QString RulesPage::currentTenant() const
+{
+    return m_scopePicker->currentTenant();
+}
+
+QString RulesPage::currentScope() const
+{
+    return m_scopePicker->currentScope();
+}
+
+QString RulesPage::currentRuleId() const
+{
+    return m_editor->ruleId();
+}
+
+QString RulesPage::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+void RulesPage::refresh()
+{
+    m_reloadTimer->stop();
+    m_scopePicker->reload();
+}
+
+void RulesPage::selectScope(const QString &tenantId, const QString &scope)
+{
+    m_scopePicker->selectScope(tenantId, scope);
+}
+
+void RulesPage::showRule(const QString &tenantId, const QString &scope, const QString &ruleId)
+{
+    if (tenantId == currentTenant() && scope == currentScope()) {
+        selectRule(ruleId);
+        return;
+    }
+    if (!confirmDiscard())
+        return;
+    m_pendingRuleId = ruleId;
+    m_wantedTenant = tenantId;
+    m_wantedScope = scope;
+    m_scopePicker->selectScope(tenantId, scope);
+}
+
+void RulesPage::selectRule(const QString &ruleId)
+{
+    if (m_model->rowOf(ruleId) < 0) {
+        // Not listed yet (just written elsewhere): select it when the next list arrives.
+        m_pendingRuleId = ruleId;
+        loadRules();
+        return;
+    }
+    if (ruleId != m_editor->ruleId() && !confirmDiscard())
+        return;
+    selectRow(ruleId);
+    if (ruleId != m_editor->ruleId() || !m_editor->isDirty())
+        showRuleInEditor(ruleId);
+}
+
+void RulesPage::newRule()
+{
+    if (currentTenant().isEmpty()) {
+        setStatus(tr("Select a scope first."), true);
+        return;
+    }
+    if (!confirmDiscard())
+        return;
+    {
+        const QSignalBlocker blocker(m_view->selectionModel());
+        m_view->selectionModel()->clear();
+    }
+    m_editor->startNewRule(newClientId());
+    m_editor->titleEdit()->setFocus(Qt::OtherFocusReason);
+    setStatus(tr("New rule: fill it in and save; it starts in SHADOW."));
+}
+
+void RulesPage::saveRule()
+{
+    if (!m_editor->hasRule() || !m_editor->isValid() || !m_editor->isDirty())
+        return;
+    const QString tenant = currentTenant();
+    const QString scope = currentScope();
+    if (tenant.isEmpty())
+        return;
+    const bool isNew = m_editor->isNewRule();
+    const QJsonObject body{
+        {QStringLiteral("tenant_id"), tenant},
+        {QStringLiteral("scope"), scope},
+        {QStringLiteral("input_text"), isNew ? QStringLiteral("new rule from the admin console")
+                                             : QStringLiteral("rule edit from the admin console")},
+        {QStringLiteral("nodes"), QJsonArray{m_editor->nodeJson()}}};
+    const QString name = m_editor->titleEdit()->text().trimmed();
+    const quint64 generation = ++m_actionGeneration;
+    m_editor->setBusy(true);
+    setStatus(tr("Saving\u2026"));
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool,
+             [service, body]() -> Result<WriteResult> {
+                 // Parsed exactly like an HTTP body, so the console cannot write what an agent
+                 // could not.
+                 const auto request = WriteRequest::fromJson(body, service->config().maxTextLength);
+                 if (!request)
+                     return request.error();
+                 return service->write(request.value(), consoleMeta());
+             },
+             [this, generation, name](const Result<WriteResult> &result) {
+                 if (generation != m_actionGeneration)
+                     return;
+                 m_editor->setBusy(false);
+                 if (!result || result.value().nodes.isEmpty()) {
+                     const QString message = result ? tr("the write returned no node")
+                                                    : tr("%1 (%2)").arg(result.error().message, result.error().code);
+                     m_editor->setStatusMessage(tr("Save failed: %1").arg(message), true);
+                     setStatus(tr("Save failed: %1").arg(message), true);
+                     Q_EMIT ruleSaved(false, QString());
+                     return;
+                 }
+                 const QString id = result.value().nodes.first().id;
+                 m_pendingRuleId = id;
+                 setStatus(result.value().replayed
+                               ? tr("\u201c%1\u201d is unchanged.").arg(name)
+                               : tr("Saved \u201c%1\u201d (commit %2).").arg(name, result.value().commitId.left(8)));
+                 loadRules();
+                 Q_EMIT ruleSaved(true, id);
+             });
+}
+
+void RulesPage::toggleRuleState()
+{
+    if (!m_editor->hasRule() || m_editor->isNewRule() || m_editor->isDirty())
+        return;
+    onStateRequested(m_editor->ruleId(), m_editor->ruleState() == QLatin1String("active")
+                                             ? QStringLiteral("shadow")
+                                             : QStringLiteral("active"));
+}
+
+void RulesPage::onStateRequested(const QString &ruleId, const QString &state)
+{
+    const QString tenant = currentTenant();
+    const QString scope = currentScope();
+    if (tenant.isEmpty() || ruleId.isEmpty())
+        return;
+    const QJsonObject body{{QStringLiteral("tenant_id"), tenant},
+                           {QStringLiteral("scope"), scope},
+                           {QStringLiteral("rule_node_id"), ruleId},
+                           {QStringLiteral("state"), state.toUpper()},
+                           {QStringLiteral("input_text"), QStringLiteral("state change from the admin console")}};
+    const QString name = m_editor->titleEdit()->text().trimmed();
+    const quint64 generation = ++m_actionGeneration;
+    m_editor->setBusy(true);
+    setStatus(tr("Changing the state\u2026"));
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool,
+             [service, body]() -> Result<RuleStateOutcome> {
+                 const auto request = RuleStateRequest::fromJson(body);
+                 if (!request)
+                     return request.error();
+                 return service->setRuleState(request.value(), consoleMeta());
+             },
+             [this, generation, ruleId, state, name](const Result<RuleStateOutcome> &result) {
+                 if (generation != m_actionGeneration)
+                     return;
+                 m_editor->setBusy(false);
+                 if (!result) {
+                     const QString message = tr("%1 (%2)").arg(result.error().message, result.error().code);
+                     m_editor->setStatusMessage(tr("State change failed: %1").arg(message), true);
+                     setStatus(tr("State change failed: %1").arg(message), true);
+                     Q_EMIT ruleStateChanged(false, ruleId, state);
+                     return;
+                 }
+                 m_pendingRuleId = ruleId;
+                 setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
+                 loadRules();
+                 Q_EMIT ruleStateChanged(true, ruleId, state);
+             });
+}
+
+void RulesPage::setStateFilter(const QString &state)
+{
+    m_stateCombo->setCurrentIndex(std::max(0, m_stateCombo->findData(state)));
+}
+
+void RulesPage::setRuleScopeFilter(const QString &ruleScope)
+{
+    m_ruleScopeCombo->setCurrentIndex(std::max(0, m_ruleScopeCombo->findData(ruleScope)));
+}
+
+void RulesPage::setTextFilter(const QString &text)
+{
+    m_filterEdit->setText(text);
+}
+
+void RulesPage::loadRules()
+{
+    const quint64 generation = ++m_rulesGeneration;
+    const QString tenant = currentTenant();
+    const QString scope = currentScope();
+    if (tenant.isEmpty()) {
+        applyRules({});
+        return;
+    }
+    MemoryService *service = m_service;
+    runAsync(this, &m_pool, [service, tenant, scope]() { return service->listRules(tenant, scope); },
+             [this, generation](const Result<QVector<RuleSummary>> &result) {
+                 if (generation != m_rulesGeneration)
+                     return;
+                 if (!result) {
+                     const QString text = tr("Loading rules failed: %1").arg(result.error().message);
+                     setStatus(text, true);
+                     Q_EMIT loadFailed(text);
+                     return;
+                 }
+                 applyRules(result.value());
+             });
+}
+
+void RulesPage::applyRules(const QVector<RuleSummary> &rules)
+{
+    QString keep = m_pendingRuleId;
+    const bool pending = !keep.isEmpty();
+    if (!pending && m_editor->hasRule() && !m_editor->isNewRule())
+        keep = m_editor->ruleId();
+
+    m_restoringSelection = true;
+    m_model->setRules(rules);
+    m_restoringSelection = false;
+    m_loadedCount = int(rules.size());
+
+    const int row = keep.isEmpty() ? -1 : m_model->rowOf(keep);
+    if (pending && row >= 0) {
+        m_pendingRuleId.clear();
+        m_wantedTenant.clear();
+        m_wantedScope.clear();
+    } else if (pending && (m_wantedTenant.isEmpty()
+                           || (m_wantedTenant == currentTenant() && m_wantedScope == currentScope()))) {
+        // Asked for a rule this scope does not have (any more).
+        m_pendingRuleId.clear();
+        m_wantedTenant.clear();
+        m_wantedScope.clear();
+        setStatus(tr("Rule %1 is not in this scope.").arg(keep), true);
+    }
+
+    if (row >= 0) {
+        selectRow(keep);
+        // Show the stored version (a new state, new counts, a saved edit) unless the operator
+        // is in the middle of editing it.
+        if (pending || m_editor->ruleId() != keep || !m_editor->isDirty())
+            m_editor->setRule(m_model->rule(row));
+    } else if (m_editor->hasRule() && !m_editor->isNewRule() && !m_editor->isDirty()) {
+        m_editor->clearRule(tr("The rule is no longer in this scope."));
+    }
+    updateCount();
+    Q_EMIT rulesLoaded(m_loadedCount);
+}
+
+void RulesPage::onScopeChanged()
+{
+    // Unsaved edits belong to the old scope; the operator chose to leave it.
+    m_editor->clearRule(currentTenant().isEmpty()
+                            ? tr("No scope selected.")
+                            : tr("Select a rule to edit it, or create a new one."));
+    m_tryPanel->setScope(currentTenant(), currentScope());
+    setStatus(QString());
+    loadRules();
+}
+
+void RulesPage::onCurrentRowChanged(const QModelIndex &current, const QModelIndex &previous)
+{
+    if (m_restoringSelection || !current.isValid())
+        return;
+    const QString id = current.data(RuleTableModel::RuleIdRole).toString();
+    if (id == m_editor->ruleId() && !m_editor->isNewRule())
+        return;
+    if (!confirmDiscard()) {
+        // Stay on the rule being edited.
+        m_restoringSelection = true;
+        if (previous.isValid())
+            m_view->selectionModel()->setCurrentIndex(previous, QItemSelectionModel::ClearAndSelect
+                                                                    | QItemSelectionModel::Rows);
+        else
+            m_view->selectionModel()->clear();
+        m_restoringSelection = false;
+        return;
+    }
+    showRuleInEditor(id);
+}
+
+void RulesPage::showRuleInEditor(const QString &ruleId)
+{
+    const int row = m_model->rowOf(ruleId);
+    if (row < 0)
+        m_editor->clearRule(tr("Select a rule to edit it, or create a new one."));
+    else
+        m_editor->setRule(m_model->rule(row));
+}
+
+bool RulesPage::confirmDiscard()
+{
+    if (!m_editor->isDirty())
+        return true;
+    const QString name = m_editor->titleEdit()->text().trimmed();
+    const auto answer = QMessageBox::question(
+        this, tr("Discard changes?"),
+        name.isEmpty() ? tr("The rule has unsaved changes. Discard them?")
+                       : tr("\u201c%1\u201d has unsaved changes. Discard them?").arg(name),
+        QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Discard;
+}
+
+void RulesPage::selectRow(const QString &ruleId)
+{
+    const int sourceRow = m_model->rowOf(ruleId);
+    if (sourceRow < 0)
+        return;
+    QModelIndex index = m_filter->mapFromSource(m_model->index(sourceRow, 0));
+    if (!index.isValid()) {
+        // Hidden by a filter: the operator asked for this rule, so show everything.
+        const QSignalBlocker a(m_stateCombo);
+        const QSignalBlocker b(m_ruleScopeCombo);
+        const QSignalBlocker c(m_filterEdit);
+        m_stateCombo->setCurrentIndex(0);
+        m_ruleScopeCombo->setCurrentIndex(0);
+        m_filterEdit->clear();
+        m_filter->setStateFilter(QString());
+        m_filter->setRuleScopeFilter(QString());
+        m_filter->setTextFilter(QString());
+        updateCount();
+        index = m_filter->mapFromSource(m_model->index(sourceRow, 0));
+    }
+    m_restoringSelection = true;
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
+                                                         | QItemSelectionModel::Rows);
+    m_restoringSelection = false;
+    m_view->scrollTo(index);
+}
+
+void RulesPage::updateCount()
+{
+    const int shown = m_filter->rowCount();
+    if (currentTenant().isEmpty())
+        m_countLabel->setText(tr("No scope selected"));
+    else if (m_loadedCount == 0)
+        m_countLabel->setText(tr("No rules in this scope"));
+    else if (shown == m_loadedCount)
+        m_countLabel->setText(tr("%n rule(s)", nullptr, m_loadedCount));
+    else
+        m_countLabel->setText(tr("%1 of %n rule(s) shown", nullptr, m_loadedCount).arg(shown));
+}
+
+void RulesPage::setStatus(const QString &text, bool isError)
+{
+    m_statusLabel->setText(text);
+    m_statusLabel->setToolTip(text);
+    m_statusLabel->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+}
+
+} // namespace MemoryGraph::Ui
