@@ -198,7 +198,10 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
         }
         index = entry->index.get();
     }
-    const auto filter = [&accept](quint64 label) { return !accept || accept(qint64(label)); };
+    // No filter at all when the caller has none, so the index does not over-fetch.
+    std::function<bool(quint64)> filter;
+    if (accept)
+        filter = [&accept](quint64 label) { return accept(qint64(label)); };
     const QVector<VectorHit> hits = index->size() < kExactScanBelow
                                         ? index->exactSearch(query.constData(), k, filter)
                                         : index->search(query.constData(), k, filter);
