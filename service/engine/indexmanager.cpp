@@ -176,13 +176,14 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
+    // Answered from the (tenant, scope, embedding_version) index alone: no row is read.
     auto newest = runSql(conn.value(), QStringLiteral(
-        "SELECT COALESCE(MAX(embedding_version), 0) FROM nodes WHERE tenant_id = ? AND scope = ?"),
+        "SELECT embedding_version FROM nodes INDEXED BY nodes_embedding_version"
+        " WHERE tenant_id = ? AND scope = ? ORDER BY embedding_version DESC LIMIT 1"),
         {tenantId, scope});
     if (!newest)
         return newest.error();
-    newest.value().next();
-    const qint64 newestVersion = newest.value().value(0).toLongLong();
+    const qint64 newestVersion = newest.value().next() ? newest.value().value(0).toLongLong() : 0;
     VectorIndex *index = nullptr;
     {
         QMutexLocker lock(&entry->mutex);

@@ -104,6 +104,12 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX rule_feedback_decision ON rule_feedback(decision_id)"),
              QStringLiteral("CREATE INDEX rule_feedback_rule ON rule_feedback(rule_node_id)"),
          }},
+        {QStringLiteral("vector_version_index"),
+         {
+             // MAX(embedding_version) over the whole table on every vector change must come
+             // from an index, not from reading rows (the column sits after the vector blob).
+             QStringLiteral("CREATE INDEX nodes_embedding_version_all ON nodes(embedding_version)"),
+         }},
     };
     return steps;
 }
