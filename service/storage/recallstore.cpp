@@ -37,7 +37,9 @@ Result<QVector<NodeRecord>> nodesIn(QSqlDatabase &db, const QString &tenantId, c
         const QVariantList chunk = keys.mid(start, kChunk);
         QVariantList args{tenantId, scope};
         args += chunk;
-        auto part = GraphStore::nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND ") + column
+        // "+" keeps SQLite from picking the (tenant, scope) indexes, which match the whole
+        // scope, over the key lookup.
+        auto part = GraphStore::nodesWhere(db, QStringLiteral("+tenant_id = ? AND +scope = ? AND ") + column
                                                    + QStringLiteral(" IN (") + placeholders(int(chunk.size()))
                                                    + QLatin1Char(')'),
                                            args);
@@ -128,7 +130,7 @@ Result<QVector<EdgeRecord>> edgesAround(QSqlDatabase &db, const QString &tenantI
         args << perSide;
         auto q = runSql(db, QStringLiteral(
             "SELECT id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate,"
-            " commit_id, created_at FROM edges WHERE tenant_id = ? AND scope = ?"
+            " commit_id, created_at FROM edges WHERE +tenant_id = ? AND +scope = ?"
             " AND weight >= ? AND confidence >= ? AND ") + QString::fromLatin1(column)
             + QStringLiteral(" IN (") + placeholders(int(nodeIds.size()))
             + QStringLiteral(") ORDER BY weight DESC, confidence DESC, id LIMIT ?"), args);
