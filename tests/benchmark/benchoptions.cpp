@@ -74,6 +74,9 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         QStringLiteral("Batches of 10 nodes written after the recall runs (default 200)."), QStringLiteral("n"));
     const QCommandLineOption annQueries(QStringLiteral("ann-queries"),
         QStringLiteral("Queries of the recall@10 check (default 200)."), QStringLiteral("n"));
+    const QCommandLineOption ef(QStringLiteral("ef"),
+        QStringLiteral("ef of the recall@10 target figure (default 128, what the service's indexes use)."),
+        QStringLiteral("n"));
     const QCommandLineOption coldRuns(QStringLiteral("cold-runs"),
         QStringLiteral("Cold starts of the executable per size (default 3)."), QStringLiteral("n"));
     const QCommandLineOption noPrime(QStringLiteral("no-prime"),
@@ -90,7 +93,7 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
                        "of it (default 240)."), QStringLiteral("s"));
     parser.addOptions({sizes, quick, json, dataDir, keep, app, seed, clusterSize, requests, warmup,
                        clients, smallBatches, annQueries, coldRuns, noPrime, skipCold, skipAnn,
-                       timeout, maxPhase, recallSeconds, noise, queryNoise});
+                       timeout, maxPhase, recallSeconds, noise, queryNoise, ef});
     if (!parser.parse(arguments))
         return failure(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -162,6 +165,8 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         return failure(QStringLiteral("--small-batches must be in 0..100000"));
     if (!integer(annQueries, 1, 100000, &o.annQueries))
         return failure(QStringLiteral("--ann-queries must be in 1..100000"));
+    if (!integer(ef, 1, 100000, &o.annEf))
+        return failure(QStringLiteral("--ef must be in 1..100000"));
     if (!integer(coldRuns, 1, 20, &o.coldRuns))
         return failure(QStringLiteral("--cold-runs must be in 1..20"));
     if (!integer(timeout, 100, 3600000, &o.timeoutMs))
