@@ -154,10 +154,11 @@ void IndexManager::apply(const QString &tenantId, const QString &scope, qint64 l
     entry->heldVersion.insert(label, version);
     if (++entry->unsaved >= kSaveEveryChanges) {
         entry->unsaved = 0;
-        QThreadPool::globalInstance()->start([this, entry] {
-            QMutexLocker saveLock(&entry->mutex);
-            auto saved = entry->index->save(indexPath(entry->tenantId, entry->scope),
-                                            quint64(entry->appliedVersion));
+        const quint64 watermark = quint64(entry->appliedVersion);
+        QThreadPool::globalInstance()->start([this, entry, watermark] {
+            // No scope lock across the file write: VectorIndex::save takes its own shared lock,
+            // so writes and searches go on while the file is hashed and written.
+            auto saved = entry->index->save(indexPath(entry->tenantId, entry->scope), watermark);
             if (!saved)
                 qCWarning(lcIndex) << "cannot save index:" << saved.error().message;
         });
