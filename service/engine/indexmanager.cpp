@@ -106,30 +106,64 @@ Result<void> IndexManager::catchUp(ScopeIndex &entry)
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto rows = runSql(conn.value(), QStringLiteral(
-        "SELECT vector_label, embedding_version, embedding_status, embedding FROM nodes"
-        " WHERE tenant_id = ? AND scope = ? AND embedding_version > ?"
-        " ORDER BY embedding_version"),
+    QSqlDatabase db = conn.value();
+    // Phase 1 reads only the covering (tenant, scope, version, label) index: after a bulk load
+    // almost every changed row was already mirrored by apply(), and reading their vectors
+    // again would cost a full table read.
+    auto changed = runSql(db, QStringLiteral(
+        "SELECT vector_label, embedding_version FROM nodes INDEXED BY nodes_embedding_version"
+        " WHERE tenant_id = ? AND scope = ? AND embedding_version > ?"),
         {entry.tenantId, entry.scope, entry.appliedVersion});
-    if (!rows)
-        return rows.error();
-    QSqlQuery &q = rows.value();
+    if (!changed)
+        return changed.error();
     qint64 newest = entry.appliedVersion;
-    while (q.next()) {
-        const qint64 label = q.value(0).toLongLong();
-        const qint64 version = q.value(1).toLongLong();
+    QVector<qint64> stale;
+    while (changed.value().next()) {
+        const qint64 label = changed.value().value(0).toLongLong();
+        const qint64 version = changed.value().value(1).toLongLong();
         newest = qMax(newest, version);
-        if (entry.heldVersion.value(label, -1) == version)
-            continue;   // already mirrored by apply()
-        const QByteArray vector = q.value(3).toByteArray();
-        const bool ready = q.value(2).toString() == QLatin1String("ready")
-                           && vector.size() == qsizetype(kDim * sizeof(float));
-        Result<void> r = ready ? entry.index->upsert(quint64(label),
-                                                     reinterpret_cast<const float *>(vector.constData()))
-                               : entry.index->remove(quint64(label));
-        if (!r)
-            qCWarning(lcIndex) << "cannot index label" << label << r.error().message;
-        ++entry.unsaved;
+        if (entry.heldVersion.value(label, -1) != version)
+            stale.append(label);
+    }
+    // Phase 2: vectors of the rows not mirrored yet, by primary label lookups.
+    constexpr int kBatch = 500;
+    for (int from = 0; from < stale.size(); from += kBatch) {
+        const int n = qMin(kBatch, int(stale.size()) - from);
+        QStringList marks;
+        QVariantList labels;
+        for (int i = 0; i < n; ++i) {
+            marks << QStringLiteral("?");
+            labels << stale.at(from + i);
+        }
+        auto rows = runSql(db, QStringLiteral(
+            "SELECT vector_label, embedding_status, embedding FROM nodes WHERE vector_label IN (%1)")
+            .arg(marks.join(QLatin1Char(','))), labels);
+        if (!rows)
+            return rows.error();
+        QSqlQuery &q = rows.value();
+        QVector<quint64> readyLabels;
+        QByteArray readyVectors;
+        while (q.next()) {
+            const qint64 label = q.value(0).toLongLong();
+            const QByteArray vector = q.value(2).toByteArray();
+            ++entry.unsaved;
+            if (q.value(1).toString() == QLatin1String("ready")
+                && vector.size() == qsizetype(kDim * sizeof(float))) {
+                readyLabels.append(quint64(label));
+                readyVectors.append(vector);
+            } else if (auto r = entry.index->remove(quint64(label)); !r) {
+                qCWarning(lcIndex) << "cannot unindex label" << label << r.error().message;
+            }
+        }
+        // Batches insert on several threads (a rebuild of 100k vectors); a batch holding a
+        // vector the index refuses falls back to one by one so the others still land.
+        const auto *vectors = reinterpret_cast<const float *>(readyVectors.constData());
+        if (!readyLabels.isEmpty() && !entry.index->upsertMany(readyLabels, vectors)) {
+            for (int i = 0; i < readyLabels.size(); ++i) {
+                if (auto r = entry.index->upsert(readyLabels.at(i), vectors + qsizetype(i) * kDim); !r)
+                    qCWarning(lcIndex) << "cannot index label" << readyLabels.at(i) << r.error().message;
+            }
+        }
     }
     entry.appliedVersion = newest;
     entry.heldVersion.clear();

@@ -1,7 +1,8 @@
 #include "service/index/vectorindex.h"
 
+#include "service/index/sha256stream.h"
+
 #include <QByteArray>
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -638,7 +639,7 @@ Result<void> VectorIndex::save(const QString &path, quint64 watermark) const
     putU64(h + 40, watermark);
     putU64(h + 48, quint64(in.size()));
 
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256Stream hash;
     hash.addData(QByteArrayView(header.constData(), kChecksumOffset));
 
     QSaveFile out(path);
@@ -714,7 +715,7 @@ Result<std::unique_ptr<VectorIndex>> VectorIndex::load(const QString &path, int 
             return loadError(corrupt, path, QStringLiteral("no room for a temporary copy: %1")
                                                 .arg(copy.errorString()));
     }
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256Stream hash;
     hash.addData(QByteArrayView(h, kChecksumOffset));
     while (!file.atEnd()) {
         const QByteArray chunk = file.read(kCopyChunk);

@@ -160,6 +160,7 @@ Result<void> Database::migrate()
             return current.error();
         current.value().next();
         const int applied = current.value().value(0).toInt();
+        current.value().finish();   // an open read would block DROP statements below
         const auto &steps = schemaMigrations();
         if (applied > int(steps.size()))
             return Error::make(500, QStringLiteral("schema_too_new"),

@@ -110,6 +110,14 @@ const std::vector<Migration> &schemaMigrations()
              // from an index, not from reading rows (the column sits after the vector blob).
              QStringLiteral("CREATE INDEX nodes_embedding_version_all ON nodes(embedding_version)"),
          }},
+        {QStringLiteral("vector_catch_up_index"),
+         {
+             // Catching an index up lists (version, label) of the changed rows first and reads
+             // vectors only for rows it has not mirrored yet: covering index, no row reads.
+             QStringLiteral("DROP INDEX nodes_embedding_version"),
+             QStringLiteral("CREATE INDEX nodes_embedding_version"
+                            " ON nodes(tenant_id, scope, embedding_version, vector_label)"),
+         }},
     };
     return steps;
 }
