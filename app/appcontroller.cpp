@@ -103,6 +103,7 @@ int AppController::start()
         showWindow();
 
     m_host->startHttp(m_options.bindAddress, m_options.port);
+    m_host->startMaintenance();
     return ExitOk;
 }
 

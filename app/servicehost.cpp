@@ -1,5 +1,6 @@
 #include "app/servicehost.h"
 
+#include "service/engine/maintenancescheduler.h"
 #include "service/engine/memoryservice.h"
 #include "service/http/httpserverhost.h"
 
@@ -64,11 +65,21 @@ void ServiceHost::stopHttp()
     QMetaObject::invokeMethod(m_http.data(), &HttpServerHost::stop, Qt::QueuedConnection);
 }
 
+void ServiceHost::startMaintenance()
+{
+    if (m_shutDown || m_maintenance)
+        return;
+    m_maintenance = std::make_unique<MaintenanceScheduler>(m_service.get());
+    m_maintenance->start();
+}
+
 void ServiceHost::shutdown()
 {
     if (m_shutDown)
         return;
     m_shutDown = true;
+
+    m_maintenance.reset();   // stops the schedule before the service can go away
 
     if (m_http && m_thread.isRunning())
         QMetaObject::invokeMethod(m_http.data(), &HttpServerHost::stop,

@@ -12,12 +12,14 @@
 namespace MemoryGraph {
 
 class HttpServerHost;
+class MaintenanceScheduler;
 class MemoryService;
 
 /// Owns the MemoryService, the HTTP thread and the HttpServerHost that lives on it, and puts
 /// them up and down in order. Lives on the main thread; call it from there only.
 ///
-/// NOTE: shutdown order is fixed: HTTP server stopped inside its own thread (blocking), thread
+/// NOTE: shutdown order is fixed: scheduled maintenance stopped (waits for at most one scope's
+/// decay), HTTP server stopped inside its own thread (blocking), thread
 /// quit and joined (the host is deleted there), pooled work drained, then the service closed.
 class ServiceHost : public QObject
 {
@@ -37,6 +39,9 @@ public slots:
     void startHttp(const QString &address, quint16 port);
     /// Asks the HTTP thread to stop listening; answers with httpStopped().
     void stopHttp();
+    /// Starts the scheduled maintenance (adaptive decay every MEMORY_DECAY_INTERVAL_HOURS) on
+    /// its own thread; nothing when the interval is 0. Idempotent.
+    void startMaintenance();
     /// Stops HTTP, joins the thread and closes the service. Blocks; idempotent. After it the
     /// service() pointer is null.
     void shutdown();
@@ -49,6 +54,7 @@ signals:
 
 private:
     std::unique_ptr<MemoryService> m_service;
+    std::unique_ptr<MaintenanceScheduler> m_maintenance;
     QThread m_thread;
     QPointer<HttpServerHost> m_http;
     bool m_listening = false;

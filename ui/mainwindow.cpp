@@ -2,10 +2,12 @@
 
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
+#include "ui/pages/auditpage.h"
 #include "ui/pages/decisionspage.h"
 #include "ui/pages/graphpage.h"
 #include "ui/pages/memorypage.h"
 #include "ui/pages/recallpage.h"
+#include "ui/pages/replaypage.h"
 #include "ui/pages/rulespage.h"
 #include "ui/pages/serverpage.h"
 #include "ui/sampleloader.h"
@@ -52,6 +54,10 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_rulesPage->setObjectName(QStringLiteral("rulesPage"));
     m_decisionsPage = new DecisionsPage(m_service, this);
     m_decisionsPage->setObjectName(QStringLiteral("decisionsPage"));
+    m_replayPage = new ReplayPage(m_service, this);
+    m_replayPage->setObjectName(QStringLiteral("replayPage"));
+    m_auditPage = new AuditPage(m_service, this);
+    m_auditPage->setObjectName(QStringLiteral("auditPage"));
 
     // In Page order.
     m_stack = new QStackedWidget(this);
@@ -61,6 +67,8 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_stack->addWidget(m_graphPage);
     m_stack->addWidget(m_rulesPage);
     m_stack->addWidget(m_decisionsPage);
+    m_stack->addWidget(m_replayPage);
+    m_stack->addWidget(m_auditPage);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -93,11 +101,14 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     connect(m_graphPage, &GraphPage::loadFailed, this, showFailure);
     connect(m_memoryPage, &MemoryPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
     connect(m_recallPage, &RecallPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
-    connect(m_decisionsPage, &DecisionsPage::ruleRequested, this,
-            [this](const QString &tenantId, const QString &scope, const QString &ruleId) {
-                m_rulesPage->showRule(tenantId, scope, ruleId);
-                showPage(Page::Rules);
-            });
+    const auto showRule = [this](const QString &tenantId, const QString &scope, const QString &ruleId) {
+        m_rulesPage->showRule(tenantId, scope, ruleId);
+        showPage(Page::Rules);
+    };
+    connect(m_decisionsPage, &DecisionsPage::ruleRequested, this, showRule);
+    connect(m_replayPage, &ReplayPage::ruleRequested, this, showRule);
+    connect(m_replayPage, &ReplayPage::nodeRequested, this, &MainWindow::showNodeInGraph);
+    connect(m_auditPage, &AuditPage::loadFailed, this, showFailure);
 
     resize(1280, 800);
     showPage(Page::Server);
@@ -137,6 +148,10 @@ QWidget *MainWindow::createSidebar()
             tr("Edit rules, switch them between shadow and active, try them (Ctrl+5)"));
     addPage(QStyle::SP_FileDialogInfoView, tr("Decisions"),
             tr("Tool-selection decisions and their feedback (Ctrl+6)"));
+    addPage(QStyle::SP_MediaPlay, tr("Replay"),
+            tr("Recorded runs step by step, with their decisions and feedback (Ctrl+7)"));
+    addPage(QStyle::SP_DialogApplyButton, tr("Audit"),
+            tr("Commits by scope, chain verification and maintenance jobs (Ctrl+8)"));
 
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
@@ -181,6 +196,8 @@ void MainWindow::createActions()
     addPageAction(tr("&Graph"), Qt::Key_4, Page::Graph);
     addPageAction(tr("R&ules"), Qt::Key_5, Page::Rules);
     addPageAction(tr("&Decisions"), Qt::Key_6, Page::Decisions);
+    addPageAction(tr("Re&play"), Qt::Key_7, Page::Replay);
+    addPageAction(tr("&Audit"), Qt::Key_8, Page::Audit);
 }
 
 void MainWindow::createMenus()
@@ -215,7 +232,7 @@ void MainWindow::createStatusBar()
 MainWindow::Page MainWindow::currentPage() const
 {
     const int index = m_stack->currentIndex();
-    return index >= int(Page::Server) && index <= int(Page::Decisions) ? Page(index) : Page::Server;
+    return index >= int(Page::Server) && index <= int(Page::Audit) ? Page(index) : Page::Server;
 }
 
 void MainWindow::showPage(Page page)

@@ -16,23 +16,25 @@ class MemoryService;
 
 namespace MemoryGraph::Ui {
 
+class AuditPage;
 class DecisionsPage;
 class GraphPage;
 class MemoryPage;
 class RulesPage;
 class RecallPage;
+class ReplayPage;
 class ServerPage;
 struct SampleLoadReport;
 
-/// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules and
-/// Decisions pages, menus and a status bar.
+/// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules, Decisions,
+/// Replay and Audit pages, menus and a status bar.
 /// It only routes; the pages do the work. The service must outlive the window.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Sidebar order; Ctrl+1 .. Ctrl+6.
-    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions };
+    /// Sidebar order; Ctrl+1 .. Ctrl+8.
+    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions, Replay, Audit };
 
     explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -43,6 +45,8 @@ public:
     GraphPage *graphPage() const { return m_graphPage; }
     RulesPage *rulesPage() const { return m_rulesPage; }
     DecisionsPage *decisionsPage() const { return m_decisionsPage; }
+    ReplayPage *replayPage() const { return m_replayPage; }
+    AuditPage *auditPage() const { return m_auditPage; }
     Page currentPage() const;
 
 public Q_SLOTS:
@@ -78,6 +82,8 @@ private:
     GraphPage *m_graphPage = nullptr;
     RulesPage *m_rulesPage = nullptr;
     DecisionsPage *m_decisionsPage = nullptr;
+    ReplayPage *m_replayPage = nullptr;
+    AuditPage *m_auditPage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_quitAction = nullptr;

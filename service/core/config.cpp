@@ -92,6 +92,25 @@ Result<QHash<QString, KeyIdentity>> readApiKeys(const QString &raw)
     return keys;
 }
 
+/// Maintenance settings are advisory: an unusable value keeps the default instead of failing start-up.
+bool lenientBool(const QProcessEnvironment &env, const char *name, bool fallback)
+{
+    auto v = readBool(env, QString::fromLatin1(name), fallback);
+    return v ? v.value() : fallback;
+}
+
+qint64 lenientInt(const QProcessEnvironment &env, const char *name, qint64 fallback, qint64 min, qint64 max)
+{
+    auto v = readInt(env, QString::fromLatin1(name), fallback, min, max);
+    return v ? v.value() : fallback;
+}
+
+double lenientNumber(const QProcessEnvironment &env, const char *name, double fallback, double min, double max)
+{
+    auto v = readNumber(env, QString::fromLatin1(name), fallback, min, max);
+    return v ? v.value() : fallback;
+}
+
 } // namespace
 
 QString authModeName(AuthMode mode)
@@ -240,6 +259,13 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
         if (auto r = readLimit(env, prefix, limit); !r)
             return r.error();
     }
+
+    c.adaptiveDecayEnabled = lenientBool(env, "MEMORY_ADAPTIVE_DECAY_ENABLED", c.adaptiveDecayEnabled);
+    c.adaptiveRecentDays = int(lenientInt(env, "MEMORY_ADAPTIVE_RECENT_DAYS", c.adaptiveRecentDays, 0, 3650));
+    c.salienceDecayFactor = lenientNumber(env, "MEMORY_SALIENCE_DECAY_FACTOR", c.salienceDecayFactor, 0, 1);
+    c.scopeHotNodeBudget = int(lenientInt(env, "MEMORY_SCOPE_HOT_NODE_BUDGET", c.scopeHotNodeBudget, 0, 100000000));
+    c.scopeActiveNodeBudget = int(lenientInt(env, "MEMORY_SCOPE_ACTIVE_NODE_BUDGET", c.scopeActiveNodeBudget, 0, 100000000));
+    c.decayIntervalHours = int(lenientInt(env, "MEMORY_DECAY_INTERVAL_HOURS", c.decayIntervalHours, 0, 24 * 365));
     return c;
 }
 

@@ -79,6 +79,14 @@ struct ServiceConfig
 
     RateLimits rateLimits;
 
+    // Maintenance jobs (adaptive decay, reference §6.3). Bad values fall back to the defaults.
+    bool adaptiveDecayEnabled = true;   ///< MEMORY_ADAPTIVE_DECAY_ENABLED (false: uniform decay)
+    int adaptiveRecentDays = 7;         ///< MEMORY_ADAPTIVE_RECENT_DAYS
+    double salienceDecayFactor = 0.995; ///< MEMORY_SALIENCE_DECAY_FACTOR (per run, 0..1)
+    int scopeHotNodeBudget = 0;         ///< MEMORY_SCOPE_HOT_NODE_BUDGET (0 = off)
+    int scopeActiveNodeBudget = 0;      ///< MEMORY_SCOPE_ACTIVE_NODE_BUDGET (0 = off)
+    int decayIntervalHours = 24;        ///< MEMORY_DECAY_INTERVAL_HOURS (0 = no schedule)
+
     /// Reads the environment; an unparsable value is an error naming the variable.
     static Result<ServiceConfig> fromEnvironment(const QProcessEnvironment &env);
 };

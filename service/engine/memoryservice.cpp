@@ -149,6 +149,125 @@ Result<RunOutcome> MemoryService::toolRun(const ToolRunRequest &request, const R
     return ToolEngine(*m_db, m_config).run(request, meta);
 }
 
+Result<AssembleOutcome> MemoryService::assembleContext(const AssembleRequest &request, const RequestMeta &meta)
+{
+    auto outcome = AssembleEngine(*m_db, *m_indexes, *m_audit, m_provider.get(), m_config).assemble(request, meta);
+    if (outcome && outcome.value().tools)
+        emit decisionRecorded(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                              outcome.value().tools->decision.id);
+    return outcome;
+}
+
+Result<ResolveOutcome> MemoryService::resolveUri(const ResolveRequest &request, const RequestMeta &meta)
+{
+    return ResolveEngine(*m_db, m_config).resolve(request, meta);
+}
+
+Result<RuleFeedbackOutcome> MemoryService::ruleFeedback(const RuleFeedbackRequest &request, const RequestMeta &meta)
+{
+    auto outcome = RuleFeedbackEngine(*m_db, m_config).record(request, meta);
+    if (outcome)
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+    return outcome;
+}
+
+Result<RehydrateOutcome> MemoryService::rehydrate(const RehydrateRequest &request, const RequestMeta &meta)
+{
+    auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).rehydrate(request, meta);
+    if (outcome && outcome.value().commit)
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit->id);
+    return outcome;
+}
+
+Result<NodesActivateOutcome> MemoryService::activateNodes(const NodesActivateRequest &request,
+                                                          const RequestMeta &meta)
+{
+    auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).activate(request, meta);
+    if (outcome && outcome.value().commit)
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit->id);
+    return outcome;
+}
+
+Result<NodeEditOutcome> MemoryService::editNode(const NodeEditRequest &request, const RequestMeta &meta)
+{
+    auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).edit(request, meta);
+    if (!outcome || !outcome.value().commit)
+        return outcome;
+    for (const EmbeddingChange &c : outcome.value().embeddingChanges)
+        m_indexes->apply(c.tenantId, c.scope, c.label, c.version, c.vector);
+    if (outcome.value().node.embeddingStatus == QLatin1String("pending") && m_backfill)
+        m_backfill->wake();
+    emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit->id);
+    return outcome;
+}
+
+Result<NodeForgetOutcome> MemoryService::forgetNode(const NodeForgetRequest &request, const RequestMeta &meta)
+{
+    auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).forget(request, meta);
+    if (!outcome)
+        return outcome;
+    for (const EmbeddingChange &c : outcome.value().embeddingChanges)
+        m_indexes->apply(c.tenantId, c.scope, c.label, c.version, c.vector);
+    emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+    return outcome;
+}
+
+qint64 MemoryService::indexedVectorCount(const QString &tenantId, const QString &scope) const
+{
+    return m_indexes->indexedCount(tenantId, scope);
+}
+
+namespace {
+/// Replay records go through write(), so indexes and committed() follow as for any write.
+ReplayEngine replayEngine(MemoryService *service, Database &db, const ServiceConfig &config)
+{
+    return ReplayEngine(db, config, [service](const WriteRequest &request, const RequestMeta &meta) {
+        return service->write(request, meta);
+    });
+}
+} // namespace
+
+Result<ReplayWriteOutcome> MemoryService::replayRunStart(const ReplayRunStartRequest &request,
+                                                         const RequestMeta &meta)
+{
+    return replayEngine(this, *m_db, m_config).runStart(request, meta);
+}
+
+Result<ReplayWriteOutcome> MemoryService::replayStepBefore(const ReplayStepBeforeRequest &request,
+                                                           const RequestMeta &meta)
+{
+    return replayEngine(this, *m_db, m_config).stepBefore(request, meta);
+}
+
+Result<ReplayWriteOutcome> MemoryService::replayStepAfter(const ReplayStepAfterRequest &request,
+                                                          const RequestMeta &meta)
+{
+    return replayEngine(this, *m_db, m_config).stepAfter(request, meta);
+}
+
+Result<ReplayWriteOutcome> MemoryService::replayRunEnd(const ReplayRunEndRequest &request,
+                                                       const RequestMeta &meta)
+{
+    return replayEngine(this, *m_db, m_config).runEnd(request, meta);
+}
+
+Result<ReplayRunView> MemoryService::replayRunGet(const ReplayRunGetRequest &request, const RequestMeta &meta)
+{
+    return ReplayEngine(*m_db, m_config).runGet(request, meta);
+}
+
+Result<QVector<ReplayRunSummary>> MemoryService::listReplayRuns(const QString &tenantId,
+                                                                const QString &scope, int limit) const
+{
+    return ReplayEngine(*m_db, m_config).listRuns(tenantId, scope, limit);
+}
+
+Result<ReplayRunView> MemoryService::replayRun(const QString &tenantId, const QString &scope,
+                                               const QString &runId) const
+{
+    return ReplayEngine(*m_db, m_config).run(tenantId, scope, runId);
+}
+
 Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId, const QString &scope) const
 {
     auto conn = m_db->connection();
@@ -315,6 +434,46 @@ Result<QVector<CommitRecord>> MemoryService::listCommits(const QString &tenantId
     for (CommitRecord &c : commits.value())
         c.uri = recordUri(c.tenantId, c.scope, QStringLiteral("commit"), c.id);
     return commits;
+}
+
+Result<DecayReport> MemoryService::runAdaptiveDecay(const QString &tenantId, const QString &scope,
+                                                    const QDateTime &now)
+{
+    auto report = DecayJob(*m_db, m_config)
+                      .run(tenantId, scope, now.isValid() ? now : QDateTime::currentDateTimeUtc());
+    if (report && report.value().committed())
+        emit committed(tenantId, scope, report.value().commitId);
+    return report;
+}
+
+DecaySweep MemoryService::runAdaptiveDecayAllScopes(const QDateTime &now)
+{
+    // One "now" for the whole sweep, so every scope decays by the same clock.
+    const QDateTime at = now.isValid() ? now : QDateTime::currentDateTimeUtc();
+    DecaySweep sweep;
+    for (const ScopeSummary &s : listScopes()) {
+        auto report = runAdaptiveDecay(s.tenantId, s.scope, at);
+        if (report)
+            sweep.reports.append(report.value());
+        else
+            sweep.failures << s.tenantId + QStringLiteral(" / ") + s.scope + QStringLiteral(": ")
+                                  + report.error().message;
+    }
+    return sweep;
+}
+
+Result<ConsolidationReport> MemoryService::consolidate(const QString &tenantId, const QString &scope,
+                                                       bool apply)
+{
+    auto report = ConsolidationJob(*m_db, *m_indexes, m_config).run(tenantId, scope, apply);
+    if (report && !report.value().commitId.isEmpty())
+        emit committed(tenantId, scope, report.value().commitId);
+    return report;
+}
+
+Result<ChainReport> MemoryService::verifyChain(const QString &tenantId, const QString &scope) const
+{
+    return ChainVerifier(*m_db, m_config).verify(tenantId, scope);
 }
 
 HealthInfo MemoryService::health() const

@@ -5,8 +5,16 @@
 #include "service/core/records.h"
 #include "service/core/result.h"
 #include "service/embedding/embeddingprovider.h"
+#include "service/engine/assembleengine.h"
+#include "service/engine/chainverifier.h"
+#include "service/engine/consolidationjob.h"
+#include "service/engine/decayjob.h"
+#include "service/engine/lifecycleengine.h"
 #include "service/engine/recallengine.h"
 #include "service/engine/recallrequest.h"
+#include "service/engine/replayengine.h"
+#include "service/engine/resolveengine.h"
+#include "service/engine/rulefeedback.h"
 #include "service/engine/toolengine.h"
 #include "service/engine/writerequest.h"
 
@@ -119,6 +127,38 @@ public:
     /// POST /v1/memory/tools/run (spec §4.11).
     Result<RunOutcome> toolRun(const ToolRunRequest &request, const RequestMeta &meta);
 
+    /// POST /v1/memory/context/assemble (spec §4.13): recall + rules + optional tool selection
+    /// (which persists a decision) + layered context.
+    Result<AssembleOutcome> assembleContext(const AssembleRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/resolve: a memorygraph:// URI back to its node, edge, commit or decision.
+    Result<ResolveOutcome> resolveUri(const ResolveRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/feedback: one outcome for one rule, audited as a rule_feedback commit.
+    Result<RuleFeedbackOutcome> ruleFeedback(const RuleFeedbackRequest &request, const RequestMeta &meta);
+
+    /// POST /v1/memory/archive/rehydrate (spec §4.5): moves nodes below target_tier up to it.
+    Result<RehydrateOutcome> rehydrate(const RehydrateRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/nodes/activate (spec §4.6): records usage and outcome signals.
+    Result<NodesActivateOutcome> activateNodes(const NodesActivateRequest &request, const RequestMeta &meta);
+    /// Operator edit of one node (DESIGN decision 4); a changed text is re-embedded.
+    Result<NodeEditOutcome> editNode(const NodeEditRequest &request, const RequestMeta &meta);
+    /// Operator removal of one node with its edges and vector (DESIGN decision 4).
+    Result<NodeForgetOutcome> forgetNode(const NodeForgetRequest &request, const RequestMeta &meta);
+    /// Vectors held by a scope's index, -1 when the index is not loaded (tests, diagnostics).
+    qint64 indexedVectorCount(const QString &tenantId, const QString &scope) const;
+
+    // Replay records (reference §7.1): ordinary nodes written through write().
+    Result<ReplayWriteOutcome> replayRunStart(const ReplayRunStartRequest &request, const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayStepBefore(const ReplayStepBeforeRequest &request, const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayStepAfter(const ReplayStepAfterRequest &request, const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayRunEnd(const ReplayRunEndRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/replay/runs/get (spec §4.12): what the consumer's lanes show.
+    Result<ReplayRunView> replayRunGet(const ReplayRunGetRequest &request, const RequestMeta &meta);
+    /// Replay reads for the console (every lane), newest run first.
+    Result<QVector<ReplayRunSummary>> listReplayRuns(const QString &tenantId, const QString &scope,
+                                                     int limit = 200) const;
+    Result<ReplayRunView> replayRun(const QString &tenantId, const QString &scope,
+                                    const QString &runId) const;
+
     // Reads for the rules and decisions views.
     Result<QVector<RuleSummary>> listRules(const QString &tenantId, const QString &scope) const;
     Result<QVector<DecisionRecord>> listDecisions(const DecisionQuery &query) const;
@@ -144,6 +184,17 @@ public:
     Result<QVector<CommitRecord>> listCommits(const QString &tenantId, const QString &scope,
                                               int offset = 0, int limit = 200) const;
     HealthInfo health() const;
+
+    // Operator maintenance jobs (no HTTP routes). Each emits committed() for a commit it writes.
+    /// Adaptive decay of one scope as of `now` (invalid = the current time); reference §6.3.
+    Result<DecayReport> runAdaptiveDecay(const QString &tenantId, const QString &scope,
+                                         const QDateTime &now = QDateTime());
+    /// Adaptive decay of every scope in the store (the scheduled job).
+    DecaySweep runAdaptiveDecayAllScopes(const QDateTime &now = QDateTime());
+    /// Offline consolidation of duplicates; a dry run unless apply (then one commit).
+    Result<ConsolidationReport> consolidate(const QString &tenantId, const QString &scope, bool apply);
+    /// Recomputes the scope's commit hash chain and reports the first break.
+    Result<ChainReport> verifyChain(const QString &tenantId, const QString &scope) const;
 
 signals:
     /// Emitted from the writing thread after a commit is durable.

@@ -130,6 +130,26 @@ void HttpApi::registerRoutes()
              Routes::toolsDecision(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/run"), RouteClass::Recall,
              Routes::toolsRun(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/context/assemble"), RouteClass::Recall,
+             Routes::contextAssemble(m_service), true);
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/resolve"), RouteClass::Recall,
+             Routes::resolve(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/feedback"), RouteClass::Write,
+             Routes::ruleFeedback(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/run/start"), RouteClass::Write,
+             Routes::replayRunStart(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/step/before"), RouteClass::Write,
+             Routes::replayStepBefore(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/step/after"), RouteClass::Write,
+             Routes::replayStepAfter(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/run/end"), RouteClass::Write,
+             Routes::replayRunEnd(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/runs/get"), RouteClass::Recall,
+             Routes::replayRunsGet(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/archive/rehydrate"), RouteClass::Write,
+             Routes::archiveRehydrate(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/nodes/activate"), RouteClass::Write,
+             Routes::nodesActivate(m_service));
 }
 
 void HttpApi::install(QHttpServer &server)
@@ -166,7 +186,8 @@ Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
         RateCharge charge;
         charge.routeClass = route.routeClass;
         // Only recall routes can return debug embeddings, so only they draw on that quota.
-        charge.debugEmbeddings = call.path.startsWith(QLatin1String("/v1/memory/recall"))
+        charge.debugEmbeddings = (call.path.startsWith(QLatin1String("/v1/memory/recall"))
+                                  || call.path == QLatin1String("/v1/memory/context/assemble"))
                                  && call.json.value(QStringLiteral("return_debug")).toBool()
                                  && call.json.value(QStringLiteral("include_embeddings")).toBool();
         charge.textEmbedding = route.embedsText;

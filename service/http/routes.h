@@ -20,6 +20,16 @@ RouteHandler toolsSelect(MemoryService *service);
 RouteHandler toolsFeedback(MemoryService *service);
 RouteHandler toolsDecision(MemoryService *service);
 RouteHandler toolsRun(MemoryService *service);
+RouteHandler contextAssemble(MemoryService *service);
+RouteHandler resolve(MemoryService *service);
+RouteHandler ruleFeedback(MemoryService *service);
+RouteHandler replayRunStart(MemoryService *service);
+RouteHandler replayStepBefore(MemoryService *service);
+RouteHandler replayStepAfter(MemoryService *service);
+RouteHandler replayRunEnd(MemoryService *service);
+RouteHandler replayRunsGet(MemoryService *service);
+RouteHandler archiveRehydrate(MemoryService *service);
+RouteHandler nodesActivate(MemoryService *service);
 
 } // namespace Routes
 } // namespace MemoryGraph

@@ -176,15 +176,42 @@ Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id)
     return q.value().value(0).toByteArray();
 }
 
+namespace {
+
+/// The next value of a store-wide counter that never goes back (see schema "store_counters").
+Result<qint64> nextCounter(QSqlDatabase &db, const QString &name)
+{
+    auto q = runSql(db, QStringLiteral("UPDATE store_counters SET value = value + 1 WHERE name = ?"
+                                       " RETURNING value"), {name});
+    if (!q)
+        return q.error();
+    if (!q.value().next())
+        return Error::internal(QStringLiteral("store counter missing: ") + name);
+    return q.value().value(0).toLongLong();
+}
+
+} // namespace
+
 Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
 {
+    // Only a new row takes the label; an update keeps its own (ON CONFLICT leaves it alone).
+    auto existing = runSql(db, QStringLiteral("SELECT 1 FROM nodes WHERE id = ?"), {n.id});
+    if (!existing)
+        return existing.error();
+    QVariant label;
+    if (!existing.value().next()) {
+        auto next = nextCounter(db, QStringLiteral("vector_label"));
+        if (!next)
+            return next.error();
+        label = next.value();
+    }
+    existing.value().finish();
     auto r = runSql(db, QStringLiteral(
         "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
         " producer_agent_id, owner_agent_id, owner_team_id, title, text_summary, slots, raw_ref,"
         " evidence_ref, embedding_status, embedding_model, embedding_error, salience,"
         " importance, confidence, created_at, updated_at, last_activated, commit_id, vector_label)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-        " (SELECT COALESCE(MAX(vector_label), 0) + 1 FROM nodes))"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         " ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id, type=excluded.type,"
         " tier=excluded.tier, memory_lane=excluded.memory_lane,"
         " producer_agent_id=excluded.producer_agent_id, owner_agent_id=excluded.owner_agent_id,"
@@ -200,7 +227,7 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
          text(n.textSummary), QJsonDocument(n.slotData).toJson(QJsonDocument::Compact),
          text(n.rawRef), text(n.evidenceRef), n.embeddingStatus, text(n.embeddingModel),
          text(n.embeddingError), n.salience, n.importance, n.confidence, millis(n.createdAt),
-         millis(n.updatedAt), millis(n.lastActivated), n.commitId});
+         millis(n.updatedAt), millis(n.lastActivated), n.commitId, label});
     if (!r)
         return r.error();
     return {};
@@ -208,11 +235,14 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
 
 Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id, const QByteArray &embedding)
 {
+    auto version = nextCounter(db, QStringLiteral("embedding_version"));
+    if (!version)
+        return version.error();
     auto r = runSql(db, QStringLiteral(
-        "UPDATE nodes SET embedding = ?,"
-        " embedding_version = (SELECT COALESCE(MAX(embedding_version), 0) + 1 FROM nodes)"
+        "UPDATE nodes SET embedding = ?, embedding_version = ?"
         " WHERE id = ? RETURNING embedding_version, vector_label"),
-        {embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding), id});
+        {embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding),
+         version.value(), id});
     if (!r)
         return r.error();
     if (!r.value().next())
@@ -228,6 +258,18 @@ Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tena
                                + QStringLiteral(" FROM edges WHERE tenant_id = ? AND scope = ?"
                                                 " AND type = ? AND src_id = ? AND dst_id = ?"),
                            {tenantId, scope, type, srcId, dstId}, readEdge);
+}
+
+Result<std::optional<EdgeRecord>> findEdgeById(QSqlDatabase &db, const QString &id)
+{
+    return one<EdgeRecord>(db, QStringLiteral("SELECT ") + kEdgeColumns + QStringLiteral(" FROM edges WHERE id = ?"),
+                           {id}, readEdge);
+}
+
+Result<std::optional<CommitRecord>> findCommit(QSqlDatabase &db, const QString &id)
+{
+    return one<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns + QStringLiteral(" FROM commits WHERE id = ?"),
+                             {id}, readCommit);
 }
 
 Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &e)

@@ -36,6 +36,9 @@ Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tena
                                            const QString &scope, const QString &type,
                                            const QString &srcId, const QString &dstId);
 Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &edge);
+/// Lookups by id for POST /v1/memory/resolve.
+Result<std::optional<EdgeRecord>> findEdgeById(QSqlDatabase &db, const QString &id);
+Result<std::optional<CommitRecord>> findCommit(QSqlDatabase &db, const QString &id);
 
 Result<std::optional<CommitRecord>> latestCommit(QSqlDatabase &db, const QString &tenantId,
                                                  const QString &scope);

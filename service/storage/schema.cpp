@@ -118,6 +118,16 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX nodes_embedding_version"
                             " ON nodes(tenant_id, scope, embedding_version, vector_label)"),
          }},
+        {QStringLiteral("store_counters"),
+         {
+             // Vector labels and embedding versions only ever go up, even when the node holding
+             // the highest one is forgotten: a reused label or version would let a saved index
+             // keep a stale vector or skip a change.
+             QStringLiteral("CREATE TABLE store_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
+             QStringLiteral("INSERT INTO store_counters (name, value) VALUES"
+                            " ('vector_label', (SELECT COALESCE(MAX(vector_label), 0) FROM nodes)),"
+                            " ('embedding_version', (SELECT COALESCE(MAX(embedding_version), 0) FROM nodes))"),
+         }},
     };
     return steps;
 }

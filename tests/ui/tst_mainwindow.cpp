@@ -3,7 +3,9 @@
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"
 #include "ui/models/requestlogmodel.h"
+#include "ui/pages/auditpage.h"
 #include "ui/pages/memorypage.h"
+#include "ui/pages/replaypage.h"
 #include "ui/pages/serverpage.h"
 #include "ui/theme.h"
 #include "ui/widgets/nodeinspector.h"
@@ -120,6 +122,13 @@ void tst_MainWindow::shortcutsSwitchPages()
 
     QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(window.currentPage(), MainWindow::Page::Memory);
+    QTest::keyClick(&window, Qt::Key_7, Qt::ControlModifier);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Replay);
+    QVERIFY(window.replayPage()->isVisible());
+    QTest::keyClick(&window, Qt::Key_8, Qt::ControlModifier);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Audit);
+    QVERIFY(window.auditPage()->isVisible());
+    QVERIFY(!window.replayPage()->isVisible());
     QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(window.currentPage(), MainWindow::Page::Server);
 

@@ -125,7 +125,7 @@ void tst_RecallPage::shortcutsReachNewPages()
     QVERIFY(sidebar);
     sidebar->setFocus();
     QTest::keyClick(sidebar, Qt::Key_End);
-    QCOMPARE(window.currentPage(), MainWindow::Page::Decisions);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Audit);
 }
 
 void tst_RecallPage::knobsAreSentOnlyWhenPinned()

@@ -85,7 +85,46 @@ void CommitListModel::setCommits(const QVector<CommitRecord> &commits)
 {
     beginResetModel();
     m_commits = commits;
+    m_moreRequested = false;
     endResetModel();
+}
+
+void CommitListModel::appendCommits(const QVector<CommitRecord> &commits)
+{
+    m_moreRequested = false;
+    if (commits.isEmpty())
+        return;
+    const int first = int(m_commits.size());
+    beginInsertRows(QModelIndex(), first, first + int(commits.size()) - 1);
+    m_commits += commits;
+    endInsertRows();
+}
+
+int CommitListModel::rowOf(const QString &commitId) const
+{
+    for (int row = 0; row < m_commits.size(); ++row) {
+        if (m_commits.at(row).id == commitId)
+            return row;
+    }
+    return -1;
+}
+
+void CommitListModel::setMoreAvailable(bool more)
+{
+    m_moreAvailable = more;
+}
+
+bool CommitListModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_moreAvailable && !m_moreRequested;
+}
+
+void CommitListModel::fetchMore(const QModelIndex &parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    m_moreRequested = true;
+    Q_EMIT moreRequested();
 }
 
 } // namespace MemoryGraph::Ui

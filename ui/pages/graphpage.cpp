@@ -6,6 +6,7 @@
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/graphstyle.h"
+#include "ui/widgets/nodeactions.h"
 #include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
 
@@ -16,10 +17,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -219,9 +222,16 @@ QWidget *GraphPage::createCanvasPanel()
 
     m_canvas = new GraphCanvas(box);
     m_canvas->setObjectName(QStringLiteral("graphCanvas"));
-    connect(m_canvas, &GraphCanvas::nodeSelected, this, &GraphPage::loadDetail);
+    m_nodeActions = new NodeActions(m_service, this);
+    connectNodeActions();
+    connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](const QString &id) {
+        // The drawn record is enough for the actions; the detail load refreshes it.
+        m_nodeActions->setNode(m_canvas->node(id));
+        loadDetail(id);
+    });
     connect(m_canvas, &GraphCanvas::selectionCleared, this, [this]() {
         ++m_detailGeneration;
+        m_nodeActions->clearNode();
         m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
     });
     connect(m_canvas, &GraphCanvas::nodeActivated, this, &GraphPage::expandNode);
@@ -270,6 +280,7 @@ QWidget *GraphPage::createCanvasPanel()
 QWidget *GraphPage::createInspectorPanel()
 {
     auto *box = new QGroupBox(tr("Node"), this);
+    QToolBar *actionBar = m_nodeActions->createToolBar(box);
     m_inspector = new NodeInspector(box);
     m_inspector->setObjectName(QStringLiteral("graphInspector"));
     m_inspector->setMinimumWidth(300);
@@ -285,8 +296,65 @@ QWidget *GraphPage::createInspectorPanel()
             expandNode(from);
     });
     auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_inspector);
+    layout->addWidget(actionBar);
+    layout->addWidget(m_inspector, 1);
     return box;
+}
+
+void GraphPage::connectNodeActions()
+{
+    // Shortcuts (Delete, F2, ...) act on the selected node while the canvas has focus.
+    m_nodeActions->attachTo(m_canvas);
+    m_canvas->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_canvas, &QWidget::customContextMenuRequested, this, &GraphPage::showCanvasMenu);
+    connect(m_nodeActions, &NodeActions::succeeded, this, [this](const QString &nodeId, const QString &message) {
+        setStatus(message);
+        if (m_canvas->containsNode(nodeId))
+            m_pendingSelection = nodeId;   // keep the changed node selected after the redraw
+        reloadGraph();
+        // The redraw keeps an unchanged selection without a new nodeSelected(): reload the
+        // detail here so the inspector and the actions see the node as it is now.
+        if (m_nodeActions->node().id == nodeId)
+            loadDetail(nodeId);
+    });
+    connect(m_nodeActions, &NodeActions::failed, this, [this](const QString &message) { setStatus(message, true); });
+    connect(m_nodeActions, &NodeActions::nodeForgotten, this, &GraphPage::onNodeForgotten);
+}
+
+void GraphPage::showCanvasMenu(const QPoint &pos)
+{
+    // The menu acts on the node under the pointer, which becomes the selection.
+    const QGraphicsItem *hit = m_canvas->itemAt(pos);
+    QString nodeId;
+    for (const QString &id : m_canvas->nodeIds()) {
+        const QGraphicsItem *item = m_canvas->nodeItem(id);
+        if (hit && item && (hit == item || item->isAncestorOf(hit))) {
+            nodeId = id;
+            break;
+        }
+    }
+    if (nodeId.isEmpty())
+        nodeId = m_canvas->selectedNodeId();
+    if (nodeId.isEmpty())
+        return;
+    if (m_canvas->selectedNodeId() != nodeId)
+        m_canvas->selectNode(nodeId);
+    m_nodeActions->setNode(m_canvas->node(nodeId));
+    QMenu *menu = m_nodeActions->createMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(m_canvas->viewport()->mapToGlobal(pos));
+}
+
+void GraphPage::onNodeForgotten(const QString &nodeId)
+{
+    m_centres.removeAll(nodeId);
+    runSearch();
+    if (!m_centres.isEmpty())
+        return;   // succeeded() redraws around the remaining centres
+    ++m_graphGeneration;
+    ++m_detailGeneration;
+    m_canvas->clearGraph();
+    m_inspector->showMessage(tr("The node was forgotten. Pick another start node."));
 }
 
 int GraphPage::hops() const
@@ -347,6 +415,7 @@ void GraphPage::onScopeChanged(const QString &tenantId, const QString &scope)
     m_centres.clear();
     m_centreTitle.clear();
     m_canvas->clearGraph();
+    m_nodeActions->clearNode();
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
     setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
 }
@@ -531,6 +600,7 @@ void GraphPage::loadDetail(const QString &nodeId)
                  if (generation != m_detailGeneration)
                      return;
                  if (!result) {
+                     m_nodeActions->clearNode();
                      m_inspector->showMessage(result.error().status == 404
                                                   ? tr("The node no longer exists.")
                                                   : tr("Could not load the node:\n%1")
@@ -538,6 +608,7 @@ void GraphPage::loadDetail(const QString &nodeId)
                      return;
                  }
                  m_inspector->showDetail(result.value());
+                 m_nodeActions->setNode(result.value().node);
              });
 }
 

@@ -21,6 +21,7 @@ namespace MemoryGraph::Ui {
 
 class GraphCanvas;
 class GraphLegend;
+class NodeActions;
 class NodeInspector;
 class ScopePicker;
 
@@ -43,6 +44,7 @@ public:
 
     GraphCanvas *canvas() const { return m_canvas; }
     NodeInspector *inspector() const { return m_inspector; }
+    NodeActions *nodeActions() const { return m_nodeActions; }
     ScopePicker *scopePicker() const { return m_scopePicker; }
     QLineEdit *searchEdit() const { return m_searchEdit; }
     QListWidget *searchResults() const { return m_results; }
@@ -89,6 +91,9 @@ private:
     void loadDetail(const QString &nodeId);
     void onCanvasChanged();
     void setStatus(const QString &text, bool error = false);
+    void connectNodeActions();
+    void showCanvasMenu(const QPoint &pos);
+    void onNodeForgotten(const QString &nodeId);
 
     MemoryService *m_service;
     QThreadPool m_pool;
@@ -113,6 +118,7 @@ private:
     GraphCanvas *m_canvas = nullptr;
     QLabel *m_statusLabel = nullptr;
     NodeInspector *m_inspector = nullptr;
+    NodeActions *m_nodeActions = nullptr;
 };
 
 } // namespace MemoryGraph::Ui

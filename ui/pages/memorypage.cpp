@@ -4,6 +4,7 @@
 #include "ui/asynccall.h"
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"
+#include "ui/widgets/nodeactions.h"
 #include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
 
@@ -20,6 +21,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -83,18 +85,7 @@ MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
     m_pendingTimer->setInterval(PendingPollMs);
     connect(m_pendingTimer, &QTimer::timeout, this, &MemoryPage::loadNodes);
 
-    m_inspector = new NodeInspector(this);
-    m_inspector->setObjectName(QStringLiteral("nodeInspector"));
-    m_inspector->setMinimumWidth(340);
-    m_inspector->setShowInGraphVisible(true);
-    connect(m_inspector, &NodeInspector::nodeActivated, this, &MemoryPage::selectNode);
-    connect(m_inspector, &NodeInspector::showInGraphRequested, this, [this](const QString &id) {
-        Q_EMIT showInGraphRequested(currentTenant(), currentScope(), id);
-    });
-
-    auto *inspectorBox = new QGroupBox(tr("Node"), this);
-    auto *inspectorLayout = new QVBoxLayout(inspectorBox);
-    inspectorLayout->addWidget(m_inspector);
+    QWidget *inspectorBox = createInspectorPanel();
 
     auto *left = new QSplitter(Qt::Vertical, this);
     left->setChildrenCollapsible(false);
@@ -234,6 +225,7 @@ QWidget *MemoryPage::createNodePanel()
                                 .arg(showInGraph->shortcut().toString(QKeySequence::NativeText)));
     connect(showInGraph, &QAction::triggered, this, &MemoryPage::showCurrentNodeInGraph);
     m_nodeView->addAction(showInGraph);
+    m_nodeActions->attachTo(m_nodeView);   // Delete forgets, F2 edits, and the context menu lists them
     m_nodeView->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_prevButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), box);
@@ -254,6 +246,59 @@ QWidget *MemoryPage::createNodePanel()
     layout->addWidget(m_nodeView, 1);
     layout->addLayout(pager);
     return box;
+}
+
+QWidget *MemoryPage::createInspectorPanel()
+{
+    auto *box = new QGroupBox(tr("Node"), this);
+    m_inspector = new NodeInspector(box);
+    m_inspector->setObjectName(QStringLiteral("nodeInspector"));
+    m_inspector->setMinimumWidth(340);
+    m_inspector->setShowInGraphVisible(true);
+    connect(m_inspector, &NodeInspector::nodeActivated, this, &MemoryPage::selectNode);
+    connect(m_inspector, &NodeInspector::showInGraphRequested, this, [this](const QString &id) {
+        Q_EMIT showInGraphRequested(currentTenant(), currentScope(), id);
+    });
+
+    m_nodeActions = new NodeActions(m_service, this);
+    m_actionStatus = new QLabel(box);
+    m_actionStatus->setObjectName(QStringLiteral("nodeActionStatus"));
+    m_actionStatus->setWordWrap(true);
+    m_actionStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_actionStatus->hide();
+    connect(m_nodeActions, &NodeActions::succeeded, this, [this](const QString &, const QString &message) {
+        m_actionStatus->setStyleSheet(QString());
+        m_actionStatus->setText(message);
+        m_actionStatus->show();
+        refresh();   // at once, not after the commit debounce
+    });
+    connect(m_nodeActions, &NodeActions::failed, this, [this](const QString &message) {
+        m_actionStatus->setStyleSheet(QStringLiteral("color: #d94f4f;"));
+        m_actionStatus->setText(message);
+        m_actionStatus->show();
+    });
+    connect(m_nodeActions, &NodeActions::nodeForgotten, this, &MemoryPage::onNodeForgotten);
+
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_nodeActions->createToolBar(box));
+    layout->addWidget(m_actionStatus);
+    layout->addWidget(m_inspector, 1);
+    return box;
+}
+
+QString MemoryPage::actionStatusText() const
+{
+    return m_actionStatus->text();
+}
+
+void MemoryPage::onNodeForgotten(const QString &nodeId)
+{
+    if (m_selectedNodeId != nodeId)
+        return;
+    m_selectedNodeId.clear();
+    ++m_detailGeneration;   // a detail load still on its way would show the gone node
+    m_nodeView->clearSelection();
+    m_inspector->showMessage(tr("The node was forgotten."));
 }
 
 QWidget *MemoryPage::createCommitPanel()
@@ -451,6 +496,7 @@ void MemoryPage::loadDetail(const QString &nodeId)
                      return;
                  if (!result) {
                      m_selectedNodeId.clear();
+                     m_nodeActions->clearNode();
                      m_inspector->showMessage(result.error().status == 404
                                                   ? tr("The node no longer exists.")
                                                   : tr("Could not load the node:\n%1")
@@ -458,6 +504,7 @@ void MemoryPage::loadDetail(const QString &nodeId)
                      return;
                  }
                  m_inspector->showDetail(result.value());
+                 m_nodeActions->setNode(result.value().node);
              });
 }
 
@@ -465,6 +512,7 @@ void MemoryPage::onScopeChanged()
 {
     m_offset = 0;
     m_selectedNodeId.clear();
+    m_nodeActions->clearNode();
     ++m_detailGeneration; // an inspector load for the old scope is now stale
     m_inspector->showMessage(tr("Select a node to inspect it."));
     loadNodes();
@@ -483,6 +531,8 @@ void MemoryPage::onCurrentNodeChanged()
     const QModelIndex current = m_nodeView->selectionModel()->currentIndex();
     if (!current.isValid())
         return;
+    // The row is enough for the actions, so a context menu right after the click is current.
+    m_nodeActions->setNode(m_nodeModel->node(current.row()));
     loadDetail(m_nodeModel->data(current, NodeTableModel::NodeIdRole).toString());
 }
 

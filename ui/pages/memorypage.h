@@ -19,6 +19,7 @@ struct NodePage;
 namespace MemoryGraph::Ui {
 
 class CommitListModel;
+class NodeActions;
 class NodeInspector;
 class NodeTableModel;
 class ScopePicker;
@@ -48,6 +49,9 @@ public:
     QTableView *nodeView() const { return m_nodeView; }
     CommitListModel *commitModel() const { return m_commitModel; }
     NodeInspector *inspector() const { return m_inspector; }
+    NodeActions *nodeActions() const { return m_nodeActions; }
+    /// The outcome of the last node action, as shown above the inspector.
+    QString actionStatusText() const;
     ScopePicker *scopePicker() const { return m_scopePicker; }
 
 public Q_SLOTS:
@@ -86,6 +90,8 @@ private:
     void onCurrentNodeChanged();
     void updatePager();
     void reportError(const QString &what, const QString &message);
+    QWidget *createInspectorPanel();
+    void onNodeForgotten(const QString &nodeId);
 
     MemoryService *m_service;
     QThreadPool m_pool;
@@ -119,6 +125,8 @@ private:
     QLabel *m_commitTitle = nullptr;
 
     NodeInspector *m_inspector = nullptr;
+    NodeActions *m_nodeActions = nullptr;
+    QLabel *m_actionStatus = nullptr;
 };
 
 } // namespace MemoryGraph::Ui

@@ -8,6 +8,7 @@
 #include "ui/models/seedtablemodel.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
+#include "ui/widgets/layeredcontextview.h"
 #include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
 
@@ -154,6 +155,12 @@ QWidget *RecallPage::createQueryBar()
     m_runButton->setToolTip(tr("Run recall_text with these settings (Enter in the query, or Ctrl+Enter)"));
     connect(m_runButton, &QPushButton::clicked, this, &RecallPage::run);
 
+    m_assembleButton = new QPushButton(tr("&Assemble"), bar);
+    m_assembleButton->setObjectName(QStringLiteral("assembleButton"));
+    m_assembleButton->setToolTip(tr("Run context/assemble with these settings: recall, rules and the "
+                                    "layered context an agent would get"));
+    connect(m_assembleButton, &QPushButton::clicked, this, &RecallPage::assemble);
+
     m_busyBar = new QProgressBar(bar);
     m_busyBar->setObjectName(QStringLiteral("recallBusy"));
     m_busyBar->setRange(0, 0);   // indeterminate
@@ -187,6 +194,7 @@ QWidget *RecallPage::createQueryBar()
     layout->addWidget(queryLabel);
     layout->addWidget(m_queryEdit, 1);
     layout->addWidget(m_runButton);
+    layout->addWidget(m_assembleButton);
     layout->addWidget(m_busyBar);
     layout->addWidget(m_optionsButton);
     return bar;
@@ -461,6 +469,9 @@ QWidget *RecallPage::createContextPanel()
 
     m_resultTabs->addTab(contextPage, tr("Context"));
     m_resultTabs->addTab(m_rankedView, tr("Ranked"));
+    m_layeredView = new LayeredContextView(m_resultTabs);
+    m_layeredView->setObjectName(QStringLiteral("layeredContextView"));
+    m_resultTabs->addTab(m_layeredView, tr("Layered"));
     return m_resultTabs;
 }
 
@@ -740,11 +751,74 @@ void RecallPage::run()
              });
 }
 
+void RecallPage::assemble()
+{
+    const QJsonObject body = requestBody();
+    if (body.value(QStringLiteral("query_text")).toString().isEmpty()) {
+        m_statusLabel->setStyleSheet(QString());
+        m_statusLabel->setText(tr("Type a query first."));
+        m_queryEdit->setFocus(Qt::OtherFocusReason);
+        return;
+    }
+    const quint64 generation = ++m_runGeneration;
+    setBusy(true);
+    m_statusLabel->setStyleSheet(QString());
+    m_statusLabel->setText(tr("Running context/assemble\u2026"));
+
+    MemoryService *service = m_service;
+    const int maxTextLength = m_service->config().maxTextLength;
+    struct Outcome
+    {
+        std::optional<AssembleOutcome> value;
+        Error error;
+        qint64 elapsedMs = 0;
+    };
+    runAsync(this, &m_pool,
+             [service, body, maxTextLength]() {
+                 QElapsedTimer timer;
+                 timer.start();
+                 Outcome out;
+                 // The recall_text body is a valid assemble body: same query, knobs and consumer.
+                 const auto request = AssembleRequest::fromJson(body, maxTextLength);
+                 if (!request) {
+                     out.error = request.error();
+                     return out;
+                 }
+                 RequestMeta meta;
+                 meta.requestId = randomUuid();
+                 auto result = service->assembleContext(request.value(), meta);
+                 if (result)
+                     out.value = std::move(result).value();
+                 else
+                     out.error = result.error();
+                 out.elapsedMs = timer.elapsed();
+                 return out;
+             },
+             [this, generation](const Outcome &out) {
+                 if (generation != m_runGeneration)
+                     return;   // a newer run is under way
+                 setBusy(false);
+                 if (!out.value) {
+                     showError(out.error);
+                     Q_EMIT assembleFinished(false);
+                     return;
+                 }
+                 applyOutcome(out.value->recall, out.elapsedMs);
+                 if (out.value->layered) {
+                     m_layeredView->setResult(*out.value->layered,
+                                              out.value->tools ? out.value->tools->selection.selected : QString());
+                     m_resultTabs->setCurrentWidget(m_layeredView);
+                 }
+                 Q_EMIT assembleFinished(true);
+             });
+}
+
 void RecallPage::setBusy(bool busy)
 {
     m_running = busy;
     m_busyBar->setVisible(busy);
     m_runButton->setText(busy ? tr("Running\u2026") : tr("Run"));
+    m_assembleButton->setEnabled(!busy);
 }
 
 void RecallPage::clearResults()
@@ -757,6 +831,7 @@ void RecallPage::clearResults()
     m_resultTabs->setTabText(1, tr("Ranked"));
     m_contextEdit->clear();
     m_contextSize->setText(tr("No context yet."));
+    m_layeredView->clear();
     m_canvas->clearGraph();
     m_graphSummary->setText(QString());
     m_inspector->showMessage(tr("Run a recall, then select a seed, a ranked entry or a node on the "

@@ -33,6 +33,7 @@ struct RecallOutcome;
 namespace MemoryGraph::Ui {
 
 class GraphCanvas;
+class LayeredContextView;
 class NodeInspector;
 class RankedTableModel;
 class ScopePicker;
@@ -57,6 +58,8 @@ public:
     ScopePicker *scopePicker() const { return m_scopePicker; }
     QLineEdit *queryEdit() const { return m_queryEdit; }
     QPushButton *runButton() const { return m_runButton; }
+    QPushButton *assembleButton() const { return m_assembleButton; }
+    LayeredContextView *layeredView() const { return m_layeredView; }
     SeedTableModel *seedModel() const { return m_seedModel; }
     RankedTableModel *rankedModel() const { return m_rankedModel; }
     QTableView *seedView() const { return m_seedView; }
@@ -81,6 +84,9 @@ public:
 
 public Q_SLOTS:
     void run();
+    /// Runs context/assemble (spec §4.13) with the same query, scope, knobs and consumer, and
+    /// shows its recall like run() plus the layered context.
+    void assemble();
     void setQueryText(const QString &text);
     void selectScope(const QString &tenantId, const QString &scope);
     /// Picks a profile by name ("" = server default) and fills the knobs with its values.
@@ -95,6 +101,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// A run finished; `ok` is false when the service returned an error.
     void recallFinished(bool ok);
+    /// An assembly finished; `ok` is false when the service returned an error.
+    void assembleFinished(bool ok);
     /// The operator asked to see a node on the Graph page.
     void showInGraphRequested(const QString &tenantId, const QString &scope, const QString &nodeId);
 
@@ -148,6 +156,7 @@ private:
     ScopePicker *m_scopePicker = nullptr;
     QLineEdit *m_queryEdit = nullptr;
     QPushButton *m_runButton = nullptr;
+    QPushButton *m_assembleButton = nullptr;
     QProgressBar *m_busyBar = nullptr;
     QToolButton *m_optionsButton = nullptr;
     QFrame *m_optionsFrame = nullptr;
@@ -171,6 +180,7 @@ private:
     QTabWidget *m_resultTabs = nullptr;
     QPlainTextEdit *m_contextEdit = nullptr;
     QLabel *m_contextSize = nullptr;
+    LayeredContextView *m_layeredView = nullptr;
     GraphCanvas *m_canvas = nullptr;
     QLabel *m_graphSummary = nullptr;
     NodeInspector *m_inspector = nullptr;

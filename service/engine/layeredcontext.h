@@ -1,0 +1,131 @@
+#pragma once
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace MemoryGraph::LayeredContext {
+
+// The layered context of POST /v1/memory/context/assemble (spec §4.13, reference §7.3): recall
+// items, rules, static blocks, the tool decision and citations sorted into seven layers, each with
+// its own character budget and item cap, under one total budget, and merged into a prompt text.
+// Pure: no SQL, no clock, so the same input always gives the same output.
+
+/// Layer names in merge order.
+const QStringList &layerNames();
+
+/// Which recall items may be forgotten before budgeting (reference forgetting_policy).
+struct ForgettingPolicy
+{
+    bool enabled = true;
+    QStringList allowedTiers{QStringLiteral("hot"), QStringLiteral("warm")};
+    bool excludeArchived = true;
+    std::optional<double> minSalience;
+};
+
+/// context_layers of the request.
+struct LayerOptions
+{
+    QStringList enabled;                    ///< empty = every layer
+    int totalChars = 4000;
+    QHash<QString, int> charsByLayer;       ///< overrides of the default per-layer budgets
+    QHash<QString, int> maxItemsByLayer;    ///< overrides of the default per-layer caps
+    bool includeMergeTrace = true;
+    ForgettingPolicy forgetting;
+};
+
+/// A caller-provided (or continuity-derived) block for the static layer.
+struct StaticBlock
+{
+    QString id;
+    QString title;
+    QString content;
+    QStringList tags;
+    QStringList intents;
+    QStringList tools;
+    int priority = 50;
+    bool alwaysInclude = false;
+};
+
+/// static_injection of the request.
+struct StaticInjection
+{
+    bool enabled = true;
+    int maxBlocks = 4;
+    int minScore = 50;
+    bool includeSelectionTrace = true;
+};
+
+/// One recall context item with the node facts forgetting needs.
+struct MemoryItem
+{
+    QString nodeId;
+    QString kind;          ///< node type
+    QString title;
+    QString summary;
+    QString tier;          ///< empty when unknown (never forgotten for its tier)
+    double salience = -1;  ///< negative when unknown
+    QString ruleState;     ///< for rules: active | shadow
+};
+
+struct RuleLine
+{
+    QString id;
+    QString summary;
+    QString state;   ///< active | shadow
+};
+
+struct Citation
+{
+    QString nodeId;
+    QString uri;
+};
+
+struct Input
+{
+    QString queryText;
+    QStringList contextSignals;       ///< intents and tags of the runtime context (lower case)
+    QStringList toolCandidates;
+    QVector<MemoryItem> items;        ///< recall context items in rank order
+    QVector<RuleLine> rules;          ///< evaluated matches, active first
+    QVector<StaticBlock> blocks;
+    QString selectedTool;
+    QStringList toolRanking;
+    QString decisionId;
+    QString runId;
+    QVector<Citation> citations;
+    LayerOptions options;
+    StaticInjection injection;
+};
+
+/// How a static block scored against the query, context and tools.
+struct BlockScore
+{
+    int score = 0;
+    QStringList matched;   ///< intent:x, tag:x, tool:x, lexical:n
+};
+BlockScore scoreBlock(const StaticBlock &block, const Input &input);
+
+/// The layered_context object, plus the figures the assembly summary needs.
+struct Output
+{
+    QJsonObject body;
+    QString mergedText;
+    QStringList layersWithContent;
+    int forgottenItems = 0;
+    int droppedItems = 0;
+    int staticBlocksSelected = 0;
+    int staticBlocksRejected = 0;
+};
+Output build(const Input &input);
+
+/// Default char budget and item cap of a layer.
+int defaultLayerChars(const QString &layer);
+int defaultLayerMaxItems(const QString &layer);
+
+} // namespace MemoryGraph::LayeredContext

@@ -1,0 +1,93 @@
+#include "service/engine/lifecyclerequests.h"
+
+#include "service/core/ids.h"
+#include "service/core/jsonreader.h"
+
+namespace MemoryGraph {
+
+namespace {
+
+constexpr int kMaxTargets = 200;
+
+/// node_ids / client_ids: at least one of them, 1..200 entries each (spec §8).
+bool readTargets(JsonReader &r, NodeTargets *out)
+{
+    QStringList nodeIds;
+    QStringList clientIds;
+    bool hasNodeIds = false;
+    bool hasClientIds = false;
+    if (!r.stringList("node_ids", &nodeIds, 1, kMaxTargets, &hasNodeIds))
+        return false;
+    if (!r.stringList("client_ids", &clientIds, 1, kMaxTargets, &hasClientIds))
+        return false;
+    if (!hasNodeIds && !hasClientIds)
+        return r.fail(QStringLiteral("node_ids"), QStringLiteral("node_ids or client_ids is required"));
+    for (int i = 0; i < nodeIds.size(); ++i) {
+        if (!isUuid(nodeIds.at(i)))
+            return r.fail(QStringLiteral("node_ids[%1]").arg(i), QStringLiteral("must be a UUID"));
+        const QString id = nodeIds.at(i).toLower();
+        if (!out->nodeIds.contains(id))
+            out->nodeIds << id;
+    }
+    for (const QString &clientId : std::as_const(clientIds)) {
+        if (!out->clientIds.contains(clientId))
+            out->clientIds << clientId;
+    }
+    return true;
+}
+
+bool readInput(JsonReader &r, QString *inputText, QString *inputSha256)
+{
+    r.string("input_text", inputText, 1 << 22);
+    r.string("input_sha256", inputSha256, 64);
+    if (r.ok() && inputText->isEmpty() && inputSha256->isEmpty())
+        return r.fail(QStringLiteral("input_text"), QStringLiteral("input_text or input_sha256 is required"));
+    return r.ok();
+}
+
+} // namespace
+
+Result<RehydrateRequest> RehydrateRequest::fromJson(const QJsonObject &body, int maxTextLength)
+{
+    RehydrateRequest q;
+    JsonReader r(body);
+    r.string("tenant_id", &q.tenantId, 64);
+    r.string("scope", &q.scope, 256);
+    r.string("actor", &q.actor, 256);
+    if (r.ok())
+        readTargets(r, &q.targets);
+    r.enumValue("target_tier", &q.targetTier, {QStringLiteral("warm"), QStringLiteral("hot")});
+    r.string("reason", &q.reason, 1 << 16);
+    readInput(r, &q.inputText, &q.inputSha256);
+    if (!r.ok())
+        return r.error();
+    q.reason = normalizeText(q.reason, maxTextLength);
+    q.inputText = normalizeText(q.inputText, maxTextLength);
+    return q;
+}
+
+Result<NodesActivateRequest> NodesActivateRequest::fromJson(const QJsonObject &body, int maxTextLength)
+{
+    NodesActivateRequest q;
+    JsonReader r(body);
+    r.string("tenant_id", &q.tenantId, 64);
+    r.string("scope", &q.scope, 256);
+    r.string("actor", &q.actor, 256);
+    if (r.ok())
+        readTargets(r, &q.targets);
+    r.string("run_id", &q.runId, 256);
+    r.enumValue("outcome", &q.outcome,
+                {QStringLiteral("positive"), QStringLiteral("negative"), QStringLiteral("neutral")});
+    std::optional<bool> activate;
+    if (r.boolean("activate", &activate) && activate)
+        q.activate = *activate;
+    r.string("reason", &q.reason, 1 << 16);
+    readInput(r, &q.inputText, &q.inputSha256);
+    if (!r.ok())
+        return r.error();
+    q.reason = normalizeText(q.reason, maxTextLength);
+    q.inputText = normalizeText(q.inputText, maxTextLength);
+    return q;
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,169 @@
+#include "service/engine/resolveengine.h"
+
+#include "service/core/ids.h"
+#include "service/core/jsonreader.h"
+#include "service/engine/callscope.h"
+#include "service/engine/vocabulary.h"
+#include "service/storage/database.h"
+#include "service/storage/graphstore.h"
+#include "service/storage/rulestore.h"
+
+namespace MemoryGraph {
+
+namespace {
+
+struct Viewer
+{
+    QString agentId;
+    QString teamId;
+
+    /// spec §4.3.2.3, as recall applies it.
+    bool sees(const NodeRecord &n) const
+    {
+        if (n.memoryLane != QLatin1String("private"))
+            return true;
+        return (!agentId.isEmpty() && n.ownerAgentId == agentId)
+               || (!teamId.isEmpty() && n.ownerTeamId == teamId);
+    }
+};
+
+/// Consumer ids checked against and defaulted from the credential, like recall (reference §9.3).
+Result<Viewer> resolveViewer(const ResolveRequest &req, const RequestMeta &meta, const ServiceConfig &config)
+{
+    Viewer v{req.consumerAgentId, req.consumerTeamId};
+    if (meta.principal) {
+        const Principal &p = *meta.principal;
+        if (!v.agentId.isEmpty() && !p.agentId.isEmpty() && v.agentId != p.agentId)
+            return identityMismatch(QStringLiteral("consumer_agent_id"), v.agentId, p.agentId);
+        if (!v.teamId.isEmpty() && !p.teamId.isEmpty() && v.teamId != p.teamId)
+            return identityMismatch(QStringLiteral("consumer_team_id"), v.teamId, p.teamId);
+        if (v.agentId.isEmpty())
+            v.agentId = p.agentId;
+        if (v.teamId.isEmpty())
+            v.teamId = p.teamId;
+    } else if (config.authMode == AuthMode::Off && v.agentId.isEmpty()) {
+        v.agentId = config.localAgentId;   // DESIGN decision 3
+    }
+    return v;
+}
+
+Error absent(const QString &what)
+{
+    return Error::notFound(QStringLiteral("no %1 with this URI").arg(what),
+                           {{QStringLiteral("reason"), what + QStringLiteral("_not_found_in_scope")}});
+}
+
+bool inScope(const QString &tenantId, const QString &scope, const RecordUri &uri)
+{
+    return tenantId == uri.tenantId && scope == uri.scope;
+}
+
+} // namespace
+
+Result<ResolveRequest> ResolveRequest::fromJson(const QJsonObject &body)
+{
+    ResolveRequest q;
+    JsonReader r(body);
+    r.string("tenant_id", &q.tenantId, 64);
+    r.string("scope", &q.scope, 256);
+    r.requiredString("uri", &q.uri, 2048);
+    r.string("consumer_agent_id", &q.consumerAgentId, 256);
+    r.string("consumer_team_id", &q.consumerTeamId, 256);
+    std::optional<bool> withSlots, withMeta;
+    r.boolean("include_slots", &withSlots);
+    r.boolean("include_meta", &withMeta);
+    q.includeSlots = withSlots.value_or(false);
+    q.includeMeta = withMeta.value_or(false);
+    if (!r.ok())
+        return r.error();
+    return q;
+}
+
+ResolveEngine::ResolveEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+
+Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const RequestMeta &meta)
+{
+    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
+    if (!cs)
+        return cs.error();
+    const auto parsed = parseRecordUri(req.uri);
+    if (!parsed)
+        return Error::invalidField(QStringLiteral("uri"),
+                                   QStringLiteral("must be memorygraph://<tenant>/<scope>/<kind>/<id>"));
+    const RecordUri uri = *parsed;
+    const bool nodeKind = Vocabulary::nodeTypes().contains(uri.kind);
+    const QStringList recordKinds{QStringLiteral("edge"), QStringLiteral("commit"), QStringLiteral("decision")};
+    if (!nodeKind && !recordKinds.contains(uri.kind))
+        return Error::invalidField(QStringLiteral("uri"),
+                                   QStringLiteral("unknown record kind '%1'; expected a node type, edge, commit or decision")
+                                       .arg(uri.kind));
+    if (uri.tenantId != cs.value().tenantId)
+        return Error::make(403, QStringLiteral("forbidden"),
+                           QStringLiteral("the URI names another tenant than the caller's"),
+                           {{QStringLiteral("tenant_id"), cs.value().tenantId}});
+    auto viewer = resolveViewer(req, meta, m_config);
+    if (!viewer)
+        return viewer.error();
+    auto conn = m_db.connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase db = conn.value();
+
+    ResolveOutcome out;
+    out.tenantId = uri.tenantId;
+    out.scope = uri.scope;
+    out.uri = recordUri(uri.tenantId, uri.scope, uri.kind, uri.id);
+    out.kind = uri.kind;
+    out.includeSlots = req.includeSlots;
+    out.includeMeta = req.includeMeta;
+    // A node the caller may not see answers exactly like an absent one.
+    const auto visibleNode = [&](const QString &id) -> Result<std::optional<NodeRecord>> {
+        auto node = GraphStore::findNode(db, id);
+        if (!node)
+            return node.error();
+        if (!node.value() || !inScope(node.value()->tenantId, node.value()->scope, uri)
+            || !viewer.value().sees(*node.value()))
+            return std::optional<NodeRecord>();
+        return node.value();
+    };
+    if (nodeKind) {
+        auto node = visibleNode(uri.id);
+        if (!node)
+            return node.error();
+        if (!node.value() || node.value()->type != uri.kind)
+            return absent(QStringLiteral("node"));
+        out.node = node.value();
+    } else if (uri.kind == QLatin1String("edge")) {
+        auto edge = GraphStore::findEdgeById(db, uri.id);
+        if (!edge)
+            return edge.error();
+        if (!edge.value() || !inScope(edge.value()->tenantId, edge.value()->scope, uri))
+            return absent(QStringLiteral("edge"));
+        for (const QString &end : {edge.value()->fromId, edge.value()->toId}) {
+            auto node = visibleNode(end);
+            if (!node)
+                return node.error();
+            if (!node.value())
+                return absent(QStringLiteral("edge"));
+        }
+        out.edge = edge.value();
+    } else if (uri.kind == QLatin1String("commit")) {
+        auto commit = GraphStore::findCommit(db, uri.id);
+        if (!commit)
+            return commit.error();
+        if (!commit.value() || !inScope(commit.value()->tenantId, commit.value()->scope, uri))
+            return absent(QStringLiteral("commit"));
+        out.commit = commit.value();
+        out.commit->uri = out.uri;
+    } else {
+        auto decision = RuleStore::decision(db, uri.tenantId, uri.scope, uri.id.toLower());
+        if (!decision)
+            return decision.error();
+        if (!decision.value())
+            return absent(QStringLiteral("decision"));
+        out.decision = decision.value();
+    }
+    return out;
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "service/engine/lifecycleengine.h"
+
+#include <QJsonObject>
+
+namespace MemoryGraph::Dto {
+
+// Whitelisted bodies for the lifecycle routes, keys as in reference §6.1 and §6.2.
+QJsonObject rehydrate(const RehydrateOutcome &outcome);
+QJsonObject nodesActivate(const NodesActivateOutcome &outcome);
+
+} // namespace MemoryGraph::Dto

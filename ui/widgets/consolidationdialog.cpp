@@ -1,0 +1,204 @@
+#include "ui/widgets/consolidationdialog.h"
+
+#include "service/engine/memoryservice.h"
+#include "ui/asynccall.h"
+#include "ui/displayformat.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace MemoryGraph::Ui {
+
+namespace {
+
+const QString ErrorColour = QStringLiteral("#d94f4f");
+
+QTableWidget *createTable(const QStringList &headers, const QString &objectName, QWidget *parent)
+{
+    auto *table = new QTableWidget(0, int(headers.size()), parent);
+    table->setObjectName(objectName);
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(false);
+    return table;
+}
+
+/// "Title (short id)", with the full id in the tooltip.
+QTableWidgetItem *nodeItem(const QString &title, const QString &id)
+{
+    auto *item = new QTableWidgetItem(QStringLiteral("%1 (%2)").arg(title, shortHash(id, 8)));
+    item->setToolTip(id);
+    item->setData(Qt::UserRole, id);
+    return item;
+}
+
+} // namespace
+
+ConsolidationDialog::ConsolidationDialog(MemoryService *service, const QString &tenantId,
+                                         const QString &scope, QWidget *parent)
+    : QDialog(parent), m_service(service), m_tenantId(tenantId), m_scope(scope)
+{
+    Q_ASSERT(m_service);
+    m_pool.setMaxThreadCount(1);
+    setWindowTitle(tr("Consolidate duplicates \u2014 %1 / %2").arg(tenantId, scope));
+    resize(820, 520);
+
+    auto *intro = new QLabel(tr("Duplicates are nodes of the same type with the same title and summary, "
+                                "or embeddings with cosine similarity of at least %1. The oldest node "
+                                "stays canonical; duplicates are marked alias_of / superseded_by and "
+                                "nothing is deleted.")
+                                 .arg(ConsolidationJob::kCosineThreshold),
+                             this);
+    intro->setWordWrap(true);
+
+    m_mergeTitle = new QLabel(tr("Merges"), this);
+    m_merges = createTable({tr("Type"), tr("Canonical"), tr("Duplicate"), tr("Basis"), tr("Similarity")},
+                           QStringLiteral("mergeTable"), this);
+    m_skippedTitle = new QLabel(tr("Skipped candidates"), this);
+    m_skipped = createTable({tr("Type"), tr("Node"), tr("Similar to"), tr("Reason")},
+                            QStringLiteral("skippedTable"), this);
+
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(120);
+    m_busy->setTextVisible(false);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("consolidationStatus"));
+    m_status->setWordWrap(true);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_apply = buttons->addButton(tr("&Apply"), QDialogButtonBox::ApplyRole);
+    m_apply->setObjectName(QStringLiteral("applyConsolidationButton"));
+    m_apply->setToolTip(tr("Mark the duplicates listed above (one commit)"));
+    m_apply->setEnabled(false);
+    connect(m_apply, &QPushButton::clicked, this, &ConsolidationDialog::apply);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_busy);
+    statusRow->addWidget(m_status, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_mergeTitle);
+    layout->addWidget(m_merges, 3);
+    layout->addWidget(m_skippedTitle);
+    layout->addWidget(m_skipped, 2);
+    layout->addLayout(statusRow);
+    layout->addWidget(buttons);
+
+    runPreview();
+}
+
+ConsolidationDialog::~ConsolidationDialog()
+{
+    m_pool.waitForDone();
+}
+
+QString ConsolidationDialog::statusText() const
+{
+    return m_status->text();
+}
+
+void ConsolidationDialog::runPreview()
+{
+    setBusy(true, tr("Looking for duplicates (dry run)\u2026"));
+    MemoryService *service = m_service;
+    const QString tenant = m_tenantId;
+    const QString scope = m_scope;
+    runAsync(this, &m_pool, [service, tenant, scope]() { return service->consolidate(tenant, scope, false); },
+             [this](const Result<ConsolidationReport> &result) {
+                 setBusy(false, QString());
+                 if (!result) {
+                     setStatus(tr("Dry run failed: %1").arg(result.error().message), true);
+                     Q_EMIT previewReady(false, 0, 0);
+                     return;
+                 }
+                 showReport(result.value());
+                 m_apply->setEnabled(!result.value().merges.isEmpty());
+                 setStatus(result.value().merges.isEmpty()
+                               ? tr("No duplicates found among %n node(s).", nullptr, result.value().nodesScanned)
+                               : tr("Dry run: nothing has been changed yet. Apply to mark %n duplicate(s).",
+                                    nullptr, int(result.value().merges.size())));
+                 Q_EMIT previewReady(true, int(result.value().merges.size()), int(result.value().skipped.size()));
+             });
+}
+
+void ConsolidationDialog::apply()
+{
+    m_apply->setEnabled(false);
+    setBusy(true, tr("Applying\u2026"));
+    MemoryService *service = m_service;
+    const QString tenant = m_tenantId;
+    const QString scope = m_scope;
+    runAsync(this, &m_pool, [service, tenant, scope]() { return service->consolidate(tenant, scope, true); },
+             [this](const Result<ConsolidationReport> &result) {
+                 setBusy(false, QString());
+                 if (!result) {
+                     setStatus(tr("Apply failed: %1").arg(result.error().message), true);
+                     m_apply->setEnabled(true);
+                     Q_EMIT applied(false, QString());
+                     return;
+                 }
+                 showReport(result.value());
+                 const QString commitId = result.value().commitId;
+                 setStatus(commitId.isEmpty()
+                               ? tr("Nothing left to merge.")
+                               : tr("Merged %n duplicate(s) in commit %1.", nullptr, int(result.value().merges.size()))
+                                     .arg(shortHash(commitId, 8)));
+                 Q_EMIT applied(true, commitId);
+             });
+}
+
+void ConsolidationDialog::showReport(const ConsolidationReport &report)
+{
+    m_merges->setRowCount(0);
+    for (const ConsolidationMerge &m : report.merges) {
+        const int row = m_merges->rowCount();
+        m_merges->insertRow(row);
+        m_merges->setItem(row, 0, new QTableWidgetItem(m.type));
+        m_merges->setItem(row, 1, nodeItem(m.canonicalTitle, m.canonicalId));
+        m_merges->setItem(row, 2, nodeItem(m.duplicateTitle, m.duplicateId));
+        m_merges->setItem(row, 3, new QTableWidgetItem(m.basis == QLatin1String("text") ? tr("same text")
+                                                                                         : tr("embedding")));
+        m_merges->setItem(row, 4, new QTableWidgetItem(QString::number(m.similarity, 'f', 3)));
+    }
+    m_skipped->setRowCount(0);
+    for (const ConsolidationSkip &s : report.skipped) {
+        const int row = m_skipped->rowCount();
+        m_skipped->insertRow(row);
+        m_skipped->setItem(row, 0, new QTableWidgetItem(s.type));
+        m_skipped->setItem(row, 1, nodeItem(s.nodeTitle, s.nodeId));
+        m_skipped->setItem(row, 2, nodeItem(s.otherTitle, s.otherId));
+        auto *reason = new QTableWidgetItem(s.reason);
+        reason->setToolTip(tr("One of the two negates the other, or their polarity / stance differ"));
+        m_skipped->setItem(row, 3, reason);
+    }
+    m_mergeTitle->setText(tr("Merges (%1)").arg(report.merges.size()));
+    m_skippedTitle->setText(tr("Skipped candidates (%1)").arg(report.skipped.size()));
+    m_merges->resizeColumnsToContents();
+    m_skipped->resizeColumnsToContents();
+}
+
+void ConsolidationDialog::setBusy(bool busy, const QString &text)
+{
+    m_busy->setVisible(busy);
+    if (busy)
+        setStatus(text);
+}
+
+void ConsolidationDialog::setStatus(const QString &text, bool isError)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+}
+
+} // namespace MemoryGraph::Ui

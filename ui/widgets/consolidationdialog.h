@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QDialog>
+#include <QThreadPool>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace MemoryGraph {
+class MemoryService;
+struct ConsolidationReport;
+}
+
+namespace MemoryGraph::Ui {
+
+/// "Consolidate duplicates": runs a dry run of the offline consolidation for one scope as soon
+/// as it opens, lists the merges it would make (canonical <- duplicate, basis, similarity) and
+/// the candidate pairs skipped as contradictory, and applies the plan on "Apply" (one commit).
+/// Both calls run off the GUI thread; the pool is drained on destruction.
+class ConsolidationDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ConsolidationDialog(MemoryService *service, const QString &tenantId, const QString &scope,
+                        QWidget *parent = nullptr);
+    ~ConsolidationDialog() override;
+
+    QTableWidget *mergeTable() const { return m_merges; }
+    QTableWidget *skippedTable() const { return m_skipped; }
+    QPushButton *applyButton() const { return m_apply; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    /// The dry run finished (ok = false when it failed).
+    void previewReady(bool ok, int merges, int skipped);
+    /// Apply finished; commitId is empty when nothing was left to merge or it failed.
+    void applied(bool ok, const QString &commitId);
+
+private:
+    void runPreview();
+    void apply();
+    void showReport(const ConsolidationReport &report);
+    void setBusy(bool busy, const QString &text);
+    void setStatus(const QString &text, bool isError = false);
+
+    MemoryService *m_service;
+    QString m_tenantId;
+    QString m_scope;
+    QThreadPool m_pool;
+    QTableWidget *m_merges = nullptr;
+    QTableWidget *m_skipped = nullptr;
+    QLabel *m_mergeTitle = nullptr;
+    QLabel *m_skippedTitle = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_busy = nullptr;
+    QPushButton *m_apply = nullptr;
+};
+
+} // namespace MemoryGraph::Ui
