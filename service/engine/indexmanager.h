@@ -7,8 +7,10 @@
 #include <QHash>
 #include <QMutex>
 #include <QString>
+#include <QThreadPool>
 #include <QVector>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -25,8 +27,12 @@ struct VectorMatch
 
 /// Owns one hnswlib index per (tenant, scope): loads it from disk, catches it up from SQLite
 /// (SQLite is the truth; the index is a cache), rebuilds it when missing or corrupt, and
-/// saves it on shutdown. Vectors committed but not yet in the index are scanned exactly, so a
-/// ready node is recallable at once. Thread-safe.
+/// saves it on shutdown. Thread-safe.
+///
+/// Committed vector changes do not touch hnswlib on the caller's thread: apply() records them
+/// as pending and a background drain (at most one per scope, on a pool of its own) inserts
+/// them in batches. Searches score pending vectors exactly and let them override what the
+/// index holds, so a ready node is recallable as soon as apply() returns.
 class IndexManager
 {
 public:
@@ -38,32 +44,58 @@ public:
                                         const QVector<float> &query, int k,
                                         const std::function<bool(qint64)> &accept = {});
 
-    /// Mirrors a committed vector change (empty vector = removed).
+    /// Mirrors a committed vector change (empty vector = removed). Returns at once, the index
+    /// catching up in the background, unless a bulk load has run a few hundred changes ahead
+    /// of the drain (then it waits for room). A change older than one already seen is ignored.
     void apply(const QString &tenantId, const QString &scope, qint64 label, qint64 version,
                const QByteArray &vector);
 
     /// Loads every scope's index in the background so the first recall is fast.
     void warmUp();
 
-    /// Writes every dirty index to disk.
+    /// Waits for the drains, moves what is still pending into the indexes and writes every
+    /// dirty index to disk.
     void saveAll();
 
-    /// Number of vectors held for a scope, -1 when its index is not loaded.
+    /// Number of vectors a search of the scope sees (the index adjusted by pending changes),
+    /// -1 when its index is not loaded.
     qint64 indexedCount(const QString &tenantId, const QString &scope) const;
+
+    /// Changes of a scope recorded but not yet in its hnswlib index (tests and diagnostics).
+    int pendingCount(const QString &tenantId, const QString &scope) const;
+
+    /// Holds drains back (pending changes pile up and are served by exact scoring) or lets
+    /// them go again. For tests that need the "not yet indexed" state to last.
+    void setDrainPaused(bool paused);
+
+    /// Blocks until no drain is running or queued.
+    void waitForDrains();
 
     /// File of a scope's index (for tests and diagnostics).
     QString indexPath(const QString &tenantId, const QString &scope) const;
 
 private:
     struct ScopeIndex;
+    enum class CatchUpMode { IntoIndex, IntoPending };
+
     std::shared_ptr<ScopeIndex> scopeIndex(const QString &tenantId, const QString &scope);
+    std::shared_ptr<ScopeIndex> existingScopeIndex(const QString &tenantId,
+                                                   const QString &scope) const;
+    QList<std::shared_ptr<ScopeIndex>> allScopeIndexes() const;
     Result<void> load(ScopeIndex &entry);
-    Result<void> catchUp(ScopeIndex &entry);
+    Result<void> catchUp(ScopeIndex &entry, CatchUpMode mode);
+    void startDrainLocked(const std::shared_ptr<ScopeIndex> &entry);
+    void drain(const std::shared_ptr<ScopeIndex> &entry);
+    void flushPendingLocked(ScopeIndex &entry);
+    void saveInBackgroundLocked(const std::shared_ptr<ScopeIndex> &entry);
 
     Database &m_db;
     QString m_directory;
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<ScopeIndex>> m_indexes;
+    std::atomic<bool> m_drainPaused{false};
+    // Loads, drains and periodic saves; declared last so it is torn down first.
+    QThreadPool m_pool;
 };
 
 } // namespace MemoryGraph

@@ -1,0 +1,403 @@
+#include "service/engine/indexmanager.h"
+#include "service/engine/vocabulary.h"
+#include "service/storage/database.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <random>
+#include <vector>
+
+using namespace MemoryGraph;
+
+namespace {
+
+constexpr int kDim = Vocabulary::kEmbeddingDimension;
+const QString kTenant = QStringLiteral("default");
+const QString kScope = QStringLiteral("default");
+
+QVector<float> randomVector(std::mt19937 &rng)
+{
+    std::normal_distribution<float> gauss(0.0f, 1.0f);
+    QVector<float> v(kDim);
+    for (float &x : v)
+        x = gauss(rng);
+    return v;
+}
+
+QByteArray bytesOf(const QVector<float> &v)
+{
+    return QByteArray(reinterpret_cast<const char *>(v.constData()),
+                      qsizetype(v.size()) * qsizetype(sizeof(float)));
+}
+
+QVector<float> scaled(QVector<float> v, float factor)
+{
+    for (float &x : v)
+        x *= factor;
+    return v;
+}
+
+/// An empty store (no node rows), so everything the index knows comes through apply().
+class Fixture
+{
+public:
+    Fixture()
+    {
+        auto db = Database::open(m_dir.filePath(QStringLiteral("memory.db")));
+        if (db)
+            m_db = std::move(db).value();
+    }
+    bool isValid() const { return m_dir.isValid() && m_db != nullptr; }
+    Database &db() { return *m_db; }
+    QString indexDir() const { return m_dir.filePath(QStringLiteral("index")); }
+
+    /// A manager whose scope index is loaded, so apply() is not ignored.
+    std::unique_ptr<IndexManager> openManager()
+    {
+        auto manager = std::make_unique<IndexManager>(*m_db, indexDir());
+        auto loaded = manager->search(kTenant, kScope, QVector<float>(kDim, 1.0f), 1);
+        return loaded ? std::move(manager) : nullptr;
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<Database> m_db;
+};
+
+QVector<qint64> labelsOf(const QVector<VectorMatch> &matches)
+{
+    QVector<qint64> labels;
+    for (const VectorMatch &m : matches)
+        labels << m.label;
+    return labels;
+}
+
+} // namespace
+
+class tst_IndexManager : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pendingVectorIsFoundBeforeTheDrain();
+    void reembeddedLabelReturnsItsNewestVector();
+    void removalIsNeverReturned();
+    void acceptFilterAppliesToPendingVectors();
+    void overridesHoldOnTheGraphSearchPath();
+    void concurrentWritesAndSearchesStayConsistent();
+    void saveAllWritesPendingChangesToTheFile();
+};
+
+void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    std::mt19937 rng(1);
+    const QVector<float> a = randomVector(rng);
+    const QVector<float> b = randomVector(rng);
+
+    manager->setDrainPaused(true);
+    manager->apply(kTenant, kScope, 11, 1, bytesOf(a));
+    manager->apply(kTenant, kScope, 12, 2, bytesOf(b));
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 2);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(2));
+
+    // Scaling the query must not matter: pending vectors are scored by cosine like the index.
+    auto hits = manager->search(kTenant, kScope, scaled(a, 3.0f), 2);
+    QVERIFY(hits);
+    QCOMPARE(labelsOf(hits.value()), QVector<qint64>({11, 12}));
+    QVERIFY(qAbs(hits.value().at(0).similarity - 1.0f) < 1e-4f);
+    const float pendingSimilarity = hits.value().at(1).similarity;
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 2);   // searching does not drain
+
+    manager->setDrainPaused(false);
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(2));
+    hits = manager->search(kTenant, kScope, a, 2);
+    QVERIFY(hits);
+    QCOMPARE(labelsOf(hits.value()), QVector<qint64>({11, 12}));
+    // The index scores the same pair the same way (up to SIMD rounding).
+    QVERIFY(qAbs(hits.value().at(1).similarity - pendingSimilarity) < 1e-4f);
+}
+
+void tst_IndexManager::reembeddedLabelReturnsItsNewestVector()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    std::mt19937 rng(2);
+    const QVector<float> oldVector = randomVector(rng);
+    const QVector<float> newVector = randomVector(rng);
+    for (qint64 label = 1; label <= 20; ++label)
+        manager->apply(kTenant, kScope, label, label, bytesOf(label == 5 ? oldVector : randomVector(rng)));
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+
+    manager->setDrainPaused(true);
+    manager->apply(kTenant, kScope, 5, 30, bytesOf(newVector));
+    // A writer that committed earlier but calls apply() late must not win.
+    manager->apply(kTenant, kScope, 5, 25, bytesOf(oldVector));
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 1);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(20));
+
+    auto byOld = manager->search(kTenant, kScope, oldVector, 20);
+    QVERIFY(byOld);
+    QCOMPARE(byOld.value().size(), 20);
+    QVERIFY(byOld.value().at(0).label != 5);   // the index still holds the old vector of 5
+    QCOMPARE(labelsOf(byOld.value()).count(5), 1);
+    auto byNew = manager->search(kTenant, kScope, newVector, 3);
+    QVERIFY(byNew);
+    QCOMPARE(byNew.value().at(0).label, qint64(5));
+    QVERIFY(qAbs(byNew.value().at(0).similarity - 1.0f) < 1e-4f);
+
+    manager->setDrainPaused(false);
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    manager->apply(kTenant, kScope, 5, 28, bytesOf(oldVector));   // still older than 30
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    byNew = manager->search(kTenant, kScope, newVector, 1);
+    QVERIFY(byNew);
+    QCOMPARE(byNew.value().at(0).label, qint64(5));
+    byOld = manager->search(kTenant, kScope, oldVector, 1);
+    QVERIFY(byOld);
+    QVERIFY(byOld.value().at(0).label != 5);
+}
+
+void tst_IndexManager::removalIsNeverReturned()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    std::mt19937 rng(3);
+    QVector<QVector<float>> vectors;
+    for (qint64 label = 1; label <= 3; ++label) {
+        vectors << randomVector(rng);
+        manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+    }
+    manager->waitForDrains();
+
+    manager->setDrainPaused(true);
+    // Forget deletes the row and reports the version the node already had.
+    manager->apply(kTenant, kScope, 2, 2, QByteArray());
+    // The same version as an upsert arriving late is not newer than the removal.
+    manager->apply(kTenant, kScope, 2, 2, bytesOf(vectors.at(1)));
+    // A label removed before the drain ever indexed it is hidden too.
+    const QVector<float> fresh = randomVector(rng);
+    manager->apply(kTenant, kScope, 4, 4, bytesOf(fresh));
+    manager->apply(kTenant, kScope, 4, 4, QByteArray());
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(2));
+
+    for (const QVector<float> &query : {vectors.at(1), fresh}) {
+        auto hits = manager->search(kTenant, kScope, query, 10);
+        QVERIFY(hits);
+        QCOMPARE(hits.value().size(), 2);
+        QVERIFY(!labelsOf(hits.value()).contains(2));
+        QVERIFY(!labelsOf(hits.value()).contains(4));
+    }
+
+    manager->setDrainPaused(false);
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(2));
+    auto hits = manager->search(kTenant, kScope, vectors.at(1), 10);
+    QVERIFY(hits);
+    QVector<qint64> left = labelsOf(hits.value());
+    std::sort(left.begin(), left.end());
+    QCOMPARE(left, QVector<qint64>({1, 3}));
+}
+
+void tst_IndexManager::acceptFilterAppliesToPendingVectors()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    std::mt19937 rng(4);
+    const QVector<float> query = randomVector(rng);
+    manager->setDrainPaused(true);
+    manager->apply(kTenant, kScope, 1, 1, bytesOf(query));
+    manager->apply(kTenant, kScope, 2, 2, bytesOf(randomVector(rng)));
+    auto hits = manager->search(kTenant, kScope, query, 5, [](qint64 label) { return label != 1; });
+    QVERIFY(hits);
+    QCOMPARE(labelsOf(hits.value()), QVector<qint64>({2}));
+    // Another scope sees nothing of it.
+    auto other = manager->search(kTenant, QStringLiteral("elsewhere"), query, 5);
+    QVERIFY(other);
+    QVERIFY(other.value().isEmpty());
+}
+
+void tst_IndexManager::overridesHoldOnTheGraphSearchPath()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    std::mt19937 rng(6);
+    constexpr qint64 kCount = 1100;   // above the exact-scan threshold: hnswlib answers
+    QVector<QVector<float>> vectors;
+    int mostPending = 0;
+    for (qint64 label = 1; label <= kCount; ++label) {
+        vectors << randomVector(rng);
+        manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+        mostPending = qMax(mostPending, manager->pendingCount(kTenant, kScope));
+    }
+    // A bulk load is held back so it never runs more than a bounded backlog ahead of the drain.
+    QVERIFY2(mostPending < 256, qPrintable(QString::number(mostPending)));
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), kCount);
+
+    manager->setDrainPaused(true);
+    QHash<qint64, QVector<float>> reembedded;
+    for (qint64 label = 1; label <= 40; ++label) {
+        reembedded.insert(label, randomVector(rng));
+        manager->apply(kTenant, kScope, label, kCount + label, bytesOf(reembedded.value(label)));
+    }
+    for (auto it = reembedded.cbegin(); it != reembedded.cend(); ++it) {
+        // The index still holds the old vector; the pending one must replace it.
+        auto byOld = manager->search(kTenant, kScope, vectors.at(it.key() - 1), 10);
+        QVERIFY(byOld);
+        QCOMPARE(byOld.value().size(), 10);
+        for (const VectorMatch &m : byOld.value())
+            QVERIFY2(m.similarity < 0.5f, qPrintable(QString::number(m.label)));
+        auto byNew = manager->search(kTenant, kScope, it.value(), 10);
+        QVERIFY(byNew);
+        QCOMPARE(byNew.value().size(), 10);
+        QCOMPARE(byNew.value().at(0).label, it.key());
+    }
+    // Labels not re-embedded are still found through the graph.
+    auto kept = manager->search(kTenant, kScope, vectors.at(500), 1);
+    QVERIFY(kept);
+    QCOMPARE(kept.value().value(0).label, qint64(501));
+}
+
+void tst_IndexManager::concurrentWritesAndSearchesStayConsistent()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    constexpr int kWriters = 3;
+    constexpr int kLabelsPerWriter = 60;
+    std::atomic<qint64> versions{0};
+    std::atomic<int> missed{0};
+    std::atomic<int> malformed{0};
+    std::atomic<bool> writing{true};
+    // Each writer's newest vectors, read once every thread has finished.
+    QVector<QHash<qint64, QVector<float>>> newest(kWriters);
+
+    QVector<QThread *> threads;
+    for (int w = 0; w < kWriters; ++w) {
+        QHash<qint64, QVector<float>> *mine = &newest[w];
+        threads << QThread::create([&, w, mine] {
+            std::mt19937 rng(100 + w);
+            for (int round = 0; round < 2; ++round) {   // the second round re-embeds every label
+                for (int i = 0; i < kLabelsPerWriter; ++i) {
+                    const qint64 label = qint64(w) * 1000 + i;
+                    const QVector<float> v = randomVector(rng);
+                    manager->apply(kTenant, kScope, label, ++versions, bytesOf(v));
+                    mine->insert(label, v);
+                    // Recallable at once, whatever the drain is doing.
+                    auto hits = manager->search(kTenant, kScope, v, 1);
+                    if (!hits || hits.value().isEmpty() || hits.value().at(0).label != label)
+                        ++missed;
+                }
+            }
+        });
+    }
+    for (int s = 0; s < 2; ++s) {
+        threads << QThread::create([&, s] {
+            std::mt19937 rng(200 + s);
+            while (writing.load()) {
+                auto hits = manager->search(kTenant, kScope, randomVector(rng), 10);
+                if (!hits) {
+                    ++malformed;
+                    continue;
+                }
+                QSet<qint64> seen;
+                for (qsizetype i = 0; i < hits.value().size(); ++i) {
+                    const VectorMatch &m = hits.value().at(i);
+                    if (seen.contains(m.label)
+                        || (i > 0 && hits.value().at(i - 1).similarity < m.similarity))
+                        ++malformed;
+                    seen.insert(m.label);
+                }
+                if (hits.value().size() > 10)
+                    ++malformed;
+            }
+        });
+    }
+    for (QThread *t : threads)
+        t->start();
+    for (int w = 0; w < kWriters; ++w)
+        threads.at(w)->wait();
+    writing = false;
+    for (QThread *t : threads) {
+        t->wait();
+        delete t;
+    }
+    QCOMPARE(missed.load(), 0);
+    QCOMPARE(malformed.load(), 0);
+
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(kWriters * kLabelsPerWriter));
+    for (const auto &labels : newest) {
+        for (auto it = labels.cbegin(); it != labels.cend(); ++it) {
+            auto hits = manager->search(kTenant, kScope, it.value(), 1);
+            QVERIFY(hits);
+            QCOMPARE(hits.value().value(0).label, it.key());
+            QVERIFY(qAbs(hits.value().value(0).similarity - 1.0f) < 1e-4f);
+        }
+    }
+}
+
+void tst_IndexManager::saveAllWritesPendingChangesToTheFile()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    std::mt19937 rng(5);
+    QVector<QVector<float>> vectors;
+    {
+        auto manager = f.openManager();
+        QVERIFY(manager);
+        manager->setDrainPaused(true);
+        for (qint64 label = 1; label <= 5; ++label) {
+            vectors << randomVector(rng);
+            manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+        }
+        manager->apply(kTenant, kScope, 3, 6, QByteArray());
+        QCOMPARE(manager->pendingCount(kTenant, kScope), 5);
+        manager->saveAll();
+        QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+        QVERIFY(QFile::exists(manager->indexPath(kTenant, kScope)));
+    }
+    // The store has no rows, so a reopened manager only knows what the file holds.
+    auto reopened = std::make_unique<IndexManager>(f.db(), f.indexDir());
+    for (qint64 label = 1; label <= 5; ++label) {
+        auto hits = reopened->search(kTenant, kScope, vectors.at(label - 1), 1);
+        QVERIFY(hits);
+        if (label == 3) {
+            QVERIFY(hits.value().value(0).label != 3);
+        } else {
+            QCOMPARE(hits.value().value(0).label, label);
+        }
+    }
+    QCOMPARE(reopened->indexedCount(kTenant, kScope), qint64(4));
+}
+
+QTEST_GUILESS_MAIN(tst_IndexManager)
+#include "tst_indexmanager.moc"
