@@ -108,6 +108,7 @@ LayeredContext::Input layeredInput(const AssembleRequest &req, const AssembleOut
     in.queryText = req.recall.queryText;
     in.contextSignals = contextSignals(context, out.continuity);
     in.toolCandidates = req.toolCandidates;
+    in.includeShadowRules = req.includeShadow;
     in.options = req.layers;
     in.injection = req.staticInjection;
     in.blocks = continuityBlocks(out.continuity) + req.staticBlocks;

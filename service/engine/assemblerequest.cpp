@@ -1,6 +1,7 @@
 #include "service/engine/assemblerequest.h"
 
 #include "service/core/jsonreader.h"
+#include "service/engine/requestfields.h"
 #include "service/engine/vocabulary.h"
 #include "service/rules/toolpolicy.h"
 
@@ -13,26 +14,6 @@ namespace {
 constexpr int kMaxStaticBlocks = 100;
 constexpr int kMaxBlockContent = 20000;
 constexpr int kMaxTotalChars = 200000;
-
-bool readFlag(JsonReader &r, const char *key, bool *out)
-{
-    std::optional<bool> b;
-    if (!r.boolean(key, &b))
-        return false;
-    if (b)
-        *out = *b;
-    return true;
-}
-
-bool readInt(JsonReader &r, const char *key, int *out, int min, int max)
-{
-    std::optional<int> v;
-    if (!r.integer(key, &v, min, max))
-        return false;
-    if (v)
-        *out = *v;
-    return true;
-}
 
 /// {layer: integer} with known layer names only.
 bool readPerLayer(JsonReader &parent, const char *key,

@@ -32,6 +32,14 @@ Result<CallScope> resolveCallScope(const QString &bodyTenant, const QString &bod
     return s;
 }
 
+QString defaultActor(const QString &given, const RequestMeta &meta, const ServiceConfig &config)
+{
+    return !given.isEmpty() ? given
+           : meta.principal && !meta.principal->agentId.isEmpty() ? meta.principal->agentId
+           : config.authMode == AuthMode::Off ? config.localAgentId
+                                               : QStringLiteral("system");
+}
+
 Error identityMismatch(const QString &field, const QString &provided, const QString &expected)
 {
     return Error::make(403, QStringLiteral("identity_mismatch"),

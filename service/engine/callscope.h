@@ -19,6 +19,10 @@ struct CallScope
 Result<CallScope> resolveCallScope(const QString &bodyTenant, const QString &bodyScope,
                                    const RequestMeta &meta, const ServiceConfig &config);
 
+/// The actor a commit is attributed to: the one given, else the credential's agent, else the
+/// local agent when auth is off, else "system".
+QString defaultActor(const QString &given, const RequestMeta &meta, const ServiceConfig &config);
+
 /// 403 identity_mismatch naming the field (spec §5.1.5).
 Error identityMismatch(const QString &field, const QString &provided, const QString &expected);
 

@@ -5,6 +5,7 @@
 #include "service/engine/callscope.h"
 #include "service/engine/commitlog.h"
 #include "service/engine/indexmanager.h"
+#include "service/engine/jsonvalues.h"
 #include "service/engine/vectormath.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
@@ -257,8 +258,8 @@ QJsonObject ConsolidationReport::toJson() const
             {QStringLiteral("nodes_scanned"), nodesScanned},
             {QStringLiteral("merges"), mergeList},
             {QStringLiteral("skipped"), skipList},
-            {QStringLiteral("commit_id"), commitId.isEmpty() ? QJsonValue() : QJsonValue(commitId)},
-            {QStringLiteral("commit_hash"), commitHash.isEmpty() ? QJsonValue() : QJsonValue(commitHash)}};
+            {QStringLiteral("commit_id"), nullable(commitId)},
+            {QStringLiteral("commit_hash"), nullable(commitHash)}};
 }
 
 ConsolidationJob::ConsolidationJob(Database &db, IndexManager &indexes, const ServiceConfig &config)

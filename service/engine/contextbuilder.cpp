@@ -1,6 +1,7 @@
 #include "service/engine/contextbuilder.h"
 
 #include "service/core/ids.h"
+#include "service/engine/ruledefinition.h"
 
 #include <QJsonDocument>
 #include <QSet>
@@ -223,13 +224,17 @@ ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptio
         cite(*n);
     }
     for (const NodeRecord *n : rules) {
-        const QJsonObject &s = n->slotData;
-        const QString state = s.value(QStringLiteral("rule_state")).toString(QStringLiteral("unknown"));
-        const QString scope = s.value(QStringLiteral("rule_scope")).toString(QStringLiteral("global"));
-        const QString agent = s.value(QStringLiteral("target_agent_id")).toString();
-        const QString team = s.value(QStringLiteral("target_team_id")).toString();
-        const int pos = s.value(QStringLiteral("positive_count")).toInt();
-        const int neg = s.value(QStringLiteral("negative_count")).toInt();
+        // The definition lives in slots (if/then or their *_json spellings); state and
+        // feedback counts live in the rule's status row.
+        const RuleDefinition def = RuleDefinition::fromNode(*n);
+        const auto status = options.ruleStatuses.constFind(n->id);
+        const bool known = status != options.ruleStatuses.constEnd();
+        const QString state = known ? status->state : QStringLiteral("unknown");
+        const QString scope = def.ruleScope.isEmpty() ? QStringLiteral("global") : def.ruleScope;
+        const QString agent = def.targetAgentId;
+        const QString team = def.targetTeamId;
+        const qint64 pos = known ? status->positive : 0;
+        const qint64 neg = known ? status->negative : 0;
         QString head = QStringLiteral("- state=") + state + QStringLiteral(" scope=") + scope;
         if (scope == QLatin1String("agent") && !agent.isEmpty())
             head += QStringLiteral(" target_agent=") + agent;
@@ -239,8 +244,8 @@ ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptio
                 + (n->textSummary.isEmpty() ? QStringLiteral("(none)") : n->textSummary)
                 + QStringLiteral(" (node:%1)").arg(n->id);
         lines.append({Rules, LineKind::RuleSummary, head});
-        const QJsonValue ifJson = s.value(QStringLiteral("if_json"));
-        const QJsonValue thenJson = s.value(QStringLiteral("then_json"));
+        const QJsonValue ifJson = def.ifJson.isUndefined() ? QJsonValue() : def.ifJson;
+        const QJsonValue thenJson = def.thenJson.isUndefined() ? QJsonValue() : def.thenJson;
         if (!aggressive) {
             lines.append({Rules, LineKind::RuleJson, QStringLiteral("  if=") + compactJson(ifJson)});
             lines.append({Rules, LineKind::RuleJson, QStringLiteral("  then=") + compactJson(thenJson)});
@@ -256,11 +261,10 @@ ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptio
             {QStringLiteral("summary"), nullable(n->textSummary)},
             {QStringLiteral("if_json"), ifJson.isUndefined() ? QJsonValue() : ifJson},
             {QStringLiteral("then_json"), thenJson.isUndefined() ? QJsonValue() : thenJson},
-            {QStringLiteral("exceptions_json"), s.value(QStringLiteral("exceptions_json")).isUndefined()
-                                                    ? QJsonValue()
-                                                    : s.value(QStringLiteral("exceptions_json"))},
-            {QStringLiteral("stats"), QJsonObject{{QStringLiteral("positive"), pos},
-                                                  {QStringLiteral("negative"), neg}}},
+            {QStringLiteral("exceptions_json"),
+             def.exceptionsJson.isUndefined() ? QJsonValue() : def.exceptionsJson},
+            {QStringLiteral("stats"), QJsonObject{{QStringLiteral("positive"), double(pos)},
+                                                  {QStringLiteral("negative"), double(neg)}}},
             {QStringLiteral("commit_id"), nullable(n->commitId)}});
         cite(*n);
     }

@@ -2,6 +2,7 @@
 
 #include "service/core/records.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
@@ -16,6 +17,9 @@ struct ContextOptions
     std::optional<int> tokenBudget;   ///< <= 0 means none
     std::optional<int> charBudget;    ///< <= 0 means none; wins over the token budget
     QString profile = QStringLiteral("balanced");   ///< balanced | aggressive
+    /// State and feedback counts of the rule nodes among the ranked nodes, by node id; rules
+    /// without an entry render as state=unknown.
+    QHash<QString, RuleStatus> ruleStatuses;
 };
 
 struct ContextResult

@@ -4,6 +4,8 @@
 #include "service/core/ids.h"
 #include "service/engine/callscope.h"
 #include "service/engine/commitlog.h"
+#include "service/engine/jsonvalues.h"
+#include "service/engine/slotvalues.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 
@@ -44,19 +46,6 @@ const Threshold *thresholdFor(const QString &tier)
             return &t;
     }
     return nullptr;   // archive (immutable) or an unknown tier
-}
-
-std::optional<double> numberOf(const QJsonValue &v)
-{
-    if (v.isDouble())
-        return v.toDouble();
-    if (v.isString()) {
-        bool ok = false;
-        const double d = v.toString().trimmed().toDouble(&ok);
-        if (ok && std::isfinite(d))
-            return d;
-    }
-    return std::nullopt;
 }
 
 bool truthy(const QJsonValue &v)
@@ -115,10 +104,10 @@ bool isProtected(const QJsonObject &slotData)
 
 double feedbackSignal(const QJsonObject &slotData)
 {
-    if (auto q = numberOf(slotData.value(QStringLiteral("feedback_quality"))))
+    if (auto q = slotNumber(slotData.value(QStringLiteral("feedback_quality"))))
         return std::clamp(*q, -1.0, 1.0);
-    const auto pos = numberOf(slotData.value(QStringLiteral("feedback_positive")));
-    const auto neg = numberOf(slotData.value(QStringLiteral("feedback_negative")));
+    const auto pos = slotNumber(slotData.value(QStringLiteral("feedback_positive")));
+    const auto neg = slotNumber(slotData.value(QStringLiteral("feedback_negative")));
     if (pos && neg)
         return std::clamp((*pos - *neg) / std::max(1.0, *pos + *neg), -1.0, 1.0);
     return 0.0;
@@ -170,8 +159,8 @@ QJsonObject DecayReport::toJson() const
             {QStringLiteral("used_last_24h"), usedLast24h},
             {QStringLiteral("deferred_moves"), deferredMoves},
             {QStringLiteral("moves"), moved},
-            {QStringLiteral("commit_id"), commitId.isEmpty() ? QJsonValue() : QJsonValue(commitId)},
-            {QStringLiteral("commit_hash"), commitHash.isEmpty() ? QJsonValue() : QJsonValue(commitHash)}};
+            {QStringLiteral("commit_id"), nullable(commitId)},
+            {QStringLiteral("commit_hash"), nullable(commitHash)}};
 }
 
 DecayJob::DecayJob(Database &db, const ServiceConfig &config)
@@ -197,7 +186,7 @@ Result<DecayReport> DecayJob::run(const QString &tenantId, const QString &scope,
 
         QVector<Candidate> candidates;
         for (const NodeRecord &n : nodes.value()) {
-            const auto lastMove = numberOf(n.slotData.value(QStringLiteral("last_tier_transition_ms")));
+            const auto lastMove = slotNumber(n.slotData.value(QStringLiteral("last_tier_transition_ms")));
             if (lastMove && *lastMove > double(nowMs - kDayMs) && *lastMove <= double(nowMs))
                 ++report.usedLast24h;
             if (!thresholdFor(n.tier))

@@ -165,6 +165,9 @@ QHash<QString, QVector<Entry>> collectEntries(const Input &input, const StaticCh
         const QString layer = layerOf(item);
         if (layer == QLatin1String("rules") && ruleIds.contains(item.nodeId))
             continue;   // the evaluated match already speaks for this rule
+        if (item.kind == QLatin1String("rule") && item.ruleState != QLatin1String("active")
+            && !input.includeShadowRules)
+            continue;
         byLayer[layer].append({item.nodeId, item.kind, memoryLine(item), QStringLiteral("recall"),
                                forgetReason(item, input.options.forgetting)});
     }

@@ -93,6 +93,9 @@ struct Input
     QStringList toolCandidates;
     QVector<MemoryItem> items;        ///< recall context items in rank order
     QVector<RuleLine> rules;          ///< evaluated matches, active first
+    /// Recalled rule nodes in shadow only reach the rules layer when shadow rules were asked for:
+    /// a shadow rule is reported, never put to work.
+    bool includeShadowRules = false;
     QVector<StaticBlock> blocks;
     QString selectedTool;
     QStringList toolRanking;

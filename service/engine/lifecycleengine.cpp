@@ -2,9 +2,12 @@
 
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
+#include "service/engine/commitcontext.h"
 #include "service/engine/commitlog.h"
+#include "service/engine/jsonvalues.h"
 #include "service/engine/nodefeedback.h"
 #include "service/engine/ruledefinition.h"
+#include "service/engine/scopedlookup.h"
 #include "service/engine/vocabulary.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
@@ -22,25 +25,16 @@ const QString kKindActivate = QStringLiteral("nodes_activate");
 const QString kKindEdit = QStringLiteral("node_edit");
 const QString kKindForget = QStringLiteral("node_forget");
 
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
-
 QString isoTime(const QDateTime &t)
 {
     return t.toString(Qt::ISODateWithMs);
 }
 
-bool inScope(const NodeRecord &n, const CallScope &cs)
-{
-    return n.tenantId == cs.tenantId && n.scope == cs.scope;
-}
-
 /// Resolves node_ids and client_ids within the scope; a node of another tenant or scope
 /// counts as missing (spec §5.4). resolvedByClient lists {client_id, node_id} pairs.
-Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs,
-                                        const NodeTargets &targets, QJsonArray *resolvedByClient)
+/// When nothing resolves the call is refused with 400 noneResolvedCode.
+Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, const NodeTargets &targets,
+                                        const QString &noneResolvedCode, QJsonArray *resolvedByClient)
 {
     TargetResolution r;
     r.requestedNodeIds = int(targets.nodeIds.size());
@@ -52,7 +46,7 @@ Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs,
         auto node = GraphStore::findNode(db, id);
         if (!node)
             return node.error();
-        if (!node.value() || !inScope(*node.value(), cs)) {
+        if (!node.value() || !inCallScope(*node.value(), cs)) {
             r.missingNodeIds << id;
             continue;
         }
@@ -78,13 +72,29 @@ Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs,
         }
     }
     r.resolvedNodeIds = int(resolved.size());
+    if (r.resolvedNodeIds == 0)
+        return Error::make(400, noneResolvedCode, QStringLiteral("none of the client_ids names a node in this scope"),
+                           {{QStringLiteral("missing_client_ids"), QJsonArray::fromStringList(r.missingClientIds)}});
     return r;
 }
 
-QJsonObject requestedIds(const NodeTargets &t)
+/// The commit diff fields that rehydrate and activate jobs share.
+QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const CallScope &cs, const QString &actor,
+                          const QString &reason, const NodeTargets &requested, const QJsonArray &resolvedByClient,
+                          const TargetResolution &resolution)
 {
-    return {{QStringLiteral("node_ids"), QJsonArray::fromStringList(t.nodeIds)},
-            {QStringLiteral("client_ids"), QJsonArray::fromStringList(t.clientIds)}};
+    return QJsonObject{
+        {QStringLiteral("job"), job},
+        {QStringLiteral("started_at"), isoTime(startedAt)},
+        {QStringLiteral("scope"), cs.scope},
+        {QStringLiteral("actor"), actor},
+        {QStringLiteral("reason"), nullable(reason)},
+        {QStringLiteral("requested"), QJsonObject{
+             {QStringLiteral("node_ids"), QJsonArray::fromStringList(requested.nodeIds)},
+             {QStringLiteral("client_ids"), QJsonArray::fromStringList(requested.clientIds)}}},
+        {QStringLiteral("resolved_by_client"), resolvedByClient},
+        {QStringLiteral("missing_node_ids"), QJsonArray::fromStringList(resolution.missingNodeIds)},
+        {QStringLiteral("missing_client_ids"), QJsonArray::fromStringList(resolution.missingClientIds)}};
 }
 
 QStringList idsOf(const QVector<NodeRecord> &nodes)
@@ -126,17 +136,6 @@ Result<void> validateEdit(const NodeEditRequest &req)
     return {};
 }
 
-Result<NodeRecord> findInScope(QSqlDatabase &db, const CallScope &cs, const QString &nodeId)
-{
-    auto node = GraphStore::findNode(db, nodeId.toLower());
-    if (!node)
-        return node.error();
-    if (!node.value() || !inScope(*node.value(), cs))
-        return Error::notFound(QStringLiteral("no such node in this scope"),
-                               {{QStringLiteral("reason"), QStringLiteral("node_not_found_in_scope")}});
-    return *node.value();
-}
-
 } // namespace
 
 LifecycleEngine::LifecycleEngine(Database &db, const ServiceConfig &config, bool canAutoEmbed)
@@ -144,42 +143,27 @@ LifecycleEngine::LifecycleEngine(Database &db, const ServiceConfig &config, bool
 {
 }
 
-QString LifecycleEngine::actorFor(const QString &requested, const RequestMeta &meta) const
-{
-    return !requested.isEmpty() ? requested
-           : meta.principal && !meta.principal->agentId.isEmpty() ? meta.principal->agentId
-           : m_config.authMode == AuthMode::Off ? m_config.localAgentId
-                                                 : QStringLiteral("system");
-}
-
 Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto inputSha = CommitLog::inputDigest(req.inputText, req.inputSha256);
-    if (!inputSha)
-        return inputSha.error();
+    auto begun = beginCommit(req, meta, m_config);
+    if (!begun)
+        return begun.error();
+    const CommitContext &ctx = begun.value();
     // The route checks this too; the facade is also called directly (UI, jobs).
     if (!Vocabulary::tiers().mid(2).contains(req.targetTier))
         return Error::invalidField(QStringLiteral("target_tier"), QStringLiteral("must be one of: warm, hot"));
     RehydrateOutcome out;
-    out.scope = cs.value();
+    out.scope = ctx.scope;
     out.targetTier = req.targetTier;
-    const QString actor = actorFor(req.actor, meta);
     const int targetRank = int(Vocabulary::tiers().indexOf(req.targetTier));
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         QJsonArray byClient;
-        auto resolved = resolveTargets(db, out.scope, req.targets, &byClient);
+        auto resolved = resolveTargets(db, out.scope, req.targets, QStringLiteral("rehydrate_no_resolved_nodes"),
+                                       &byClient);
         if (!resolved)
             return resolved.error();
         out.targets = resolved.value();
-        if (out.targets.resolvedNodeIds == 0)
-            return Error::make(400, QStringLiteral("rehydrate_no_resolved_nodes"),
-                               QStringLiteral("none of the client_ids names a node in this scope"),
-                               {{QStringLiteral("missing_client_ids"),
-                                 QJsonArray::fromStringList(out.targets.missingClientIds)}});
         QVector<NodeRecord> moving;
         for (const NodeRecord &n : std::as_const(out.targets.found)) {
             // An unknown stored tier ranks lowest, so rehydrate repairs it.
@@ -194,20 +178,12 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
             return {};   // nothing to move: no commit (reference §6.1)
 
         const QDateTime now = QDateTime::currentDateTimeUtc();
-        const QJsonObject diff{
-            {QStringLiteral("job"), kKindRehydrate},
-            {QStringLiteral("started_at"), isoTime(now)},
-            {QStringLiteral("scope"), out.scope.scope},
-            {QStringLiteral("actor"), actor},
-            {QStringLiteral("target_tier"), req.targetTier},
-            {QStringLiteral("reason"), nullable(req.reason)},
-            {QStringLiteral("requested"), requestedIds(req.targets)},
-            {QStringLiteral("resolved_by_client"), byClient},
-            {QStringLiteral("moved_ids"), QJsonArray::fromStringList(out.movedIds)},
-            {QStringLiteral("noop_ids"), QJsonArray::fromStringList(out.noopIds)},
-            {QStringLiteral("missing_node_ids"), QJsonArray::fromStringList(out.targets.missingNodeIds)},
-            {QStringLiteral("missing_client_ids"), QJsonArray::fromStringList(out.targets.missingClientIds)}};
-        auto commit = CommitLog::append(db, out.scope, kKindRehydrate, actor, inputSha.value(), diff);
+        QJsonObject diff = targetJobDiff(kKindRehydrate, now, out.scope, ctx.actor, req.reason, req.targets, byClient,
+                                         out.targets);
+        diff.insert(QStringLiteral("target_tier"), req.targetTier);
+        diff.insert(QStringLiteral("moved_ids"), QJsonArray::fromStringList(out.movedIds));
+        diff.insert(QStringLiteral("noop_ids"), QJsonArray::fromStringList(out.noopIds));
+        auto commit = CommitLog::append(db, out.scope, kKindRehydrate, ctx.actor, ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();
@@ -217,7 +193,7 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
             n.slotData.insert(QStringLiteral("last_rehydrated_from_tier"), n.tier);
             n.slotData.insert(QStringLiteral("last_rehydrated_to_tier"), req.targetTier);
             n.slotData.insert(QStringLiteral("last_rehydrated_reason"), nullable(req.reason));
-            n.slotData.insert(QStringLiteral("last_rehydrated_input_sha256"), inputSha.value());
+            n.slotData.insert(QStringLiteral("last_rehydrated_input_sha256"), ctx.inputSha256);
             n.tier = req.targetTier;
             n.lastActivated = now;
             n.updatedAt = now;
@@ -234,48 +210,33 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
 
 Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto inputSha = CommitLog::inputDigest(req.inputText, req.inputSha256);
-    if (!inputSha)
-        return inputSha.error();
+    auto begun = beginCommit(req, meta, m_config);
+    if (!begun)
+        return begun.error();
+    const CommitContext &ctx = begun.value();
     NodesActivateOutcome out;
-    out.scope = cs.value();
+    out.scope = ctx.scope;
     out.outcome = req.outcome;
     out.activate = req.activate;
-    const QString actor = actorFor(req.actor, meta);
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         QJsonArray byClient;
-        auto resolved = resolveTargets(db, out.scope, req.targets, &byClient);
+        auto resolved = resolveTargets(db, out.scope, req.targets, QStringLiteral("nodes_activate_no_resolved_nodes"),
+                                       &byClient);
         if (!resolved)
             return resolved.error();
         out.targets = resolved.value();
-        if (out.targets.resolvedNodeIds == 0)
-            return Error::make(400, QStringLiteral("nodes_activate_no_resolved_nodes"),
-                               QStringLiteral("none of the client_ids names a node in this scope"),
-                               {{QStringLiteral("missing_client_ids"),
-                                 QJsonArray::fromStringList(out.targets.missingClientIds)}});
         if (out.targets.found.isEmpty())
             return {};   // nothing found: no commit (reference §6.2)
 
         const QDateTime now = QDateTime::currentDateTimeUtc();
-        const QJsonObject diff{
-            {QStringLiteral("job"), kKindActivate},
-            {QStringLiteral("started_at"), isoTime(now)},
-            {QStringLiteral("scope"), out.scope.scope},
-            {QStringLiteral("actor"), actor},
-            {QStringLiteral("run_id"), nullable(req.runId)},
-            {QStringLiteral("outcome"), req.outcome},
-            {QStringLiteral("activate"), req.activate},
-            {QStringLiteral("reason"), nullable(req.reason)},
-            {QStringLiteral("requested"), requestedIds(req.targets)},
-            {QStringLiteral("resolved_by_client"), byClient},
-            {QStringLiteral("found_ids"), QJsonArray::fromStringList(idsOf(out.targets.found))},
-            {QStringLiteral("missing_node_ids"), QJsonArray::fromStringList(out.targets.missingNodeIds)},
-            {QStringLiteral("missing_client_ids"), QJsonArray::fromStringList(out.targets.missingClientIds)}};
-        auto commit = CommitLog::append(db, out.scope, kKindActivate, actor, inputSha.value(), diff);
+        QJsonObject diff = targetJobDiff(kKindActivate, now, out.scope, ctx.actor, req.reason, req.targets, byClient,
+                                         out.targets);
+        diff.insert(QStringLiteral("run_id"), nullable(req.runId));
+        diff.insert(QStringLiteral("outcome"), req.outcome);
+        diff.insert(QStringLiteral("activate"), req.activate);
+        diff.insert(QStringLiteral("found_ids"), QJsonArray::fromStringList(idsOf(out.targets.found)));
+        auto commit = CommitLog::append(db, out.scope, kKindActivate, ctx.actor, ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();
@@ -295,7 +256,7 @@ Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateReques
             s.insert(QStringLiteral("last_feedback_at"), isoTime(now));
             s.insert(QStringLiteral("last_feedback_run_id"), nullable(req.runId));
             s.insert(QStringLiteral("last_feedback_reason"), nullable(req.reason));
-            s.insert(QStringLiteral("last_feedback_input_sha256"), inputSha.value());
+            s.insert(QStringLiteral("last_feedback_input_sha256"), ctx.inputSha256);
             if (req.activate)
                 n.lastActivated = now;
             n.updatedAt = now;
@@ -323,11 +284,11 @@ Result<NodeEditOutcome> LifecycleEngine::edit(const NodeEditRequest &req, const 
         return inputSha.error();
     NodeEditOutcome out;
     out.scope = cs.value();
-    const QString actor = actorFor(req.actor, meta);
+    const QString actor = defaultActor(req.actor, meta, m_config);
     const int maxText = m_config.maxTextLength;
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto found = findInScope(db, out.scope, req.nodeId);
+        auto found = findNodeInScope(db, out.scope, req.nodeId);
         if (!found)
             return found.error();
         const NodeRecord old = found.value();
@@ -440,10 +401,10 @@ Result<NodeForgetOutcome> LifecycleEngine::forget(const NodeForgetRequest &req, 
         return inputSha.error();
     NodeForgetOutcome out;
     out.scope = cs.value();
-    const QString actor = actorFor(req.actor, meta);
+    const QString actor = defaultActor(req.actor, meta, m_config);
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto found = findInScope(db, out.scope, req.nodeId);
+        auto found = findNodeInScope(db, out.scope, req.nodeId);
         if (!found)
             return found.error();
         out.node = found.value();

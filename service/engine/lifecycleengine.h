@@ -77,8 +77,6 @@ public:
     Result<NodeForgetOutcome> forget(const NodeForgetRequest &request, const RequestMeta &meta);
 
 private:
-    QString actorFor(const QString &requested, const RequestMeta &meta) const;
-
     Database &m_db;
     const ServiceConfig &m_config;
     bool m_canAutoEmbed;

@@ -2,6 +2,8 @@
 
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
+#include "service/engine/requestfields.h"
+#include "service/engine/vocabulary.h"
 
 namespace MemoryGraph {
 
@@ -36,13 +38,28 @@ bool readTargets(JsonReader &r, NodeTargets *out)
     return true;
 }
 
-bool readInput(JsonReader &r, QString *inputText, QString *inputSha256)
+/// The fields a rehydrate or activate request opens with: tenant, scope, actor and the targets.
+template <typename Request>
+void readTargetedHead(JsonReader &r, Request *q)
 {
-    r.string("input_text", inputText, 1 << 22);
-    r.string("input_sha256", inputSha256, 64);
-    if (r.ok() && inputText->isEmpty() && inputSha256->isEmpty())
-        return r.fail(QStringLiteral("input_text"), QStringLiteral("input_text or input_sha256 is required"));
-    return r.ok();
+    r.string("tenant_id", &q->tenantId, 64);
+    r.string("scope", &q->scope, 256);
+    r.string("actor", &q->actor, 256);
+    if (r.ok())
+        readTargets(r, &q->targets);
+}
+
+/// The fields it closes with (reason, the commit input), then the request with its text normalised.
+template <typename Request>
+Result<Request> readTargetedTail(JsonReader &r, Request q, int maxTextLength)
+{
+    r.string("reason", &q.reason, 1 << 16);
+    readCommitInput(r, &q.inputText, &q.inputSha256);
+    if (!r.ok())
+        return r.error();
+    q.reason = normalizeText(q.reason, maxTextLength);
+    q.inputText = normalizeText(q.inputText, maxTextLength);
+    return q;
 }
 
 } // namespace
@@ -51,43 +68,20 @@ Result<RehydrateRequest> RehydrateRequest::fromJson(const QJsonObject &body, int
 {
     RehydrateRequest q;
     JsonReader r(body);
-    r.string("tenant_id", &q.tenantId, 64);
-    r.string("scope", &q.scope, 256);
-    r.string("actor", &q.actor, 256);
-    if (r.ok())
-        readTargets(r, &q.targets);
+    readTargetedHead(r, &q);
     r.enumValue("target_tier", &q.targetTier, {QStringLiteral("warm"), QStringLiteral("hot")});
-    r.string("reason", &q.reason, 1 << 16);
-    readInput(r, &q.inputText, &q.inputSha256);
-    if (!r.ok())
-        return r.error();
-    q.reason = normalizeText(q.reason, maxTextLength);
-    q.inputText = normalizeText(q.inputText, maxTextLength);
-    return q;
+    return readTargetedTail(r, std::move(q), maxTextLength);
 }
 
 Result<NodesActivateRequest> NodesActivateRequest::fromJson(const QJsonObject &body, int maxTextLength)
 {
     NodesActivateRequest q;
     JsonReader r(body);
-    r.string("tenant_id", &q.tenantId, 64);
-    r.string("scope", &q.scope, 256);
-    r.string("actor", &q.actor, 256);
-    if (r.ok())
-        readTargets(r, &q.targets);
+    readTargetedHead(r, &q);
     r.string("run_id", &q.runId, 256);
-    r.enumValue("outcome", &q.outcome,
-                {QStringLiteral("positive"), QStringLiteral("negative"), QStringLiteral("neutral")});
-    std::optional<bool> activate;
-    if (r.boolean("activate", &activate) && activate)
-        q.activate = *activate;
-    r.string("reason", &q.reason, 1 << 16);
-    readInput(r, &q.inputText, &q.inputSha256);
-    if (!r.ok())
-        return r.error();
-    q.reason = normalizeText(q.reason, maxTextLength);
-    q.inputText = normalizeText(q.inputText, maxTextLength);
-    return q;
+    r.enumValue("outcome", &q.outcome, Vocabulary::outcomes());
+    readFlag(r, "activate", &q.activate);
+    return readTargetedTail(r, std::move(q), maxTextLength);
 }
 
 } // namespace MemoryGraph

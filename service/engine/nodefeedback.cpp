@@ -1,5 +1,7 @@
 #include "service/engine/nodefeedback.h"
 
+#include "service/engine/slotvalues.h"
+
 #include <QtGlobal>
 
 #include <cmath>
@@ -7,26 +9,9 @@
 
 namespace MemoryGraph::NodeFeedback {
 
-namespace {
-
-std::optional<double> numeric(const QJsonValue &v)
-{
-    if (v.isDouble())
-        return std::isfinite(v.toDouble()) ? std::optional<double>(v.toDouble()) : std::nullopt;
-    if (v.isString()) {
-        bool ok = false;
-        const double d = v.toString().trimmed().toDouble(&ok);
-        if (ok && std::isfinite(d))
-            return d;
-    }
-    return std::nullopt;
-}
-
-} // namespace
-
 qint64 counter(const QJsonValue &stored)
 {
-    const auto n = numeric(stored);
+    const auto n = slotNumber(stored);
     if (!n || *n < 0 || *n > 9.0e15)
         return 0;
     return qint64(std::floor(*n));
@@ -34,7 +19,7 @@ qint64 counter(const QJsonValue &stored)
 
 double priorQuality(const QJsonValue &stored)
 {
-    const auto q = numeric(stored);
+    const auto q = slotNumber(stored);
     return q ? qBound(-1.0, *q, 1.0) : 0.0;
 }
 

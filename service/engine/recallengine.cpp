@@ -5,10 +5,12 @@
 #include "service/engine/indexmanager.h"
 #include "service/engine/recallaudit.h"
 #include "service/engine/vectormath.h"
+#include "service/engine/viewer.h"
 #include "service/engine/vocabulary.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/recallstore.h"
+#include "service/storage/rulestore.h"
 
 #include <QHash>
 #include <QJsonDocument>
@@ -26,21 +28,6 @@ const QStringList &seedTypes()
                                QStringLiteral("entity"), QStringLiteral("rule")};
     return t;
 }
-
-struct Viewer
-{
-    QString agentId;
-    QString teamId;
-
-    /// spec §4.3.2.3: shared, or private and owned by the viewer or the viewer's team.
-    bool sees(const NodeRecord &n) const
-    {
-        if (n.memoryLane != QLatin1String("private"))
-            return true;
-        return (!agentId.isEmpty() && n.ownerAgentId == agentId)
-               || (!teamId.isEmpty() && n.ownerTeamId == teamId);
-    }
-};
 
 bool isDraftTopic(const NodeRecord &n)
 {
@@ -74,26 +61,6 @@ QString vectorText(const QVector<float> &v)
     for (float f : v)
         parts << QString::number(double(f), 'g', 9);
     return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
-}
-
-Result<Viewer> resolveViewer(const RecallRequest &req, const RequestMeta &meta,
-                             const ServiceConfig &config)
-{
-    Viewer v{req.consumerAgentId, req.consumerTeamId};
-    if (meta.principal) {
-        const Principal &p = *meta.principal;
-        if (!v.agentId.isEmpty() && !p.agentId.isEmpty() && v.agentId != p.agentId)
-            return identityMismatch(QStringLiteral("consumer_agent_id"), v.agentId, p.agentId);
-        if (!v.teamId.isEmpty() && !p.teamId.isEmpty() && v.teamId != p.teamId)
-            return identityMismatch(QStringLiteral("consumer_team_id"), v.teamId, p.teamId);
-        if (v.agentId.isEmpty())
-            v.agentId = p.agentId;
-        if (v.teamId.isEmpty())
-            v.teamId = p.teamId;
-    } else if (config.authMode == AuthMode::Off && v.agentId.isEmpty()) {
-        v.agentId = config.localAgentId;   // DESIGN decision 3
-    }
-    return v;
 }
 
 /// spec §4.3.3 conditions 1-3, checked before any work is done.
@@ -133,7 +100,7 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     if (!scoped)
         return scoped.error();
     const CallScope cs = scoped.value();
-    auto viewerResult = resolveViewer(req, meta, m_config);
+    auto viewerResult = resolveViewer(req.consumerAgentId, req.consumerTeamId, meta, m_config);
     if (!viewerResult)
         return viewerResult.error();
     const Viewer viewer = viewerResult.value();
@@ -395,6 +362,17 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     copts.tokenBudget = req.contextTokenBudget;
     copts.charBudget = req.contextCharBudget;
     copts.profile = req.compactionProfile;
+    QStringList ruleIds;
+    for (const NodeRecord &n : std::as_const(rankedNodes)) {
+        if (n.type == QLatin1String("rule"))
+            ruleIds << n.id;
+    }
+    if (!ruleIds.isEmpty()) {
+        auto statuses = RuleStore::statuses(db, ruleIds);
+        if (!statuses)
+            return statuses.error();
+        copts.ruleStatuses = statuses.value();
+    }
     if (endpoint == QLatin1String("recall_text") && !copts.tokenBudget && !copts.charBudget
         && m_config.recallTextTokenBudgetDefault > 0)
         copts.tokenBudget = m_config.recallTextTokenBudgetDefault;

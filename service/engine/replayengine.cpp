@@ -1,6 +1,7 @@
 #include "service/engine/replayengine.h"
 
 #include "service/core/ids.h"
+#include "service/engine/jsonvalues.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/rulestore.h"
@@ -59,11 +60,6 @@ std::optional<int> slotIndex(const NodeRecord &n)
     if (!v.isDouble() || v.toDouble() < 1)
         return std::nullopt;
     return v.toInt();
-}
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
 }
 
 QJsonValue nowIso()
@@ -133,52 +129,22 @@ QStringList stringsOf(const QJsonValue &value)
     return out;
 }
 
-} // namespace
-
-/// Whose private replay records a caller may see: lane shared, or owned by its agent or team.
-struct ReplayEngine::Viewer
+/// An edge from the record being written (named by its client_id) to a stored node.
+QJsonObject edgeToNode(const QString &type, const QString &srcClientId, const QString &dstNodeId)
 {
-    QString agentId;
-    QString teamId;
-    bool everything = false;   ///< the operator's view
+    return QJsonObject{{QStringLiteral("type"), type},
+                       {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), srcClientId}}},
+                       {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), dstNodeId}}}};
+}
 
-    bool sees(const NodeRecord &n) const
-    {
-        if (everything || n.memoryLane != QLatin1String("private"))
-            return true;
-        return (!agentId.isEmpty() && n.ownerAgentId == agentId)
-               || (!teamId.isEmpty() && n.ownerTeamId == teamId);
-    }
-};
+} // namespace
 
 ReplayEngine::ReplayEngine(Database &db, const ServiceConfig &config, WriteFn write)
     : m_db(db), m_config(config), m_write(std::move(write))
 {
 }
 
-Result<ReplayEngine::Viewer> ReplayEngine::readerViewer(const ReplayConsumer &consumer,
-                                                        const RequestMeta &meta) const
-{
-    // The same rules as recall (spec §4.3.2.3, §5.1.4-5, DESIGN decision 3).
-    Viewer v{consumer.agentId, consumer.teamId};
-    if (meta.principal) {
-        const Principal &p = *meta.principal;
-        if (!v.agentId.isEmpty() && !p.agentId.isEmpty() && v.agentId != p.agentId)
-            return identityMismatch(QStringLiteral("consumer_agent_id"), v.agentId, p.agentId);
-        if (!v.teamId.isEmpty() && !p.teamId.isEmpty() && v.teamId != p.teamId)
-            return identityMismatch(QStringLiteral("consumer_team_id"), v.teamId, p.teamId);
-        if (v.agentId.isEmpty())
-            v.agentId = p.agentId;
-        if (v.teamId.isEmpty())
-            v.teamId = p.teamId;
-    } else if (m_config.authMode == AuthMode::Off && v.agentId.isEmpty()) {
-        v.agentId = m_config.localAgentId;
-    }
-    return v;
-}
-
-Result<ReplayEngine::Viewer> ReplayEngine::writerViewer(const ReplayWriteCommon &common,
-                                                        const RequestMeta &meta) const
+Result<Viewer> ReplayEngine::writerViewer(const ReplayWriteCommon &common, const RequestMeta &meta) const
 {
     // A writer that names no consumer reads the run as the identity it writes with, so a run
     // started with producer_agent_id X can be continued by X without repeating it as consumer.
@@ -187,7 +153,7 @@ Result<ReplayEngine::Viewer> ReplayEngine::writerViewer(const ReplayWriteCommon 
         consumer.agentId = !common.ownerAgentId.isEmpty() ? common.ownerAgentId : common.producerAgentId;
     if (consumer.teamId.isEmpty() && !meta.principal)
         consumer.teamId = common.ownerTeamId;
-    return readerViewer(consumer, meta);
+    return resolveViewer(consumer.agentId, consumer.teamId, meta, m_config);
 }
 
 Result<NodeRecord> ReplayEngine::visibleRunNode(const CallScope &cs, const QString &runId,
@@ -202,6 +168,21 @@ Result<NodeRecord> ReplayEngine::visibleRunNode(const CallScope &cs, const QStri
     if (!found.value() || kindOf(*found.value()) != kKindRun || !viewer.sees(*found.value()))
         return runNotFound(cs, runId);
     return *found.value();
+}
+
+Result<ReplayEngine::OpenRun> ReplayEngine::openRun(const ReplayWriteCommon &common, const QString &runId,
+                                                    const RequestMeta &meta)
+{
+    auto cs = resolveCallScope(common.tenantId, common.scope, meta, m_config);
+    if (!cs)
+        return cs.error();
+    auto viewer = writerViewer(common, meta);
+    if (!viewer)
+        return viewer.error();
+    auto runNode = visibleRunNode(cs.value(), runId, viewer.value());
+    if (!runNode)
+        return runNode.error();
+    return OpenRun{cs.value(), viewer.value(), runNode.value()};
 }
 
 Result<ReplayWriteOutcome> ReplayEngine::writeRecord(const CallScope &cs, const ReplayWriteCommon &common,
@@ -297,15 +278,10 @@ Result<ReplayWriteOutcome> ReplayEngine::runStart(const ReplayRunStartRequest &r
 
 Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.common.tenantId, req.common.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto viewer = writerViewer(req.common, meta);
-    if (!viewer)
-        return viewer.error();
-    auto runNode = visibleRunNode(cs.value(), req.runId, viewer.value());
-    if (!runNode)
-        return runNode.error();
+    auto run = openRun(req.common, req.runId, meta);
+    if (!run)
+        return run.error();
+    const CallScope &cs = run.value().scope;
     const QString stepId = req.stepId.isEmpty() ? randomUuid() : req.stepId;
     const QString clientId = stepClientId(req.runId, stepId);
     const QJsonObject node{
@@ -329,12 +305,8 @@ Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeReques
              {QStringLiteral("safety_level"), req.safetyLevel},
              {QStringLiteral("status"), QStringLiteral("pending")},
              {QStringLiteral("metadata"), req.metadata}}}};
-    const QJsonArray edges{QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("part_of")},
-        {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), clientId}}},
-        {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), runNode.value().id}}}}};
-    auto out = writeRecord(cs.value(), req.common, QStringLiteral("step before ") + req.toolName, node,
-                           edges, meta);
+    const QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
+    auto out = writeRecord(cs, req.common, QStringLiteral("step before ") + req.toolName, node, edges, meta);
     if (out) {
         out.value().runId = req.runId;
         out.value().status = QStringLiteral("pending");
@@ -346,15 +318,10 @@ Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeReques
 
 Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.common.tenantId, req.common.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto viewer = writerViewer(req.common, meta);
-    if (!viewer)
-        return viewer.error();
-    auto runNode = visibleRunNode(cs.value(), req.runId, viewer.value());
-    if (!runNode)
-        return runNode.error();
+    auto run = openRun(req.common, req.runId, meta);
+    if (!run)
+        return run.error();
+    const CallScope &cs = run.value().scope;
 
     // The step is named by step_id, else by the newest visible step with that step_index.
     std::optional<NodeRecord> stepNode;
@@ -364,18 +331,18 @@ Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest 
         if (!conn)
             return conn.error();
         if (!stepId.isEmpty()) {
-            auto found = GraphStore::findNodeByClientId(conn.value(), cs.value().tenantId, cs.value().scope,
+            auto found = GraphStore::findNodeByClientId(conn.value(), cs.tenantId, cs.scope,
                                                         stepClientId(req.runId, stepId));
             if (!found)
                 return found.error();
-            if (found.value() && kindOf(*found.value()) == kKindStep && viewer.value().sees(*found.value()))
+            if (found.value() && kindOf(*found.value()) == kKindStep && run.value().viewer.sees(*found.value()))
                 stepNode = found.value();
         } else if (req.stepIndex) {
-            auto nodes = runNodes(conn.value(), cs.value(), req.runId);
+            auto nodes = runNodes(conn.value(), cs, req.runId);
             if (!nodes)
                 return nodes.error();
             for (const NodeRecord &n : nodes.value()) {
-                if (kindOf(n) == kKindStep && slotIndex(n) == req.stepIndex && viewer.value().sees(n))
+                if (kindOf(n) == kKindStep && slotIndex(n) == req.stepIndex && run.value().viewer.sees(n))
                     stepNode = n;
             }
             if (stepNode)
@@ -417,16 +384,10 @@ Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest 
              {QStringLiteral("metadata"), req.metadata},
              // Re-recording the same outcome changes the node, so it counts as the latest.
              {QStringLiteral("recorded_at"), nowIso()}}}};
-    QJsonArray edges{QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("part_of")},
-        {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), clientId}}},
-        {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), runNode.value().id}}}}};
+    QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
     if (stepNode)
-        edges.append(QJsonObject{
-            {QStringLiteral("type"), QStringLiteral("related_to")},
-            {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), clientId}}},
-            {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), stepNode->id}}}});
-    auto out = writeRecord(cs.value(), req.common, QStringLiteral("step after ") + req.status, node, edges, meta);
+        edges.append(edgeToNode(QStringLiteral("related_to"), clientId, stepNode->id));
+    auto out = writeRecord(cs, req.common, QStringLiteral("step after ") + req.status, node, edges, meta);
     if (out) {
         out.value().runId = req.runId;
         out.value().status = req.status;
@@ -439,15 +400,10 @@ Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest 
 
 Result<ReplayWriteOutcome> ReplayEngine::runEnd(const ReplayRunEndRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.common.tenantId, req.common.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto viewer = writerViewer(req.common, meta);
-    if (!viewer)
-        return viewer.error();
-    auto runNode = visibleRunNode(cs.value(), req.runId, viewer.value());
-    if (!runNode)
-        return runNode.error();
+    auto run = openRun(req.common, req.runId, meta);
+    if (!run)
+        return run.error();
+    const CallScope &cs = run.value().scope;
     const QString clientId = runEndClientId(req.runId);
     const QJsonObject node{
         {QStringLiteral("client_id"), clientId},
@@ -465,12 +421,9 @@ Result<ReplayWriteOutcome> ReplayEngine::runEnd(const ReplayRunEndRequest &req, 
              {QStringLiteral("metrics"), req.metrics},
              {QStringLiteral("metadata"), req.metadata},
              {QStringLiteral("ended_at"), nowIso()}}}};
-    const QJsonArray edges{QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("part_of")},
-        {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), clientId}}},
-        {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), runNode.value().id}}}}};
+    const QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
     const QString derived = !req.summary.isEmpty() ? req.summary : QStringLiteral("run ") + req.status;
-    auto out = writeRecord(cs.value(), req.common, derived, node, edges, meta);
+    auto out = writeRecord(cs, req.common, derived, node, edges, meta);
     if (out) {
         out.value().runId = req.runId;
         out.value().status = req.status;
@@ -483,7 +436,7 @@ Result<ReplayRunView> ReplayEngine::runGet(const ReplayRunGetRequest &req, const
     auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
     if (!cs)
         return cs.error();
-    auto viewer = readerViewer(req.consumer, meta);
+    auto viewer = resolveViewer(req.consumer.agentId, req.consumer.teamId, meta, m_config);
     if (!viewer)
         return viewer.error();
     auto conn = m_db.connection();

@@ -5,6 +5,7 @@
 #include "service/core/records.h"
 #include "service/engine/callscope.h"
 #include "service/engine/replayrequests.h"
+#include "service/engine/viewer.h"
 #include "service/engine/writerequest.h"
 
 #include <QDateTime>
@@ -153,11 +154,19 @@ public:
     Result<ReplayRunView> run(const QString &tenantId, const QString &scope, const QString &runId);
 
 private:
-    struct Viewer;
-
     Result<Viewer> writerViewer(const ReplayWriteCommon &common, const RequestMeta &meta) const;
-    Result<Viewer> readerViewer(const ReplayConsumer &consumer, const RequestMeta &meta) const;
     Result<NodeRecord> visibleRunNode(const CallScope &cs, const QString &runId, const Viewer &viewer);
+
+    /// A run that step and run-end records are added to, as the writer sees it.
+    struct OpenRun
+    {
+        CallScope scope;
+        Viewer viewer;
+        NodeRecord runNode;
+    };
+    /// The call scope, the writer's viewer and the run node (404 when the writer cannot see it).
+    Result<OpenRun> openRun(const ReplayWriteCommon &common, const QString &runId, const RequestMeta &meta);
+
     Result<ReplayWriteOutcome> writeRecord(const CallScope &cs, const ReplayWriteCommon &common,
                                            const QString &derivedInput, const QJsonObject &node,
                                            const QJsonArray &edges, const RequestMeta &meta);

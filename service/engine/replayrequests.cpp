@@ -3,6 +3,7 @@
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
+#include "service/engine/requestfields.h"
 #include "service/engine/vocabulary.h"
 
 namespace MemoryGraph {
@@ -35,17 +36,6 @@ const QStringList &runEndStatuses()
 namespace {
 
 constexpr int kLongText = 1 << 20;
-
-bool readUuid(JsonReader &r, const char *key, QString *out, bool required)
-{
-    const bool ok = required ? r.requiredString(key, out, 64) : r.string(key, out, 64);
-    if (!ok)
-        return false;
-    if (!out->isEmpty() && !isUuid(*out))
-        return r.fail(QLatin1String(key), QStringLiteral("must be a UUID"));
-    *out = out->toLower();
-    return true;
-}
 
 /// Any JSON value; absent and null both read as null.
 QJsonValue anyValue(const QJsonObject &body, const char *key)
@@ -162,9 +152,7 @@ Result<ReplayStepAfterRequest> ReplayStepAfterRequest::fromJson(const QJsonObjec
     q.outputSignature = anyValue(body, "output_signature");
     readConditions(r, "postconditions", &q.postconditions);
     r.stringList("artifact_refs", &q.artifactRefs, 0, ReplayVocabulary::kMaxArtifactRefs);
-    std::optional<bool> repaired;
-    r.boolean("repair_applied", &repaired);
-    q.repairApplied = repaired.value_or(false);
+    readFlag(r, "repair_applied", &q.repairApplied);
     readText(r, "repair_note", &q.repairNote, maxTextLength);
     readText(r, "error", &q.error, maxTextLength);
     r.object("metadata", &q.metadata);
@@ -198,15 +186,11 @@ Result<ReplayRunGetRequest> ReplayRunGetRequest::fromJson(const QJsonObject &bod
     r.string("tenant_id", &q.tenantId, 64);
     r.string("scope", &q.scope, 256);
     readUuid(r, "run_id", &q.runId, true);
-    std::optional<bool> steps;
-    std::optional<bool> artifacts;
-    r.boolean("include_steps", &steps);
-    r.boolean("include_artifacts", &artifacts);
+    readFlag(r, "include_steps", &q.includeSteps);
+    readFlag(r, "include_artifacts", &q.includeArtifacts);
     q.consumer.read(r);
     if (!r.ok())
         return r.error();
-    q.includeSteps = steps.value_or(true);
-    q.includeArtifacts = artifacts.value_or(true);
     return q;
 }
 

@@ -3,6 +3,8 @@
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
 #include "service/engine/callscope.h"
+#include "service/engine/requestfields.h"
+#include "service/engine/viewer.h"
 #include "service/engine/vocabulary.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
@@ -11,41 +13,6 @@
 namespace MemoryGraph {
 
 namespace {
-
-struct Viewer
-{
-    QString agentId;
-    QString teamId;
-
-    /// spec §4.3.2.3, as recall applies it.
-    bool sees(const NodeRecord &n) const
-    {
-        if (n.memoryLane != QLatin1String("private"))
-            return true;
-        return (!agentId.isEmpty() && n.ownerAgentId == agentId)
-               || (!teamId.isEmpty() && n.ownerTeamId == teamId);
-    }
-};
-
-/// Consumer ids checked against and defaulted from the credential, like recall (reference §9.3).
-Result<Viewer> resolveViewer(const ResolveRequest &req, const RequestMeta &meta, const ServiceConfig &config)
-{
-    Viewer v{req.consumerAgentId, req.consumerTeamId};
-    if (meta.principal) {
-        const Principal &p = *meta.principal;
-        if (!v.agentId.isEmpty() && !p.agentId.isEmpty() && v.agentId != p.agentId)
-            return identityMismatch(QStringLiteral("consumer_agent_id"), v.agentId, p.agentId);
-        if (!v.teamId.isEmpty() && !p.teamId.isEmpty() && v.teamId != p.teamId)
-            return identityMismatch(QStringLiteral("consumer_team_id"), v.teamId, p.teamId);
-        if (v.agentId.isEmpty())
-            v.agentId = p.agentId;
-        if (v.teamId.isEmpty())
-            v.teamId = p.teamId;
-    } else if (config.authMode == AuthMode::Off && v.agentId.isEmpty()) {
-        v.agentId = config.localAgentId;   // DESIGN decision 3
-    }
-    return v;
-}
 
 Error absent(const QString &what)
 {
@@ -69,11 +36,8 @@ Result<ResolveRequest> ResolveRequest::fromJson(const QJsonObject &body)
     r.requiredString("uri", &q.uri, 2048);
     r.string("consumer_agent_id", &q.consumerAgentId, 256);
     r.string("consumer_team_id", &q.consumerTeamId, 256);
-    std::optional<bool> withSlots, withMeta;
-    r.boolean("include_slots", &withSlots);
-    r.boolean("include_meta", &withMeta);
-    q.includeSlots = withSlots.value_or(false);
-    q.includeMeta = withMeta.value_or(false);
+    readFlag(r, "include_slots", &q.includeSlots);
+    readFlag(r, "include_meta", &q.includeMeta);
     if (!r.ok())
         return r.error();
     return q;
@@ -101,7 +65,7 @@ Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const R
         return Error::make(403, QStringLiteral("forbidden"),
                            QStringLiteral("the URI names another tenant than the caller's"),
                            {{QStringLiteral("tenant_id"), cs.value().tenantId}});
-    auto viewer = resolveViewer(req, meta, m_config);
+    auto viewer = resolveViewer(req.consumerAgentId, req.consumerTeamId, meta, m_config);
     if (!viewer)
         return viewer.error();
     auto conn = m_db.connection();

@@ -1,6 +1,7 @@
 #include "service/engine/ruleevaluator.h"
 
 #include "service/engine/callscope.h"
+#include "service/engine/jsonvalues.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policypatch.h"
 #include "service/storage/rulestore.h"
@@ -148,8 +149,8 @@ Result<RuleEvaluation> evaluate(QSqlDatabase &db, const QString &tenantId, const
     if (includeShadow)
         out.shadowApplied = Rules::mergePolicies(forMerge(out.shadow, QStringLiteral("SHADOW")));
     out.visibility = QJsonObject{
-        {QStringLiteral("agent"), QJsonObject{{QStringLiteral("id"), agent.isEmpty() ? QJsonValue() : QJsonValue(agent)},
-                                              {QStringLiteral("team_id"), team.isEmpty() ? QJsonValue() : QJsonValue(team)}}},
+        {QStringLiteral("agent"), QJsonObject{{QStringLiteral("id"), nullable(agent)},
+                                              {QStringLiteral("team_id"), nullable(team)}}},
         {QStringLiteral("rule_scope"), QJsonObject{{QStringLiteral("scanned"), out.considered},
                                                    {QStringLiteral("filtered_by_scope"), byScope},
                                                    {QStringLiteral("filtered_by_lane"), byLane},

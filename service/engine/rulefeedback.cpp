@@ -2,9 +2,13 @@
 
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
+#include "service/engine/commitcontext.h"
 #include "service/engine/commitlog.h"
+#include "service/engine/jsonvalues.h"
+#include "service/engine/requestfields.h"
+#include "service/engine/vocabulary.h"
+#include "service/engine/scopedlookup.h"
 #include "service/storage/database.h"
-#include "service/storage/graphstore.h"
 #include "service/storage/rulestore.h"
 
 #include <QJsonArray>
@@ -17,19 +21,14 @@ Result<RuleFeedbackRequest> RuleFeedbackRequest::fromJson(const QJsonObject &bod
     JsonReader r(body);
     r.string("tenant_id", &q.tenantId, 64);
     r.string("scope", &q.scope, 256);
-    if (r.requiredString("rule_node_id", &q.ruleNodeId, 64) && !isUuid(q.ruleNodeId))
-        r.fail(QStringLiteral("rule_node_id"), QStringLiteral("must be a UUID"));
-    q.ruleNodeId = q.ruleNodeId.toLower();
+    readUuid(r, "rule_node_id", &q.ruleNodeId, true);
     if (r.ok() && (body.value(QStringLiteral("outcome")).isUndefined() || body.value(QStringLiteral("outcome")).isNull()))
         r.fail(QStringLiteral("outcome"), QStringLiteral("is required"));
-    r.enumValue("outcome", &q.outcome, {QStringLiteral("positive"), QStringLiteral("negative"), QStringLiteral("neutral")});
+    r.enumValue("outcome", &q.outcome, Vocabulary::outcomes());
     r.string("run_id", &q.runId, 256);
     r.string("note", &q.note, 1 << 16);
     r.string("actor", &q.actor, 256);
-    r.string("input_text", &q.inputText, 1 << 22);
-    r.string("input_sha256", &q.inputSha256, 64);
-    if (r.ok() && q.inputText.isEmpty() && q.inputSha256.isEmpty())
-        r.fail(QStringLiteral("input_text"), QStringLiteral("input_text or input_sha256 is required"));
+    readCommitInput(r, &q.inputText, &q.inputSha256);
     if (!r.ok())
         return r.error();
     q.note = normalizeText(q.note, maxTextLength);
@@ -41,28 +40,18 @@ RuleFeedbackEngine::RuleFeedbackEngine(Database &db, const ServiceConfig &config
 
 Result<RuleFeedbackOutcome> RuleFeedbackEngine::record(const RuleFeedbackRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto inputSha = CommitLog::inputDigest(req.inputText, req.inputSha256);
-    if (!inputSha)
-        return inputSha.error();
-    const QString actor = !req.actor.isEmpty() ? req.actor
-                          : meta.principal && !meta.principal->agentId.isEmpty() ? meta.principal->agentId
-                          : m_config.authMode == AuthMode::Off ? m_config.localAgentId
-                                                                : QStringLiteral("system");
+    auto begun = beginCommit(req, meta, m_config);
+    if (!begun)
+        return begun.error();
+    const CommitContext &ctx = begun.value();
     RuleFeedbackOutcome out;
-    out.scope = cs.value();
+    out.scope = ctx.scope;
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto node = GraphStore::findNode(db, req.ruleNodeId);
+        auto node = findRuleInScope(db, out.scope, req.ruleNodeId);
         if (!node)
             return node.error();
-        if (!node.value() || node.value()->tenantId != out.scope.tenantId || node.value()->scope != out.scope.scope
-            || node.value()->type != QLatin1String("rule"))
-            return Error::notFound(QStringLiteral("no rule with this id in the scope"),
-                                   {{QStringLiteral("reason"), QStringLiteral("rule_not_found_in_scope")}});
         // A rule written before its first state change has no state row yet.
-        if (auto r = RuleStore::ensureRuleDef(db, *node.value()); !r)
+        if (auto r = RuleStore::ensureRuleDef(db, node.value()); !r)
             return r;
         FeedbackRecord &f = out.feedback;
         f.id = randomUuid();
@@ -77,8 +66,8 @@ Result<RuleFeedbackOutcome> RuleFeedbackEngine::record(const RuleFeedbackRequest
             {QStringLiteral("feedback_id"), f.id},
             {QStringLiteral("rule_node_id"), f.ruleNodeId},
             {QStringLiteral("outcome"), f.outcome},
-            {QStringLiteral("run_id"), f.runId.isEmpty() ? QJsonValue() : QJsonValue(f.runId)}}}}};
-        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_feedback"), actor, inputSha.value(), diff);
+            {QStringLiteral("run_id"), nullable(f.runId)}}}}};
+        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_feedback"), ctx.actor, ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();

@@ -2,12 +2,14 @@
 
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
+#include "service/engine/commitcontext.h"
 #include "service/engine/commitlog.h"
+#include "service/engine/jsonvalues.h"
+#include "service/engine/scopedlookup.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policymerge.h"
 #include "service/rules/policypatch.h"
 #include "service/storage/database.h"
-#include "service/storage/graphstore.h"
 #include "service/storage/rulestore.h"
 
 #include <QJsonArray>
@@ -208,7 +210,7 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
         {QStringLiteral("tool_conflicts_summary"), toArray(out.toolConflictsSummary)},
         {QStringLiteral("denied_by_control_profile"), deniedByProfile},
         {QStringLiteral("control_profile_origin"), profile.origin},
-        {QStringLiteral("execution_stage"), profile.stage.isEmpty() ? QJsonValue() : QJsonValue(profile.stage)},
+        {QStringLiteral("execution_stage"), nullable(profile.stage)},
         {QStringLiteral("allowed"), toArray(out.selection.allowed)},
         {QStringLiteral("preferred"), toArray(out.selection.preferred)},
         {QStringLiteral("ordered"), toArray(out.selection.ordered)},
@@ -234,12 +236,12 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
         {QStringLiteral("execution_result_summary_present"), continuity.contains(QStringLiteral("execution_result_summary"))},
         {QStringLiteral("execution_artifacts_count"), continuity.value(QStringLiteral("execution_artifacts")).toArray().size()},
         {QStringLiteral("execution_evidence_count"), continuity.value(QStringLiteral("execution_evidence")).toArray().size()},
-        {QStringLiteral("current_stage"), profile.stage.isEmpty() ? QJsonValue() : QJsonValue(profile.stage)},
+        {QStringLiteral("current_stage"), nullable(profile.stage)},
         {QStringLiteral("active_role"), exec.value(QStringLiteral("active_role")).isString()
                                             ? exec.value(QStringLiteral("active_role")) : QJsonValue()}};
     out.selectionSummary = QJsonObject{
         {QStringLiteral("summary_version"), QStringLiteral("tools_selection_summary_v1")},
-        {QStringLiteral("selected_tool"), d.selectedTool.isEmpty() ? QJsonValue() : QJsonValue(d.selectedTool)},
+        {QStringLiteral("selected_tool"), nullable(d.selectedTool)},
         {QStringLiteral("candidate_count"), out.candidates.size()},
         {QStringLiteral("allowed_count"), out.selection.allowed.size()},
         {QStringLiteral("denied_count"), out.selection.denied.size()},
@@ -271,10 +273,7 @@ Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
     if (!withIdentity)
         return withIdentity.error();
     const QJsonValue context = withIdentity.value();
-    const QString actor = !req.actor.isEmpty() ? req.actor
-                          : meta.principal && !meta.principal->agentId.isEmpty() ? meta.principal->agentId
-                          : m_config.authMode == AuthMode::Off ? m_config.localAgentId
-                                                                : QStringLiteral("system");
+    const QString actor = defaultActor(req.actor, meta, m_config);
 
     ToolFeedbackOutcome out;
     out.scope = cs.value();
@@ -369,7 +368,7 @@ Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
         const QJsonObject diff{{QStringLiteral("tool_feedback"), QJsonArray{QJsonObject{
             {QStringLiteral("decision_id"), decision->id},
             {QStringLiteral("decision_link_mode"), out.linkMode},
-            {QStringLiteral("run_id"), req.runId.isEmpty() ? QJsonValue() : QJsonValue(req.runId)},
+            {QStringLiteral("run_id"), nullable(req.runId)},
             {QStringLiteral("outcome"), req.outcome},
             {QStringLiteral("selected_tool"), req.selectedTool},
             {QStringLiteral("candidates"), toArray(req.candidates)},
@@ -518,28 +517,18 @@ Result<RunOutcome> ToolEngine::run(const ToolRunRequest &req, const RequestMeta 
 
 Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, const RequestMeta &meta)
 {
-    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
-    if (!cs)
-        return cs.error();
-    auto inputSha = CommitLog::inputDigest(req.inputText, req.inputSha256);
-    if (!inputSha)
-        return inputSha.error();
+    auto begun = beginCommit(req, meta, m_config);
+    if (!begun)
+        return begun.error();
+    const CommitContext &ctx = begun.value();
     RuleStateOutcome out;
-    out.scope = cs.value();
+    out.scope = ctx.scope;
     out.state = req.state;
-    const QString actor = !req.actor.isEmpty() ? req.actor
-                          : meta.principal && !meta.principal->agentId.isEmpty() ? meta.principal->agentId
-                          : m_config.authMode == AuthMode::Off ? m_config.localAgentId
-                                                                : QStringLiteral("system");
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto node = GraphStore::findNode(db, req.ruleNodeId);
+        auto node = findRuleInScope(db, out.scope, req.ruleNodeId);
         if (!node)
             return node.error();
-        if (!node.value() || node.value()->tenantId != out.scope.tenantId || node.value()->scope != out.scope.scope
-            || node.value()->type != QLatin1String("rule"))
-            return Error::notFound(QStringLiteral("no rule with this id in the scope"),
-                                   {{QStringLiteral("reason"), QStringLiteral("rule_not_found_in_scope")}});
-        const NodeRecord &n = *node.value();
+        const NodeRecord &n = node.value();
         if (n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty() && n.ownerTeamId.isEmpty())
             return Error::make(400, QStringLiteral("invalid_private_rule_owner"),
                                QStringLiteral("a private rule needs owner_agent_id or owner_team_id"),
@@ -570,8 +559,8 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, c
         const QJsonObject diff{{QStringLiteral("rule_state_change"),
                                 QJsonArray{QJsonObject{{QStringLiteral("rule_node_id"), n.id},
                                                        {QStringLiteral("state"), req.state.toUpper()}}}}};
-        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_state_change"), actor,
-                                        inputSha.value(), diff);
+        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_state_change"), ctx.actor,
+                                        ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();

@@ -1,7 +1,8 @@
 #include "service/engine/toolrequests.h"
 
-#include "service/core/ids.h"
 #include "service/core/jsonreader.h"
+#include "service/engine/requestfields.h"
+#include "service/engine/vocabulary.h"
 #include "service/rules/toolpolicy.h"
 
 namespace MemoryGraph {
@@ -26,36 +27,6 @@ bool readCandidates(JsonReader &r, const QJsonObject &body, QStringList *out)
     if (out->isEmpty())
         return r.fail(QStringLiteral("candidates"), QStringLiteral("must name at least one tool"));
     Q_UNUSED(body);
-    return true;
-}
-
-bool readFlag(JsonReader &r, const char *key, bool *out)
-{
-    std::optional<bool> b;
-    if (!r.boolean(key, &b))
-        return false;
-    if (b)
-        *out = *b;
-    return true;
-}
-
-bool readInt(JsonReader &r, const char *key, int *out, int min, int max)
-{
-    std::optional<int> v;
-    if (!r.integer(key, &v, min, max))
-        return false;
-    if (v)
-        *out = *v;
-    return true;
-}
-
-bool readUuid(JsonReader &r, const char *key, QString *out)
-{
-    if (!r.string(key, out, 64))
-        return false;
-    if (!out->isEmpty() && !isUuid(*out))
-        return r.fail(QLatin1String(key), QStringLiteral("must be a UUID"));
-    *out = out->toLower();
     return true;
 }
 
@@ -145,15 +116,12 @@ Result<ToolFeedbackRequest> ToolFeedbackRequest::fromJson(const QJsonObject &bod
     r.requiredString("selected_tool", &q.selectedTool, 512);
     if (r.ok() && body.value(QStringLiteral("outcome")).isUndefined())
         r.fail(QStringLiteral("outcome"), QStringLiteral("is required"));
-    r.enumValue("outcome", &q.outcome, {QStringLiteral("positive"), QStringLiteral("negative"), QStringLiteral("neutral")});
+    r.enumValue("outcome", &q.outcome, Vocabulary::outcomes());
     r.enumValue("target", &q.target, {QStringLiteral("tool"), QStringLiteral("all")});
     readFlag(r, "include_shadow", &q.includeShadow);
     readInt(r, "rules_limit", &q.rulesLimit, 1, 200);
     r.string("note", &q.note, 1 << 16);
-    r.string("input_text", &q.inputText, 1 << 22);
-    r.string("input_sha256", &q.inputSha256, 64);
-    if (r.ok() && q.inputText.isEmpty() && q.inputSha256.isEmpty())
-        r.fail(QStringLiteral("input_text"), QStringLiteral("input_text or input_sha256 is required"));
+    readCommitInput(r, &q.inputText, &q.inputSha256);
     if (!r.ok())
         return r.error();
     q.note = normalizeText(q.note, maxTextLength);
@@ -198,22 +166,16 @@ Result<RuleStateRequest> RuleStateRequest::fromJson(const QJsonObject &body)
     JsonReader r(body);
     r.string("tenant_id", &q.tenantId, 64);
     r.string("scope", &q.scope, 256);
-    r.requiredString("rule_node_id", &q.ruleNodeId, 64);
-    if (r.ok() && !isUuid(q.ruleNodeId))
-        r.fail(QStringLiteral("rule_node_id"), QStringLiteral("must be a UUID"));
+    readUuid(r, "rule_node_id", &q.ruleNodeId, true);
     QString state;
     r.requiredString("state", &state, 32);
     q.state = state.toLower();
     if (r.ok() && q.state != QLatin1String("shadow") && q.state != QLatin1String("active"))
         r.fail(QStringLiteral("state"), QStringLiteral("must be SHADOW or ACTIVE"));
     r.string("actor", &q.actor, 256);
-    r.string("input_text", &q.inputText, 1 << 22);
-    r.string("input_sha256", &q.inputSha256, 64);
-    if (r.ok() && q.inputText.isEmpty() && q.inputSha256.isEmpty())
-        r.fail(QStringLiteral("input_text"), QStringLiteral("input_text or input_sha256 is required"));
+    readCommitInput(r, &q.inputText, &q.inputSha256);
     if (!r.ok())
         return r.error();
-    q.ruleNodeId = q.ruleNodeId.toLower();
     return q;
 }
 

@@ -34,6 +34,13 @@ inline const QStringList &lanes()
     return v;
 }
 
+/// Feedback outcomes (spec §4.6, §4.9).
+inline const QStringList &outcomes()
+{
+    static const QStringList v{QStringLiteral("positive"), QStringLiteral("negative"), QStringLiteral("neutral")};
+    return v;
+}
+
 constexpr int kEmbeddingDimension = 1536;
 constexpr int kMaxNodesPerWrite = 1000;
 constexpr int kMaxEdgesPerWrite = 2000;

@@ -4,6 +4,7 @@
 #include "service/core/ids.h"
 #include "service/engine/callscope.h"
 #include "service/engine/commitlog.h"
+#include "service/engine/jsonvalues.h"
 #include "service/storage/database.h"
 #include "service/engine/ruledefinition.h"
 #include "service/storage/graphstore.h"
@@ -100,11 +101,6 @@ bool sameNode(const NodeRecord &a, const NodeRecord &b)
            && a.embeddingModel == b.embeddingModel && a.salience == b.salience
            && a.importance == b.importance && a.confidence == b.confidence
            && a.clientId == b.clientId;
-}
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
 }
 
 /// Everything a node write decides, hashed into the commit.

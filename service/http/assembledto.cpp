@@ -2,6 +2,7 @@
 
 #include "service/core/ids.h"
 #include "service/engine/contextbuilder.h"
+#include "service/engine/jsonvalues.h"
 #include "service/http/dto.h"
 #include "service/http/tooldto.h"
 
@@ -10,11 +11,6 @@
 namespace MemoryGraph::Dto {
 
 namespace {
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
 
 /// local for one hop, global for wide two-hop budgets, balanced in between.
 QString strategy(const RecallKnobs &k)

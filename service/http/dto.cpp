@@ -1,17 +1,11 @@
 #include "service/http/dto.h"
 
+#include "service/engine/jsonvalues.h"
 #include "service/http/tooldto.h"
 
 #include <QJsonArray>
 
 namespace MemoryGraph::Dto {
-
-namespace {
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
-} // namespace
 
 QJsonObject error(const Error &e, const QString &requestId)
 {

@@ -1,5 +1,6 @@
 #include "service/http/replaydto.h"
 
+#include "service/engine/jsonvalues.h"
 #include "service/http/dto.h"
 
 #include <QJsonArray>
@@ -7,11 +8,6 @@
 namespace MemoryGraph::Dto {
 
 namespace {
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
 
 /// tenant_id, scope, run_id, status and the commit: the part every replay write answers.
 QJsonObject writeBase(const ReplayWriteOutcome &o)

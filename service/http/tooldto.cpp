@@ -1,6 +1,7 @@
 #include "service/http/tooldto.h"
 
 #include "service/core/ids.h"
+#include "service/engine/jsonvalues.h"
 #include "service/http/dto.h"
 
 #include <QJsonArray>
@@ -8,11 +9,6 @@
 namespace MemoryGraph::Dto {
 
 namespace {
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
 
 QJsonValue orNull(const QJsonValue &v)
 {

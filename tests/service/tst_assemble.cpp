@@ -155,7 +155,8 @@ private slots:
         r = assemble(m_svc->service(), {{s("context"), context}, {s("include_rules"), false}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QVERIFY(!r.value().rules.has_value());
-        QVERIFY(!layerTexts(r.value(), "rules").contains(s("[active] prefer pytest for tests (%1)").arg(active)));
+        // No evaluation: the shadow rule stays out; an active rule may still come from recall.
+        QVERIFY(!layerTexts(r.value(), "rules").contains(s("[shadow] answer in json (%1)").arg(shadow)));
     }
 
     void toolCandidatesSelectAToolAndPersistTheDecision()

@@ -112,12 +112,20 @@ private slots:
         Input in;
         MemoryItem recalled = item("r1", "rule", "", "recalled text");
         recalled.ruleState = s("shadow");
-        in.items = {recalled, item("r2", "rule", "", "other rule")};
+        MemoryItem recalledActive = item("r4", "rule", "", "active recalled");
+        recalledActive.ruleState = s("active");
+        in.items = {recalled, item("r2", "rule", "", "other rule"), recalledActive};
         in.rules = {{s("r3"), s("active rule"), s("active")}, {s("r1"), s("evaluated text"), s("shadow")}};
-        const Output out = build(in);
+        // Recalled shadow (or unevaluated) rules stay out unless shadow rules were asked for.
+        Output out = build(in);
         QCOMPARE(itemTexts(out, "rules"),
                  (QStringList{s("[active] active rule (r3)"), s("[shadow] evaluated text (r1)"),
-                              s("[shadow] other rule (r2)")}));
+                              s("[active] active recalled (r4)")}));
+        in.includeShadowRules = true;
+        out = build(in);
+        QCOMPARE(itemTexts(out, "rules"),
+                 (QStringList{s("[active] active rule (r3)"), s("[shadow] evaluated text (r1)"),
+                              s("[shadow] other rule (r2)"), s("[active] active recalled (r4)")}));
         const QJsonArray items = layer(out, "rules").value(s("items")).toArray();
         QCOMPARE(items.at(0).toObject().value(s("source")).toString(), s("rules_evaluation"));
         QCOMPARE(items.at(2).toObject().value(s("source")).toString(), s("recall"));

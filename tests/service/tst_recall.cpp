@@ -251,9 +251,25 @@ void tst_Recall::contextTextHasSectionsAndCitations()
     QVERIFY(blocks.at(1).startsWith(QStringLiteral("# Entities\n- Acme: a customer (node:")));
     QVERIFY(blocks.at(2).contains(QStringLiteral("- invoice email bounced (node:")));
     QVERIFY(blocks.at(2).contains(QStringLiteral(", raw_ref=log://1)")));
-    QVERIFY(blocks.at(3).startsWith(QStringLiteral("# Applicable Rules (Shadow/Active)\n- state=unknown scope=global pos=0 neg=0 summary=retry emails")));
+    // A new rule is in shadow; its state comes from the rule's status, not from slots.
+    QVERIFY2(blocks.at(3).startsWith(QStringLiteral("# Applicable Rules (Shadow/Active)\n- state=shadow scope=global pos=0 neg=0 summary=retry emails")),
+             qPrintable(blocks.at(3)));
     QVERIFY(blocks.at(3).contains(QStringLiteral("\n  if={\"intent\":\"email\"}")));
     QVERIFY(!text.endsWith(QLatin1Char('\n')));
+    // Activating the rule shows up in the next recall's context.
+    const QString ruleId = r.value().context.items.last().toObject().value(QStringLiteral("node_id")).toString();
+    RuleStateRequest activate;
+    activate.ruleNodeId = ruleId;
+    activate.state = QStringLiteral("active");
+    activate.inputText = QStringLiteral("activate");
+    QVERIFY(svc->setRuleState(activate, {}).ok());
+    auto again = svc->recall(request(query(0)), {});
+    QVERIFY(again.ok());
+    QVERIFY2(again.value().context.text.contains(QStringLiteral("- state=active scope=global")),
+             qPrintable(again.value().context.text));
+    QCOMPARE(again.value().context.items.last().toObject().value(QStringLiteral("state")).toString(),
+             QStringLiteral("active"));
+
     QCOMPARE(r.value().context.items.size(), 4);
     QCOMPARE(r.value().context.citations.size(), 4);
     QCOMPARE(r.value().context.items.at(0).toObject().value("kind").toString(), QStringLiteral("topic"));

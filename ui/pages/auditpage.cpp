@@ -7,6 +7,7 @@
 #include "ui/widgets/consolidationdialog.h"
 #include "ui/widgets/jsonhighlighter.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QFontDatabase>
@@ -32,7 +33,6 @@ namespace MemoryGraph::Ui {
 namespace {
 
 constexpr int ReloadDebounceMs = 300;
-const QString ErrorColour = QStringLiteral("#d94f4f");
 const QString OkColour = QStringLiteral("#2e8b57");
 const QString ShowLink = QStringLiteral("show-break");
 
@@ -444,7 +444,7 @@ void AuditPage::verifyChain()
                      return;
                  if (!result) {
                      m_verifyLabel->setText(tr("Verification failed: %1").arg(result.error().message.toHtmlEscaped()));
-                     m_verifyLabel->setStyleSheet(QStringLiteral("color: %1;").arg(ErrorColour));
+                     m_verifyLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour()));
                      Q_EMIT chainVerified(false);
                      return;
                  }
@@ -474,7 +474,7 @@ void AuditPage::showVerification(const ChainReport &report)
     m_verifyLabel->setToolTip(tr("Commit %1\nexpected: %2\nfound: %3\n%n commit(s) checked", nullptr,
                                  int(report.commitsChecked))
                                   .arg(b.commitId, b.expected, b.found));
-    m_verifyLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(ErrorColour));
+    m_verifyLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(errorColour()));
 }
 
 void AuditPage::runDecay()
@@ -536,9 +536,7 @@ void AuditPage::setBusy(bool busy)
 
 void AuditPage::setStatus(const QString &text, bool isError)
 {
-    m_statusLabel->setText(text);
-    m_statusLabel->setToolTip(text);
-    m_statusLabel->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

@@ -5,6 +5,7 @@
 #include "ui/models/decisiontablemodel.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -30,7 +31,6 @@ namespace {
 
 constexpr int FilterDelayMs = 250;
 constexpr int ReloadDebounceMs = 300;
-const QString ErrorColour = QStringLiteral("#d94f4f");
 
 qint64 sinceSeconds(DecisionsPage::Since since)
 {
@@ -430,9 +430,7 @@ void DecisionsPage::updateCount()
 
 void DecisionsPage::setStatus(const QString &text, bool isError)
 {
-    m_statusLabel->setText(text);
-    m_statusLabel->setToolTip(text);
-    m_statusLabel->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

@@ -52,6 +52,31 @@ const QString Endpoint = QStringLiteral("recall_text");
 constexpr int MaxTokenBudget = 1000000;
 constexpr int MaxCharBudget = 4000000;
 
+/// A facade call's result as the page shows it, with how long the call took.
+template <typename Value>
+struct TimedOutcome
+{
+    std::optional<Value> value;
+    Error error;
+    qint64 elapsedMs = 0;
+};
+
+/// Runs call (returning Result<Value>) on the worker thread and times it.
+template <typename Value, typename Call>
+TimedOutcome<Value> timed(Call call)
+{
+    QElapsedTimer timer;
+    timer.start();
+    TimedOutcome<Value> out;
+    auto result = call();
+    if (result)
+        out.value = std::move(result).value();
+    else
+        out.error = result.error();
+    out.elapsedMs = timer.elapsed();
+    return out;
+}
+
 /// Integers with the locale's group separator, even in the C locale ("1,234").
 QString grouped(qint64 value)
 {
@@ -697,47 +722,25 @@ void RecallPage::refresh()
 void RecallPage::run()
 {
     const QJsonObject body = requestBody();
-    if (body.value(QStringLiteral("query_text")).toString().isEmpty()) {
-        m_statusLabel->setStyleSheet(QString());
-        m_statusLabel->setText(tr("Type a query first."));
-        m_queryEdit->setFocus(Qt::OtherFocusReason);
+    const auto started = beginQuery(body, tr("Running recall_text\u2026"));
+    if (!started)
         return;
-    }
-    const quint64 generation = ++m_runGeneration;
-    setBusy(true);
-    m_statusLabel->setStyleSheet(QString());
-    m_statusLabel->setText(tr("Running recall_text\u2026"));
-
     MemoryService *service = m_service;
     const int maxTextLength = m_service->config().maxTextLength;
-    struct Outcome
-    {
-        std::optional<RecallOutcome> value;
-        Error error;
-        qint64 elapsedMs = 0;
-    };
+    using Outcome = TimedOutcome<RecallOutcome>;
     runAsync(this, &m_pool,
              [service, body, maxTextLength]() {
-                 QElapsedTimer timer;
-                 timer.start();
-                 Outcome out;
-                 // Parsed exactly like an HTTP body, so the UI cannot send what an agent could not.
-                 const auto request = RecallRequest::fromJson(body, true, maxTextLength);
-                 if (!request) {
-                     out.error = request.error();
-                     return out;
-                 }
-                 RequestMeta meta;
-                 meta.requestId = randomUuid();
-                 auto result = service->recallText(request.value(), meta);
-                 if (result)
-                     out.value = std::move(result).value();
-                 else
-                     out.error = result.error();
-                 out.elapsedMs = timer.elapsed();
-                 return out;
+                 return timed<RecallOutcome>([&]() -> Result<RecallOutcome> {
+                     // Parsed exactly like an HTTP body, so the UI cannot send what an agent could not.
+                     const auto request = RecallRequest::fromJson(body, true, maxTextLength);
+                     if (!request)
+                         return request.error();
+                     RequestMeta meta;
+                     meta.requestId = randomUuid();
+                     return service->recallText(request.value(), meta);
+                 });
              },
-             [this, generation](const Outcome &out) {
+             [this, generation = *started](const Outcome &out) {
                  if (generation != m_runGeneration)
                      return;   // a newer run is under way
                  setBusy(false);
@@ -754,47 +757,25 @@ void RecallPage::run()
 void RecallPage::assemble()
 {
     const QJsonObject body = requestBody();
-    if (body.value(QStringLiteral("query_text")).toString().isEmpty()) {
-        m_statusLabel->setStyleSheet(QString());
-        m_statusLabel->setText(tr("Type a query first."));
-        m_queryEdit->setFocus(Qt::OtherFocusReason);
+    const auto started = beginQuery(body, tr("Running context/assemble\u2026"));
+    if (!started)
         return;
-    }
-    const quint64 generation = ++m_runGeneration;
-    setBusy(true);
-    m_statusLabel->setStyleSheet(QString());
-    m_statusLabel->setText(tr("Running context/assemble\u2026"));
-
     MemoryService *service = m_service;
     const int maxTextLength = m_service->config().maxTextLength;
-    struct Outcome
-    {
-        std::optional<AssembleOutcome> value;
-        Error error;
-        qint64 elapsedMs = 0;
-    };
+    using Outcome = TimedOutcome<AssembleOutcome>;
     runAsync(this, &m_pool,
              [service, body, maxTextLength]() {
-                 QElapsedTimer timer;
-                 timer.start();
-                 Outcome out;
-                 // The recall_text body is a valid assemble body: same query, knobs and consumer.
-                 const auto request = AssembleRequest::fromJson(body, maxTextLength);
-                 if (!request) {
-                     out.error = request.error();
-                     return out;
-                 }
-                 RequestMeta meta;
-                 meta.requestId = randomUuid();
-                 auto result = service->assembleContext(request.value(), meta);
-                 if (result)
-                     out.value = std::move(result).value();
-                 else
-                     out.error = result.error();
-                 out.elapsedMs = timer.elapsed();
-                 return out;
+                 return timed<AssembleOutcome>([&]() -> Result<AssembleOutcome> {
+                     // The recall_text body is a valid assemble body: same query, knobs and consumer.
+                     const auto request = AssembleRequest::fromJson(body, maxTextLength);
+                     if (!request)
+                         return request.error();
+                     RequestMeta meta;
+                     meta.requestId = randomUuid();
+                     return service->assembleContext(request.value(), meta);
+                 });
              },
-             [this, generation](const Outcome &out) {
+             [this, generation = *started](const Outcome &out) {
                  if (generation != m_runGeneration)
                      return;   // a newer run is under way
                  setBusy(false);
@@ -811,6 +792,19 @@ void RecallPage::assemble()
                  }
                  Q_EMIT assembleFinished(true);
              });
+}
+
+std::optional<quint64> RecallPage::beginQuery(const QJsonObject &body, const QString &runningText)
+{
+    m_statusLabel->setStyleSheet(QString());
+    if (body.value(QStringLiteral("query_text")).toString().isEmpty()) {
+        m_statusLabel->setText(tr("Type a query first."));
+        m_queryEdit->setFocus(Qt::OtherFocusReason);
+        return std::nullopt;
+    }
+    setBusy(true);
+    m_statusLabel->setText(runningText);
+    return ++m_runGeneration;
 }
 
 void RecallPage::setBusy(bool busy)

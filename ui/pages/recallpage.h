@@ -132,6 +132,8 @@ private:
     void fillKnobs(bool onlyUnpinned);
     void onKnobEdited(int index);
     void updateKnobHint();
+    /// Starts a run of body: false (with a hint) when there is no query, else the run's generation.
+    std::optional<quint64> beginQuery(const QJsonObject &body, const QString &runningText);
     void setBusy(bool busy);
     void applyOutcome(const RecallOutcome &outcome, qint64 elapsedMs);
     void showError(const Error &error);

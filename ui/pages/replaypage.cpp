@@ -7,6 +7,7 @@
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/replaystepdetail.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QGroupBox>
@@ -37,7 +38,6 @@ namespace {
 constexpr int ReloadDebounceMs = 300;
 constexpr int NodeIdRole = Qt::UserRole + 1;
 constexpr int KindRole = Qt::UserRole + 2;
-const QString ErrorColour = QStringLiteral("#d94f4f");
 
 enum StepColumn { StepIndexColumn, StepToolColumn, StepStatusColumn, StepSafetyColumn, StepColumnCount };
 
@@ -732,9 +732,7 @@ void ReplayPage::updateRunCount()
 
 void ReplayPage::setStatus(const QString &text, bool isError)
 {
-    m_statusLabel->setText(text);
-    m_statusLabel->setToolTip(text);
-    m_statusLabel->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

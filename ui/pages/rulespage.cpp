@@ -6,6 +6,7 @@
 #include "ui/widgets/ruleeditor.h"
 #include "ui/widgets/ruletrypanel.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -34,7 +35,6 @@ namespace MemoryGraph::Ui {
 namespace {
 
 constexpr int ReloadDebounceMs = 300;
-const QString ErrorColour = QStringLiteral("#d94f4f");
 
 QString newClientId()
 {
@@ -636,9 +636,7 @@ void RulesPage::updateCount()
 
 void RulesPage::setStatus(const QString &text, bool isError)
 {
-    m_statusLabel->setText(text);
-    m_statusLabel->setToolTip(text);
-    m_statusLabel->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

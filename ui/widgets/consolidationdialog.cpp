@@ -3,6 +3,7 @@
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/displayformat.h"
+#include "ui/widgets/statustext.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -16,7 +17,6 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-const QString ErrorColour = QStringLiteral("#d94f4f");
 
 QTableWidget *createTable(const QStringList &headers, const QString &objectName, QWidget *parent)
 {
@@ -198,7 +198,7 @@ void ConsolidationDialog::setBusy(bool busy, const QString &text)
 void ConsolidationDialog::setStatus(const QString &text, bool isError)
 {
     m_status->setText(text);
-    m_status->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+    m_status->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(errorColour()) : QString());
 }
 
 } // namespace MemoryGraph::Ui

@@ -50,6 +50,12 @@ NodeActions::NodeActions(MemoryService *service, QWidget *dialogParent)
     m_edit = createAction(tr("&Edit\u2026"), QStringLiteral("editNodeAction"), QKeySequence(Qt::Key_F2));
     m_forget = createAction(tr("&Forget\u2026"), QStringLiteral("forgetNodeAction"),
                             QKeySequence(QKeySequence::Delete));
+    // Short toolbar labels: the inspector is narrow and every action should stay visible.
+    m_rehydrateWarm->setIconText(tr("To warm"));
+    m_rehydrateHot->setIconText(tr("To hot"));
+    m_activate->setIconText(tr("Activate\u2026"));
+    m_edit->setIconText(tr("Edit\u2026"));
+    m_forget->setIconText(tr("Forget\u2026"));
     m_rehydrateWarm->setToolTip(tr("Move an archived or cold node back to the warm tier"));
     m_rehydrateHot->setToolTip(tr("Move the node up to the hot tier"));
     m_activate->setToolTip(tr("Record that the node was used, with its outcome"));

@@ -5,6 +5,7 @@
 #include "service/rules/policypatch.h"
 #include "service/rules/rulerank.h"
 #include "ui/widgets/jsonhighlighter.h"
+#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -34,7 +35,6 @@ namespace {
 
 enum SectionIndex { IfSection, ThenSection, ExceptionsSection, SectionCount };
 
-const QString ErrorColour = QStringLiteral("#d94f4f");
 const QString OkColour = QStringLiteral("#3d9a50");
 
 const char *const NewIfTemplate = "{}";
@@ -49,7 +49,7 @@ QString s(const char *latin1)
 void setStatus(QLabel *label, const QString &text, bool isError)
 {
     label->setText(text);
-    label->setStyleSheet(QStringLiteral("color: %1;").arg(isError ? ErrorColour : OkColour));
+    label->setStyleSheet(QStringLiteral("color: %1;").arg(isError ? errorColour() : OkColour));
 }
 
 /// "then" + "tool.allow[2]" -> "then.tool.allow[2]".

@@ -6,6 +6,7 @@
 #include "ui/widgets/jsonhighlighter.h"
 #include "ui/widgets/ruledisplay.h"
 #include "ui/widgets/ruleeditor.h"
+#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -33,7 +34,6 @@ namespace MemoryGraph::Ui {
 namespace {
 
 constexpr int EvaluateLimit = 200;   // the most rules/evaluate considers (spec §4.7)
-const QString ErrorColour = QStringLiteral("#d94f4f");
 
 enum SelectionRow { RowSelected, RowAllowed, RowDenied, RowPreferred, RowOrdered, RowFallback,
                     RowShadow, SelectionRowCount };
@@ -138,7 +138,7 @@ QWidget *RuleTryPanel::createInputs()
     m_contextStatus = new QLabel(box);
     m_contextStatus->setObjectName(QStringLiteral("tryContextStatus"));
     m_contextStatus->setWordWrap(true);
-    m_contextStatus->setStyleSheet(QStringLiteral("color: %1;").arg(ErrorColour));
+    m_contextStatus->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour()));
     m_contextStatus->hide();
     connect(m_contextEdit, &QPlainTextEdit::textChanged, m_contextStatus, &QLabel::hide);
 
@@ -350,7 +350,7 @@ void RuleTryPanel::setSelectionRow(int row, const QString &text, bool isError)
 {
     QLabel *value = m_selectionValues.at(row);
     value->setText(text);
-    value->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(ErrorColour) : QString());
+    value->setStyleSheet(isError ? QStringLiteral("color: %1;").arg(errorColour()) : QString());
     // Optional rows disappear when empty.
     const bool visible = row <= RowOrdered || !text.isEmpty();
     value->setVisible(visible);
@@ -445,7 +445,7 @@ void RuleTryPanel::run()
 void RuleTryPanel::showError(const QString &code, const QString &message)
 {
     m_errorCode = code;
-    m_statusLabel->setStyleSheet(QStringLiteral("color: %1;").arg(ErrorColour));
+    m_statusLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour()));
     m_statusLabel->setText(message);
 }
 

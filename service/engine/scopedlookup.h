@@ -1,0 +1,22 @@
+#pragma once
+
+#include "service/core/records.h"
+#include "service/core/result.h"
+#include "service/engine/callscope.h"
+
+class QSqlDatabase;
+
+namespace MemoryGraph {
+
+/// Whether the node belongs to the call's tenant and scope (spec §5.4).
+bool inCallScope(const NodeRecord &n, const CallScope &cs);
+
+/// The node with this id (compared lower-case) in the call's tenant and scope; a node of another
+/// tenant or scope is reported like a missing one: 404 not_found, reason node_not_found_in_scope.
+Result<NodeRecord> findNodeInScope(QSqlDatabase &db, const CallScope &cs, const QString &nodeId);
+
+/// The rule node with this id in the call's tenant and scope; anything else is
+/// 404 not_found, reason rule_not_found_in_scope.
+Result<NodeRecord> findRuleInScope(QSqlDatabase &db, const CallScope &cs, const QString &ruleNodeId);
+
+} // namespace MemoryGraph
