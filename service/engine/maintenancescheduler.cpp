@@ -75,6 +75,9 @@ void MaintenanceScheduler::start(std::chrono::milliseconds firstDelay)
             m_timer->start(capped(m_interval.count()));
     });
     m_worker->moveToThread(&m_thread);
+    // The worker (and its timer) must die on its own thread: deleteLater on finished() runs in
+    // the thread's last event processing, before wait() returns.
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.start();
     QMetaObject::invokeMethod(m_timer, [timer = m_timer, firstMs]() { timer->start(firstMs); },
                               Qt::QueuedConnection);
@@ -88,8 +91,7 @@ void MaintenanceScheduler::stop()
         return;
     m_stopping = true;
     m_thread.quit();
-    m_thread.wait();   // a sweep checks m_stopping between scopes
-    delete m_worker;   // the thread has finished: safe to delete from here
+    m_thread.wait();   // a sweep checks m_stopping between scopes; the worker is gone after it
     m_worker = nullptr;
     m_timer = nullptr;
 }

@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -397,6 +398,8 @@ void tst_DecayJob::sweepCoversEveryScopeAndSignals()
 
 void tst_DecayJob::schedulerSweepsOnItsOwnThread()
 {
+    // The re-armed timer must be stopped on its own thread when the scheduler stops.
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("Timers cannot")));
     TempService svc(quietEnv());
     QVERIFY(write(svc.service(), {node(QStringLiteral("a"), QStringLiteral("hot"), 0.5)}));
     MaintenanceScheduler scheduler(svc.service());
