@@ -31,6 +31,191 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
 </context>
 <context>
+    <name>MemoryGraph::Ui::ActivateDialog</name>
+    <message>
+        <source>Record activation</source>
+        <translation>Aktivierung erfassen</translation>
+    </message>
+    <message>
+        <source>Record a use of %1. The outcome feeds the node&apos;s feedback counters and quality, which steer adaptive decay.</source>
+        <translation>Eine Verwendung von %1 erfassen. Das Ergebnis fließt in die Feedback-Zähler und die Qualität des Knotens ein, die den adaptiven Verfall steuern.</translation>
+    </message>
+    <message>
+        <source>Neutral</source>
+        <translation>Neutral</translation>
+    </message>
+    <message>
+        <source>Positive</source>
+        <translation>Positiv</translation>
+    </message>
+    <message>
+        <source>Negative</source>
+        <translation>Negativ</translation>
+    </message>
+    <message>
+        <source>Count as a use (updates last activated)</source>
+        <translation>Als Verwendung zählen (aktualisiert „zuletzt aktiviert“)</translation>
+    </message>
+    <message>
+        <source>Optional</source>
+        <translation>Optional</translation>
+    </message>
+    <message>
+        <source>&amp;Outcome:</source>
+        <translation>&amp;Ergebnis:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>Erfassen</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::AuditPage</name>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Reload scopes and commits (%1)</source>
+        <translation>Bereiche und Commits neu laden (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Verify chain</source>
+        <translation>Kette &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>Recompute every commit hash of this scope and report the first break (%1)</source>
+        <translation>Jeden Commit-Hash dieses Bereichs neu berechnen und den ersten Bruch melden (%1)</translation>
+    </message>
+    <message>
+        <source>Run &amp;decay now</source>
+        <translation>&amp;Verfall jetzt ausführen</translation>
+    </message>
+    <message>
+        <source>Decay salience and demote inactive nodes of this scope now (one commit)</source>
+        <translation>Salienz jetzt verfallen lassen und inaktive Knoten dieses Bereichs herabstufen (ein Commit)</translation>
+    </message>
+    <message>
+        <source>&amp;Consolidate…</source>
+        <translation>&amp;Konsolidieren…</translation>
+    </message>
+    <message>
+        <source>Preview duplicate nodes of this scope, then mark them</source>
+        <translation>Doppelte Knoten dieses Bereichs als Vorschau anzeigen und dann markieren</translation>
+    </message>
+    <message>
+        <source>Commits (newest first)</source>
+        <translation>Commits (neueste zuerst)</translation>
+    </message>
+    <message>
+        <source>Back to &amp;newest</source>
+        <translation>Zurück zu den &amp;neuesten</translation>
+    </message>
+    <message>
+        <source>The table shows an older part of the chain; return to the newest commits</source>
+        <translation>Die Tabelle zeigt einen älteren Teil der Kette; zurück zu den neuesten Commits</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>Diff</translation>
+    </message>
+    <message>
+        <source>Select a commit to see what it changed.</source>
+        <translation>Wählen Sie einen Commit aus, um zu sehen, was er geändert hat.</translation>
+    </message>
+    <message>
+        <source>Loading commits failed: %1</source>
+        <translation>Laden der Commits fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Commit %1 is no longer in this scope.</source>
+        <translation>Commit %1 ist nicht mehr in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>Commit #%1 · %2 · %3 · %4</source>
+        <translation>Commit #%1 · %2 · %3 · %4</translation>
+    </message>
+    <message>
+        <source>id %1
+hash %2
+parent %3
+input sha256 %4
+diff sha256 %5</source>
+        <translation>ID %1
+Hash %2
+Vorgänger %3
+Eingabe-sha256 %4
+Diff-sha256 %5</translation>
+    </message>
+    <message>
+        <source>Verifying the commit chain…</source>
+        <translation>Commit-Kette wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Verification failed: %1</source>
+        <translation>Prüfung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>✔ Chain intact: 1 commit verified.</source>
+        <translation>✔ Kette intakt: 1 Commit geprüft.</translation>
+    </message>
+    <message>
+        <source>✔ Chain intact: %1 commits verified.</source>
+        <translation>✔ Kette intakt: %1 Commits geprüft.</translation>
+    </message>
+    <message>
+        <source>✖ Chain broken at commit #%1 (%2): expected %3, found %4. &lt;a href=&quot;%5&quot;&gt;Show&lt;/a&gt;</source>
+        <translation>✖ Kette bei Commit #%1 (%2) unterbrochen: erwartet %3, gefunden %4. &lt;a href=&quot;%5&quot;&gt;Anzeigen&lt;/a&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>Commit %1
+expected: %2
+found: %3
+%n commit(s) checked</source>
+        <translation>
+            <numerusform>Commit %1
+erwartet: %2
+gefunden: %3
+%n Commit geprüft</numerusform>
+            <numerusform>Commit %1
+erwartet: %2
+gefunden: %3
+%n Commits geprüft</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Running adaptive decay…</source>
+        <translation>Adaptiver Verfall läuft…</translation>
+    </message>
+    <message>
+        <source>Decay failed: %1</source>
+        <translation>Verfall fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Decay: nothing to change (%n protected node(s) skipped).</source>
+        <translation>
+            <numerusform>Verfall: nichts zu ändern (%n geschützter Knoten übersprungen).</numerusform>
+            <numerusform>Verfall: nichts zu ändern (%n geschützte Knoten übersprungen).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 deferred by the daily budget), commit %4.</source>
+        <translation>Verfall: Salienz bei %1 Knoten gesenkt, %2 Stufenwechsel (%3 durch das Tagesbudget zurückgestellt), Commit %4.</translation>
+    </message>
+    <message>
+        <source>Consolidation: nothing left to merge.</source>
+        <translation>Konsolidierung: nichts mehr zusammenzuführen.</translation>
+    </message>
+    <message>
+        <source>Consolidation applied in commit %1.</source>
+        <translation>Konsolidierung in Commit %1 angewendet.</translation>
+    </message>
+</context>
+<context>
     <name>MemoryGraph::Ui::CommitListModel</name>
     <message>
         <source>Seq</source>
@@ -55,6 +240,447 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     <message>
         <source>Commit id</source>
         <translation>Commit-ID</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::ConsolidationDialog</name>
+    <message>
+        <source>Consolidate duplicates — %1 / %2</source>
+        <translation>Duplikate konsolidieren — %1 / %2</translation>
+    </message>
+    <message>
+        <source>Duplicates are nodes of the same type with the same title and summary, or embeddings with cosine similarity of at least %1. The oldest node stays canonical; duplicates are marked alias_of / superseded_by and nothing is deleted.</source>
+        <translation>Duplikate sind Knoten desselben Typs mit gleichem Titel und gleicher Zusammenfassung oder mit Embeddings, deren Kosinus-Ähnlichkeit mindestens %1 beträgt. Der älteste Knoten bleibt kanonisch; Duplikate werden als alias_of / superseded_by markiert, gelöscht wird nichts.</translation>
+    </message>
+    <message>
+        <source>Merges</source>
+        <translation>Zusammenführungen</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Canonical</source>
+        <translation>Kanonisch</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplikat</translation>
+    </message>
+    <message>
+        <source>Basis</source>
+        <translation>Grundlage</translation>
+    </message>
+    <message>
+        <source>Similarity</source>
+        <translation>Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>Skipped candidates</source>
+        <translation>Übersprungene Kandidaten</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Similar to</source>
+        <translation>Ähnlich zu</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>&amp;Anwenden</translation>
+    </message>
+    <message>
+        <source>Mark the duplicates listed above (one commit)</source>
+        <translation>Die oben aufgeführten Duplikate markieren (ein Commit)</translation>
+    </message>
+    <message>
+        <source>Looking for duplicates (dry run)…</source>
+        <translation>Duplikate werden gesucht (Probelauf)…</translation>
+    </message>
+    <message>
+        <source>Dry run failed: %1</source>
+        <translation>Probelauf fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>No duplicates found among %n node(s).</source>
+        <translation>
+            <numerusform>Keine Duplikate unter %n Knoten gefunden.</numerusform>
+            <numerusform>Keine Duplikate unter %n Knoten gefunden.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Dry run: nothing has been changed yet. Apply to mark %n duplicate(s).</source>
+        <translation>
+            <numerusform>Probelauf: Noch wurde nichts geändert. Anwenden markiert %n Duplikat.</numerusform>
+            <numerusform>Probelauf: Noch wurde nichts geändert. Anwenden markiert %n Duplikate.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>Wird angewendet…</translation>
+    </message>
+    <message>
+        <source>Apply failed: %1</source>
+        <translation>Anwenden fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Nothing left to merge.</source>
+        <translation>Nichts mehr zusammenzuführen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Merged %n duplicate(s) in commit %1.</source>
+        <translation>
+            <numerusform>%n Duplikat in Commit %1 zusammengeführt.</numerusform>
+            <numerusform>%n Duplikate in Commit %1 zusammengeführt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>same text</source>
+        <translation>gleicher Text</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>Embedding</translation>
+    </message>
+    <message>
+        <source>One of the two negates the other, or their polarity / stance differ</source>
+        <translation>Einer der beiden verneint den anderen, oder Polarität / Haltung unterscheiden sich</translation>
+    </message>
+    <message>
+        <source>Merges (%1)</source>
+        <translation>Zusammenführungen (%1)</translation>
+    </message>
+    <message>
+        <source>Skipped candidates (%1)</source>
+        <translation>Übersprungene Kandidaten (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::DecisionDetail</name>
+    <message>
+        <source>Select a decision to see how it was made.</source>
+        <translation>Wählen Sie eine Entscheidung aus, um zu sehen, wie sie zustande kam.</translation>
+    </message>
+    <message>
+        <source>Selected tool:</source>
+        <translation>Ausgewähltes Tool:</translation>
+    </message>
+    <message>
+        <source>Time:</source>
+        <translation>Zeit:</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>Lauf:</translation>
+    </message>
+    <message>
+        <source>Candidates:</source>
+        <translation>Kandidaten:</translation>
+    </message>
+    <message>
+        <source>Allowed:</source>
+        <translation>Erlaubt:</translation>
+    </message>
+    <message>
+        <source>Preferred:</source>
+        <translation>Bevorzugt:</translation>
+    </message>
+    <message>
+        <source>Ordered:</source>
+        <translation>Reihenfolge:</translation>
+    </message>
+    <message>
+        <source>Fallback:</source>
+        <translation>Fallback:</translation>
+    </message>
+    <message>
+        <source>Policy sha256:</source>
+        <translation>Richtlinien-sha256:</translation>
+    </message>
+    <message>
+        <source>Source rules:</source>
+        <translation>Quellregeln:</translation>
+    </message>
+    <message>
+        <source>Tool conflicts:</source>
+        <translation>Tool-Konflikte:</translation>
+    </message>
+    <message>
+        <source>Open the rule on the Rules page</source>
+        <translation>Die Regel auf der Seite Regeln öffnen</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Abgelehnt</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Double-click a row to open its rule</source>
+        <translation>Doppelklicken Sie auf eine Zeile, um ihre Regel zu öffnen</translation>
+    </message>
+    <message>
+        <source>Feedback</source>
+        <translation>Feedback</translation>
+    </message>
+    <message>
+        <source>Decision: nothing selected</source>
+        <translation>Entscheidung: nichts ausgewählt</translation>
+    </message>
+    <message>
+        <source>Decision: %1</source>
+        <translation>Entscheidung: %1</translation>
+    </message>
+    <message>
+        <source>%1 · created from feedback</source>
+        <translation>%1 · aus Feedback erstellt</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>not recorded (the decision was created from feedback)</source>
+        <translation>nicht erfasst (die Entscheidung wurde aus Feedback erstellt)</translation>
+    </message>
+    <message>
+        <source>Loading feedback…</source>
+        <translation>Feedback wird geladen…</translation>
+    </message>
+    <message>
+        <source>none — no rule shaped the policy</source>
+        <translation>keine — keine Regel hat die Richtlinie geprägt</translation>
+    </message>
+    <message>
+        <source>Denied (%1)</source>
+        <translation>Abgelehnt (%1)</translation>
+    </message>
+    <message>
+        <source>No feedback has been linked to this decision yet.</source>
+        <translation>Mit dieser Entscheidung wurde noch kein Feedback verknüpft.</translation>
+    </message>
+    <message>
+        <source>%1 (%2, commit %3)</source>
+        <translation>%1 (%2, Commit %3)</translation>
+    </message>
+    <message>
+        <source>(no rule matched)</source>
+        <translation>(keine Regel hat gegriffen)</translation>
+    </message>
+    <message>
+        <source>Feedback (%1)</source>
+        <translation>Feedback (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::DecisionTableModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Decision %1</source>
+        <translation>Entscheidung %1</translation>
+    </message>
+    <message>
+        <source>No rule contributed to the policy</source>
+        <translation>Keine Regel hat zur Richtlinie beigetragen</translation>
+    </message>
+    <message>
+        <source>sha256 of the applied policy:
+%1</source>
+        <translation>sha256 der angewendeten Richtlinie:
+%1</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Selected tool</source>
+        <translation>Ausgewähltes Tool</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Kandidaten</translation>
+    </message>
+    <message>
+        <source>Source rules</source>
+        <translation>Quellregeln</translation>
+    </message>
+    <message>
+        <source>Policy hash</source>
+        <translation>Richtlinien-Hash</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::DecisionsPage</name>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>Select a decision to see how it was made.
+
+Decisions are recorded by tools/select and tools/feedback calls.</source>
+        <translation>Wählen Sie eine Entscheidung aus, um zu sehen, wie sie zustande kam.
+
+Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Reload scopes and decisions (%1)</source>
+        <translation>Bereiche und Entscheidungen neu laden (%1)</translation>
+    </message>
+    <message>
+        <source>any run</source>
+        <translation>beliebiger Lauf</translation>
+    </message>
+    <message>
+        <source>Only decisions of this run_id (exact)</source>
+        <translation>Nur Entscheidungen dieser run_id (exakt)</translation>
+    </message>
+    <message>
+        <source>&amp;Run:</source>
+        <translation>&amp;Lauf:</translation>
+    </message>
+    <message>
+        <source>any tool</source>
+        <translation>beliebiges Tool</translation>
+    </message>
+    <message>
+        <source>Only decisions that selected this tool (exact)</source>
+        <translation>Nur Entscheidungen, die dieses Tool ausgewählt haben (exakt)</translation>
+    </message>
+    <message>
+        <source>&amp;Tool:</source>
+        <translation>&amp;Tool:</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation>Letzter Tag</translation>
+    </message>
+    <message>
+        <source>Last week</source>
+        <translation>Letzte Woche</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation>Gesamter Zeitraum</translation>
+    </message>
+    <message>
+        <source>S&amp;ince:</source>
+        <translation>&amp;Seit:</translation>
+    </message>
+    <message>
+        <source>Decisions (newest first)</source>
+        <translation>Entscheidungen (neueste zuerst)</translation>
+    </message>
+    <message>
+        <source>Loading decisions failed: %1</source>
+        <translation>Laden der Entscheidungen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The selected decision is not in the filtered list.</source>
+        <translation>Die ausgewählte Entscheidung ist nicht in der gefilterten Liste.</translation>
+    </message>
+    <message>
+        <source>No scope selected.</source>
+        <translation>Kein Bereich ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Select a decision to see how it was made.</source>
+        <translation>Wählen Sie eine Entscheidung aus, um zu sehen, wie sie zustande kam.</translation>
+    </message>
+    <message>
+        <source>Loading feedback failed: %1</source>
+        <translation>Laden des Feedbacks fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>No scope selected</source>
+        <translation>Kein Bereich ausgewählt</translation>
+    </message>
+    <message>
+        <source>No decisions match</source>
+        <translation>Keine passenden Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Newest %1 decisions</source>
+        <translation>Neueste %1 Entscheidungen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n decision(s)</source>
+        <translation>
+            <numerusform>%n Entscheidung</numerusform>
+            <numerusform>%n Entscheidungen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::ForgetDialog</name>
+    <message>
+        <source>Forget node</source>
+        <translation>Knoten vergessen</translation>
+    </message>
+    <message>
+        <source>Forget %1?</source>
+        <translation>%1 vergessen?</translation>
+    </message>
+    <message>
+        <source>The node, its edges and its vector are removed from the store and from recall. The commit log keeps the node&apos;s id, type, title and your reason, not its text. This cannot be undone.</source>
+        <translation>Der Knoten, seine Kanten und sein Vektor werden aus dem Speicher und aus dem Abruf entfernt. Das Commit-Protokoll behält ID, Typ und Titel des Knotens sowie Ihren Grund, nicht aber seinen Text. Dies kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>Why is this node forgotten?</source>
+        <translation>Warum wird dieser Knoten vergessen?</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>&amp;Forget</source>
+        <translation>&amp;Vergessen</translation>
     </message>
 </context>
 <context>
@@ -137,7 +763,7 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
     <message>
         <source>Lane</source>
-        <translation type="unfinished">Spur</translation>
+        <translation>Spur</translation>
     </message>
     <message>
         <source>private</source>
@@ -176,7 +802,7 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished">Aktualisieren</translation>
+        <translation>Aktualisieren</translation>
     </message>
     <message>
         <source>Reload scopes, search results and the graph (%1)</source>
@@ -236,7 +862,7 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
     <message>
         <source>Node</source>
-        <translation type="unfinished">Knoten</translation>
+        <translation>Knoten</translation>
     </message>
     <message>
         <source>No scope selected.</source>
@@ -248,7 +874,7 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
     <message>
         <source>No scope selected</source>
-        <translation type="unfinished">Kein Bereich ausgewählt</translation>
+        <translation>Kein Bereich ausgewählt</translation>
     </message>
     <message>
         <source>Search failed: %1</source>
@@ -292,21 +918,21 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
     <message>
         <source>The node no longer exists.</source>
-        <translation type="unfinished">Der Knoten existiert nicht mehr.</translation>
+        <translation>Der Knoten existiert nicht mehr.</translation>
     </message>
     <message>
         <source>Could not load the node:
 %1</source>
-        <translation type="unfinished">Der Knoten konnte nicht geladen werden:
+        <translation>Der Knoten konnte nicht geladen werden:
 %1</translation>
     </message>
     <message>
         <source>%1
 %2 · %3 · %4
 %5</source>
-        <translation type="unfinished">%1 · %2 · %4
-%5 {1
-%2 ?} {3 ?}</translation>
+        <translation>%1
+%2 · %3 · %4
+%5</translation>
     </message>
     <message>
         <source>1 node</source>
@@ -331,6 +957,46 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     <message>
         <source>%1 expanded</source>
         <translation>%1 erweitert</translation>
+    </message>
+    <message>
+        <source>The node was forgotten. Pick another start node.</source>
+        <translation>Der Knoten wurde vergessen. Wählen Sie einen anderen Startknoten.</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::LayeredContextView</name>
+    <message>
+        <source>The layered context an agent gets from context/assemble: facts, episodes, rules, static context, decisions, tools and citations, each within its budget.</source>
+        <translation>Der geschichtete Kontext, den ein Agent von context/assemble erhält: Fakten, Episoden, Regeln, statischer Kontext, Entscheidungen, Tools und Zitate, jeweils innerhalb ihres Budgets.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 chars in %n layer(s)</source>
+        <translation>
+            <numerusform>%1 von %2 Zeichen in %n Schicht</numerusform>
+            <numerusform>%1 von %2 Zeichen in %n Schichten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) dropped</source>
+        <translation>
+            <numerusform>%n Eintrag verworfen</numerusform>
+            <numerusform>%n Einträge verworfen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n forgotten</source>
+        <translation>
+            <numerusform>%n vergessen</numerusform>
+            <numerusform>%n vergessen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>selected tool: %1</source>
+        <translation>ausgewähltes Tool: %1</translation>
+    </message>
+    <message>
+        <source>Use “Assemble” to build the layered context for this query.</source>
+        <translation>Mit „Zusammenstellen“ den geschichteten Kontext für diese Abfrage erzeugen.</translation>
     </message>
 </context>
 <context>
@@ -441,7 +1107,7 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
     <message>
         <source>Graph</source>
-        <translation type="unfinished">Graph</translation>
+        <translation>Graph</translation>
     </message>
     <message>
         <source>Draw a node&apos;s neighbourhood (Ctrl+4)</source>
@@ -454,6 +1120,54 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     <message>
         <source>&amp;Graph</source>
         <translation>G&amp;raph</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>Regeln</translation>
+    </message>
+    <message>
+        <source>Edit rules, switch them between shadow and active, try them (Ctrl+5)</source>
+        <translation>Regeln bearbeiten, zwischen shadow und active umschalten, ausprobieren (Strg+5)</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Tool-selection decisions and their feedback (Ctrl+6)</source>
+        <translation>Entscheidungen der Tool-Auswahl und ihr Feedback (Strg+6)</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>Wiedergabe</translation>
+    </message>
+    <message>
+        <source>Recorded runs step by step, with their decisions and feedback (Ctrl+7)</source>
+        <translation>Aufgezeichnete Läufe Schritt für Schritt, mit ihren Entscheidungen und ihrem Feedback (Strg+7)</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>Audit</translation>
+    </message>
+    <message>
+        <source>Commits by scope, chain verification and maintenance jobs (Ctrl+8)</source>
+        <translation>Commits nach Bereich, Kettenprüfung und Wartungsaufgaben (Strg+8)</translation>
+    </message>
+    <message>
+        <source>R&amp;ules</source>
+        <translation>Rege&amp;ln</translation>
+    </message>
+    <message>
+        <source>&amp;Decisions</source>
+        <translation>&amp;Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Re&amp;play</source>
+        <translation>&amp;Wiedergabe</translation>
+    </message>
+    <message>
+        <source>&amp;Audit</source>
+        <translation>A&amp;udit</translation>
     </message>
 </context>
 <context>
@@ -563,6 +1277,186 @@ Laden Sie die Beispiel-Erinnerungen über das Menü „Datei“ oder schreiben S
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>The node was forgotten.</source>
+        <translation>Der Knoten wurde vergessen.</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::NodeActions</name>
+    <message>
+        <source>Rehydrate to &amp;warm</source>
+        <translation>Nach &amp;warm zurückholen</translation>
+    </message>
+    <message>
+        <source>Rehydrate to &amp;hot</source>
+        <translation>Nach &amp;hot zurückholen</translation>
+    </message>
+    <message>
+        <source>Record &amp;activation…</source>
+        <translation>&amp;Aktivierung erfassen…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Bearbeiten…</translation>
+    </message>
+    <message>
+        <source>&amp;Forget…</source>
+        <translation>&amp;Vergessen…</translation>
+    </message>
+    <message>
+        <source>To warm</source>
+        <translation>Nach warm</translation>
+    </message>
+    <message>
+        <source>To hot</source>
+        <translation>Nach hot</translation>
+    </message>
+    <message>
+        <source>Activate…</source>
+        <translation>Aktivieren…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Bearbeiten…</translation>
+    </message>
+    <message>
+        <source>Forget…</source>
+        <translation>Vergessen…</translation>
+    </message>
+    <message>
+        <source>Move an archived or cold node back to the warm tier</source>
+        <translation>Einen archivierten oder kalten Knoten zurück in die Stufe warm verschieben</translation>
+    </message>
+    <message>
+        <source>Move the node up to the hot tier</source>
+        <translation>Den Knoten in die Stufe hot hochstufen</translation>
+    </message>
+    <message>
+        <source>Record that the node was used, with its outcome</source>
+        <translation>Erfassen, dass der Knoten verwendet wurde, mit dem Ergebnis</translation>
+    </message>
+    <message>
+        <source>Change the node&apos;s title, summary, tier, lane, salience or slots</source>
+        <translation>Titel, Zusammenfassung, Stufe, Spur, Salienz oder Slots des Knotens ändern</translation>
+    </message>
+    <message>
+        <source>Remove the node, its edges and its vector</source>
+        <translation>Den Knoten, seine Kanten und seinen Vektor entfernen</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>„%1“ (%2)</translation>
+    </message>
+    <message>
+        <source>The change was not made</source>
+        <translation>Die Änderung wurde nicht vorgenommen</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Node action failed</source>
+        <translation>Knotenaktion fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1 is already at or above %2.</source>
+        <translation>%1 ist bereits auf oder über %2.</translation>
+    </message>
+    <message>
+        <source>Moved %1 to %2.</source>
+        <translation>%1 nach %2 verschoben.</translation>
+    </message>
+    <message>
+        <source>Recorded a %1 activation of %2.</source>
+        <translation>Aktivierung von %2 mit Ergebnis %1 erfasst.</translation>
+    </message>
+    <message>
+        <source>Nothing to change in %1.</source>
+        <translation>Bei %1 gibt es nichts zu ändern.</translation>
+    </message>
+    <message>
+        <source>Edited %1: %2.</source>
+        <translation>%1 bearbeitet: %2.</translation>
+    </message>
+    <message>
+        <source>The new text is being embedded.</source>
+        <translation>Für den neuen Text wird das Embedding berechnet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Forgot %1 and %n edge(s).</source>
+        <translation>
+            <numerusform>%1 und %n Kante vergessen.</numerusform>
+            <numerusform>%1 und %n Kanten vergessen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::NodeEditDialog</name>
+    <message>
+        <source>Edit node</source>
+        <translation>Knoten bearbeiten</translation>
+    </message>
+    <message>
+        <source>Editing %1 node %2. Changing the text re-embeds the node.</source>
+        <translation>%1-Knoten %2 wird bearbeitet. Eine Textänderung berechnet das Embedding des Knotens neu.</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>&amp;Titel:</translation>
+    </message>
+    <message>
+        <source>&amp;Summary:</source>
+        <translation>&amp;Zusammenfassung:</translation>
+    </message>
+    <message>
+        <source>T&amp;ier:</source>
+        <translation>&amp;Stufe:</translation>
+    </message>
+    <message>
+        <source>&amp;Lane:</source>
+        <translation>S&amp;pur:</translation>
+    </message>
+    <message>
+        <source>Owner &amp;agent:</source>
+        <translation>Eigentümer-&amp;Agent:</translation>
+    </message>
+    <message>
+        <source>Owner t&amp;eam:</source>
+        <translation>Eigentümer-T&amp;eam:</translation>
+    </message>
+    <message>
+        <source>Sa&amp;lience:</source>
+        <translation>Sa&amp;lienz:</translation>
+    </message>
+    <message>
+        <source>Sl&amp;ots (JSON):</source>
+        <translation>Sl&amp;ots (JSON):</translation>
+    </message>
+    <message>
+        <source>Not valid JSON at character %1: %2</source>
+        <translation>Kein gültiges JSON bei Zeichen %1: %2</translation>
+    </message>
+    <message>
+        <source>Slots must be a JSON object.</source>
+        <translation>Slots müssen ein JSON-Objekt sein.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid JSON object with %n key(s).</source>
+        <translation>
+            <numerusform>Gültiges JSON-Objekt mit %n Schlüssel.</numerusform>
+            <numerusform>Gültiges JSON-Objekt mit %n Schlüsseln.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -763,7 +1657,7 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>Title</source>
-        <translation type="unfinished">Titel</translation>
+        <translation>Titel</translation>
     </message>
     <message>
         <source>Activation</source>
@@ -821,20 +1715,12 @@ Erzeuger: %3</translation>
         <translation>Serverstandard (%1)</translation>
     </message>
     <message>
-        <source>Fills the knobs with a recall profile&apos;s defaults (spec ੴ.3.1). Server default sends no knobs, so the server&apos;s profile policy applies; a named profile is sent as its seven knob values.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Pro&amp;file:</source>
         <translation>Pro&amp;fil:</translation>
     </message>
     <message>
         <source>&amp;Limit:</source>
         <translation>&amp;Limit:</translation>
-    </message>
-    <message>
-        <source>Seeds to find by vector similarity (1㈀)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>H&amp;ops:</source>
@@ -849,40 +1735,20 @@ Erzeuger: %3</translation>
         <translation>Max. &amp;Knoten:</translation>
     </message>
     <message>
-        <source>Nodes in the returned subgraph (1㈀)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Max &amp;edges:</source>
         <translation>Max. &amp;Kanten:</translation>
-    </message>
-    <message>
-        <source>Edges in the returned subgraph (0㄀)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&amp;Ranked limit:</source>
         <translation>&amp;Ranglisten-Limit:</translation>
     </message>
     <message>
-        <source>Entries in the ranked list (1㔀)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Min edge &amp;weight:</source>
         <translation>Min. Kanten&amp;gewicht:</translation>
     </message>
     <message>
-        <source>Edges below this weight are not followed (0ı)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Min edge confi&amp;dence:</source>
         <translation>Min. Kanten&amp;konfidenz:</translation>
-    </message>
-    <message>
-        <source>Edges below this confidence are not followed (0ı)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>none</source>
@@ -946,7 +1812,7 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>Show in &amp;Graph</source>
-        <translation type="unfinished">Im &amp;Graphen zeigen</translation>
+        <translation>Im &amp;Graphen zeigen</translation>
     </message>
     <message>
         <source>Seeds</source>
@@ -974,11 +1840,11 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>Legend</source>
-        <translation type="unfinished">Legende</translation>
+        <translation>Legende</translation>
     </message>
     <message>
         <source>Fit</source>
-        <translation type="unfinished">Einpassen</translation>
+        <translation>Einpassen</translation>
     </message>
     <message>
         <source>Fit the whole subgraph in view (0 on the canvas)</source>
@@ -986,7 +1852,7 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>Node</source>
-        <translation type="unfinished">Knoten</translation>
+        <translation>Knoten</translation>
     </message>
     <message>
         <source>No knobs sent: the server&apos;s profile policy applies (%1, from %2).</source>
@@ -1030,7 +1896,7 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Start the application with EMBEDDING_PROVIDER=local (offline) or an OpenAI-compatible provider.</source>
@@ -1078,12 +1944,12 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>The node no longer exists.</source>
-        <translation type="unfinished">Der Knoten existiert nicht mehr.</translation>
+        <translation>Der Knoten existiert nicht mehr.</translation>
     </message>
     <message>
         <source>Could not load the node:
 %1</source>
-        <translation type="unfinished">Der Knoten konnte nicht geladen werden:
+        <translation>Der Knoten konnte nicht geladen werden:
 %1</translation>
     </message>
     <message>
@@ -1138,6 +2004,349 @@ Erzeuger: %3</translation>
         <source>The neighbourhood of the seeds had %1 nodes and %2 edges; the subgraph keeps at most max_nodes and max_edges of them.</source>
         <translation>Die Nachbarschaft der Startknoten hatte %1 Knoten und %2 Kanten; der Teilgraph behält höchstens max_nodes und max_edges davon.</translation>
     </message>
+    <message>
+        <source>&amp;Assemble</source>
+        <translation>Zusammen&amp;stellen</translation>
+    </message>
+    <message>
+        <source>Run context/assemble with these settings: recall, rules and the layered context an agent would get</source>
+        <translation>context/assemble mit diesen Einstellungen ausführen: Abruf, Regeln und der geschichtete Kontext, den ein Agent erhalten würde</translation>
+    </message>
+    <message>
+        <source>Layered</source>
+        <translation>Geschichtet</translation>
+    </message>
+    <message>
+        <source>Running context/assemble…</source>
+        <translation>context/assemble läuft…</translation>
+    </message>
+    <message>
+        <source>Fills the knobs with a recall profile&apos;s defaults (spec §4.3.1). Server default sends no knobs, so the server&apos;s profile policy applies; a named profile is sent as its seven knob values.</source>
+        <translation>Füllt die Parameter mit den Standardwerten eines Abrufprofils (Spezifikation §4.3.1). Serverstandard sendet keine Parameter, daher gilt die Profilrichtlinie des Servers; ein benanntes Profil wird als seine sieben Parameterwerte gesendet.</translation>
+    </message>
+    <message>
+        <source>Seeds to find by vector similarity (1–200)</source>
+        <translation>Per Vektorähnlichkeit zu findende Startknoten (1–200)</translation>
+    </message>
+    <message>
+        <source>Nodes in the returned subgraph (1–200)</source>
+        <translation>Knoten im zurückgegebenen Teilgraphen (1–200)</translation>
+    </message>
+    <message>
+        <source>Edges in the returned subgraph (0–100)</source>
+        <translation>Kanten im zurückgegebenen Teilgraphen (0–100)</translation>
+    </message>
+    <message>
+        <source>Entries in the ranked list (1–500)</source>
+        <translation>Einträge in der Rangliste (1–500)</translation>
+    </message>
+    <message>
+        <source>Edges below this weight are not followed (0–1)</source>
+        <translation>Kanten unterhalb dieses Gewichts werden nicht verfolgt (0–1)</translation>
+    </message>
+    <message>
+        <source>Edges below this confidence are not followed (0–1)</source>
+        <translation>Kanten unterhalb dieser Konfidenz werden nicht verfolgt (0–1)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::ReplayPage</name>
+    <message>
+        <source>Select a run to replay it.
+
+Runs are recorded by the replay/run/start, step/before, step/after and run/end calls.</source>
+        <translation>Wählen Sie einen Lauf aus, um ihn wiederzugeben.
+
+Läufe werden durch die Aufrufe replay/run/start, step/before, step/after und run/end aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>No scope selected.</source>
+        <translation>Kein Bereich ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Select a run to replay it.</source>
+        <translation>Wählen Sie einen Lauf aus, um ihn wiederzugeben.</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Reload scopes, runs and the shown run (%1)</source>
+        <translation>Bereiche, Läufe und den angezeigten Lauf neu laden (%1)</translation>
+    </message>
+    <message>
+        <source>run id, goal or status</source>
+        <translation>Lauf-ID, Ziel oder Status</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>&amp;Filter:</translation>
+    </message>
+    <message>
+        <source>Runs (newest first)</source>
+        <translation>Läufe (neueste zuerst)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Open node</source>
+        <translation>Knoten öffnen</translation>
+    </message>
+    <message>
+        <source>Show the selected timeline node (else the current step) in the graph</source>
+        <translation>Den ausgewählten Knoten der Zeitleiste (sonst den aktuellen Schritt) im Graphen zeigen</translation>
+    </message>
+    <message>
+        <source>Every replay node of the run, oldest first (double-click to open)</source>
+        <translation>Alle Replay-Knoten des Laufs, älteste zuerst (Doppelklick zum Öffnen)</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Safety</source>
+        <translation>Sicherheit</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Current step</source>
+        <translation>Aktueller Schritt</translation>
+    </message>
+    <message>
+        <source>Artifacts</source>
+        <translation>Artefakte</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>Erster Schritt</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>Vorheriger Schritt</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Nächster Schritt</translation>
+    </message>
+    <message>
+        <source>Last step</source>
+        <translation>Letzter Schritt</translation>
+    </message>
+    <message>
+        <source>Loading runs failed: %1</source>
+        <translation>Laden der Läufe fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The selected run is no longer listed.</source>
+        <translation>Der ausgewählte Lauf wird nicht mehr aufgeführt.</translation>
+    </message>
+    <message>
+        <source>Loading the run failed: %1</source>
+        <translation>Laden des Laufs fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 — started %3, ended %4&lt;br&gt;&lt;small&gt;%5&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 — gestartet %3, beendet %4&lt;br&gt;&lt;small&gt;%5&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>No decisions to show.</source>
+        <translation>Keine Entscheidungen anzuzeigen.</translation>
+    </message>
+    <message>
+        <source>%1 node %2
+%3
+commit %4</source>
+        <translation>%1-Knoten %2
+%3
+Commit %4</translation>
+    </message>
+    <message>
+        <source>Artifacts (%1)</source>
+        <translation>Artefakte (%1)</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>(none selected)</source>
+        <translation>(keins ausgewählt)</translation>
+    </message>
+    <message>
+        <source>Decision %1 among %2</source>
+        <translation>Entscheidung %1 unter %2</translation>
+    </message>
+    <message>
+        <source>Decisions (%1)</source>
+        <translation>Entscheidungen (%1)</translation>
+    </message>
+    <message>
+        <source>No tool decision was recorded with this run_id.</source>
+        <translation>Mit dieser run_id wurde keine Tool-Entscheidung erfasst.</translation>
+    </message>
+    <message>
+        <source>Loading feedback…</source>
+        <translation>Feedback wird geladen…</translation>
+    </message>
+    <message>
+        <source>Loading feedback failed: %1</source>
+        <translation>Laden des Feedbacks fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>No run selected.</source>
+        <translation>Kein Lauf ausgewählt.</translation>
+    </message>
+    <message>
+        <source>This run has no steps yet.</source>
+        <translation>Dieser Lauf hat noch keine Schritte.</translation>
+    </message>
+    <message>
+        <source>No step</source>
+        <translation>Kein Schritt</translation>
+    </message>
+    <message>
+        <source>No scope selected</source>
+        <translation>Kein Bereich ausgewählt</translation>
+    </message>
+    <message>
+        <source>No replay runs in this scope</source>
+        <translation>Keine Replay-Läufe in diesem Bereich</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n run(s)</source>
+        <translation>
+            <numerusform>%1 von %n Lauf</numerusform>
+            <numerusform>%1 von %n Läufen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n Lauf</numerusform>
+            <numerusform>%n Läufe</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::ReplayRunListModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>Beendet</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::ReplayStepDetail</name>
+    <message>
+        <source>Step %1 of %2 — index %3, tool %4</source>
+        <translation>Schritt %1 von %2 — Index %3, Tool %4</translation>
+    </message>
+    <message>
+        <source>Step id: %1</source>
+        <translation>Schritt-ID: %1</translation>
+    </message>
+    <message>
+        <source>Safety level: %1</source>
+        <translation>Sicherheitsstufe: %1</translation>
+    </message>
+    <message>
+        <source>Decision: %1</source>
+        <translation>Entscheidung: %1</translation>
+    </message>
+    <message>
+        <source>Tool input:</source>
+        <translation>Tool-Eingabe:</translation>
+    </message>
+    <message>
+        <source>Preconditions:</source>
+        <translation>Vorbedingungen:</translation>
+    </message>
+    <message>
+        <source>Result: %1</source>
+        <translation>Ergebnis: %1</translation>
+    </message>
+    <message>
+        <source>Recorded: %1</source>
+        <translation>Erfasst: %1</translation>
+    </message>
+    <message>
+        <source>Repair applied: %1</source>
+        <translation>Reparatur angewendet: %1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Repair note: %1</source>
+        <translation>Reparaturhinweis: %1</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Postconditions:</source>
+        <translation>Nachbedingungen:</translation>
+    </message>
+    <message>
+        <source>Artifacts:</source>
+        <translation>Artefakte:</translation>
+    </message>
+    <message>
+        <source>No outcome recorded yet.</source>
+        <translation>Noch kein Ergebnis erfasst.</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::RequestLogModel</name>
@@ -1175,6 +2384,783 @@ Erzeuger: %3</translation>
     </message>
 </context>
 <context>
+    <name>MemoryGraph::Ui::RuleDisplay</name>
+    <message>
+        <source>deny_list — on a matched rule&apos;s deny list</source>
+        <translation>deny_list — auf der Sperrliste einer passenden Regel</translation>
+    </message>
+    <message>
+        <source>not_in_allow_list — missing from the effective allowlist</source>
+        <translation>not_in_allow_list — fehlt in der wirksamen Zulassungsliste</translation>
+    </message>
+    <message>
+        <source>control_profile — blocked by the run&apos;s control profile</source>
+        <translation>control_profile — durch das Kontrollprofil des Laufs blockiert</translation>
+    </message>
+    <message>
+        <source>allowlist_filtered_all — the allowlist removed every candidate, so it was ignored (strict=false)</source>
+        <translation>allowlist_filtered_all — die Zulassungsliste hat alle Kandidaten entfernt und wurde daher ignoriert (strict=false)</translation>
+    </message>
+    <message>
+        <source>deny_filtered_all — the deny lists removed every candidate; nothing was selected (strict=false)</source>
+        <translation>deny_filtered_all — die Sperrlisten haben alle Kandidaten entfernt; nichts wurde ausgewählt (strict=false)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::RuleEditor</name>
+    <message>
+        <source>line %1, column %2: %3</source>
+        <translation>Zeile %1, Spalte %2: %3</translation>
+    </message>
+    <message>
+        <source>&amp;If (condition)</source>
+        <translation>&amp;Wenn (Bedingung)</translation>
+    </message>
+    <message>
+        <source>A condition on the context, e.g. {&quot;intent&quot;: &quot;deploy&quot;, &quot;agent.id&quot;: {&quot;$in&quot;: [&quot;a1&quot;]}}. Empty or {} matches every context.</source>
+        <translation>Eine Bedingung an den Kontext, z. B. {&quot;intent&quot;: &quot;deploy&quot;, &quot;agent.id&quot;: {&quot;$in&quot;: [&quot;a1&quot;]}}. Leer oder {} passt auf jeden Kontext.</translation>
+    </message>
+    <message>
+        <source>Th&amp;en (policy patch)</source>
+        <translation>&amp;Dann (Richtlinien-Patch)</translation>
+    </message>
+    <message>
+        <source>The PolicyPatch: {&quot;tool&quot;: {&quot;allow&quot;, &quot;deny&quot;, &quot;prefer&quot;}, &quot;output&quot;: {&quot;format&quot;, &quot;strict&quot;}, &quot;extensions&quot;: {...}}.</source>
+        <translation>Der PolicyPatch: {&quot;tool&quot;: {&quot;allow&quot;, &quot;deny&quot;, &quot;prefer&quot;}, &quot;output&quot;: {&quot;format&quot;, &quot;strict&quot;}, &quot;extensions&quot;: {...}}.</translation>
+    </message>
+    <message>
+        <source>Exce&amp;ptions</source>
+        <translation>A&amp;usnahmen</translation>
+    </message>
+    <message>
+        <source>An array of conditions; the rule does not apply when any of them matches.</source>
+        <translation>Ein Array von Bedingungen; die Regel gilt nicht, wenn eine davon passt.</translation>
+    </message>
+    <message>
+        <source>Re&amp;vert</source>
+        <translation>&amp;Verwerfen</translation>
+    </message>
+    <message>
+        <source>Discard the changes and show the stored rule again</source>
+        <translation>Die Änderungen verwerfen und wieder die gespeicherte Regel anzeigen</translation>
+    </message>
+    <message>
+        <source>Save rule</source>
+        <translation>Regel speichern</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Select a rule to edit it, or create a new one.</source>
+        <translation>Wählen Sie eine Regel zum Bearbeiten aus oder legen Sie eine neue an.</translation>
+    </message>
+    <message>
+        <source>Short name shown in the rules table</source>
+        <translation>Kurzname, der in der Regeltabelle angezeigt wird</translation>
+    </message>
+    <message>
+        <source>What the rule does and why (text_summary)</source>
+        <translation>Was die Regel tut und warum (text_summary)</translation>
+    </message>
+    <message>
+        <source>global (every agent)</source>
+        <translation>global (jeder Agent)</translation>
+    </message>
+    <message>
+        <source>team</source>
+        <translation>Team</translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>rule_scope: a team or agent rule only applies when the context names that team or agent</source>
+        <translation>rule_scope: Eine Team- oder Agentenregel gilt nur, wenn der Kontext dieses Team bzw. diesen Agenten nennt</translation>
+    </message>
+    <message>
+        <source>rule_meta.priority (-100..100): the strongest part of the rank (priority × 1000)</source>
+        <translation>rule_meta.priority (-100..100): der stärkste Anteil am Rang (Priorität × 1000)</translation>
+    </message>
+    <message>
+        <source>rule_meta.weight (0..2): scales the feedback evidence in the rank</source>
+        <translation>rule_meta.weight (0..2): skaliert die Feedback-Evidenz im Rang</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>geteilt</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>privat</translation>
+    </message>
+    <message>
+        <source>memory_lane: a private rule is only visible to its owner agent or team</source>
+        <translation>memory_lane: Eine private Regel ist nur für ihren Eigentümer-Agenten oder ihr Eigentümer-Team sichtbar</translation>
+    </message>
+    <message>
+        <source>owner_agent_id</source>
+        <translation>owner_agent_id</translation>
+    </message>
+    <message>
+        <source>owner_team_id</source>
+        <translation>owner_team_id</translation>
+    </message>
+    <message>
+        <source>Tar&amp;get:</source>
+        <translation>&amp;Ziel:</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>&amp;Titel:</translation>
+    </message>
+    <message>
+        <source>S&amp;ummary:</source>
+        <translation>Zu&amp;sammenfassung:</translation>
+    </message>
+    <message>
+        <source>Sc&amp;ope:</source>
+        <translation>&amp;Geltungsbereich:</translation>
+    </message>
+    <message>
+        <source>P&amp;riority:</source>
+        <translation>P&amp;riorität:</translation>
+    </message>
+    <message>
+        <source>&amp;Weight:</source>
+        <translation>Gewi&amp;cht:</translation>
+    </message>
+    <message>
+        <source>&amp;Lane:</source>
+        <translation>S&amp;pur:</translation>
+    </message>
+    <message>
+        <source>Owner &amp;agent:</source>
+        <translation>Eigentümer-&amp;Agent:</translation>
+    </message>
+    <message>
+        <source>Owner tea&amp;m:</source>
+        <translation>Eigentümer-Tea&amp;m:</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>if: must be a JSON object</source>
+        <translation>if: muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>then: must be a JSON object</source>
+        <translation>then: muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>exceptions: must be a JSON array of conditions</source>
+        <translation>exceptions: muss ein JSON-Array von Bedingungen sein</translation>
+    </message>
+    <message>
+        <source>%1: must be a JSON object</source>
+        <translation>%1: muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>Give the rule a title or a summary.</source>
+        <translation>Geben Sie der Regel einen Titel oder eine Zusammenfassung.</translation>
+    </message>
+    <message>
+        <source>slots.target_team_id: a team rule needs the id of its target team.</source>
+        <translation>slots.target_team_id: Eine Teamregel braucht die ID ihres Zielteams.</translation>
+    </message>
+    <message>
+        <source>slots.target_agent_id: an agent rule needs the id of its target agent.</source>
+        <translation>slots.target_agent_id: Eine Agentenregel braucht die ID ihres Zielagenten.</translation>
+    </message>
+    <message>
+        <source>✓ valid</source>
+        <translation>✓ gültig</translation>
+    </message>
+    <message>
+        <source>Fix the errors shown under the fields first</source>
+        <translation>Beheben Sie zuerst die unter den Feldern angezeigten Fehler</translation>
+    </message>
+    <message>
+        <source>Nothing to save</source>
+        <translation>Nichts zu speichern</translation>
+    </message>
+    <message>
+        <source>Write the rule as a new commit (%1)</source>
+        <translation>Die Regel als neuen Commit schreiben (%1)</translation>
+    </message>
+    <message>
+        <source>Move to s&amp;hadow</source>
+        <translation>Auf s&amp;hadow setzen</translation>
+    </message>
+    <message>
+        <source>Acti&amp;vate</source>
+        <translation>Akt&amp;ivieren</translation>
+    </message>
+    <message>
+        <source>Save the new rule first; it starts in SHADOW</source>
+        <translation>Speichern Sie zuerst die neue Regel; sie beginnt in SHADOW</translation>
+    </message>
+    <message>
+        <source>Save or revert the changes first</source>
+        <translation>Speichern oder verwerfen Sie zuerst die Änderungen</translation>
+    </message>
+    <message>
+        <source>Stop enforcing the rule; it is still evaluated and reported</source>
+        <translation>Die Regel nicht mehr durchsetzen; sie wird weiterhin ausgewertet und gemeldet</translation>
+    </message>
+    <message>
+        <source>Enforce the rule&apos;s policy when it matches</source>
+        <translation>Die Richtlinie der Regel durchsetzen, wenn sie passt</translation>
+    </message>
+    <message>
+        <source>target_agent_id</source>
+        <translation>target_agent_id</translation>
+    </message>
+    <message>
+        <source>target_team_id</source>
+        <translation>target_team_id</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>nicht verwendet</translation>
+    </message>
+    <message>
+        <source>New rule</source>
+        <translation>Neue Regel</translation>
+    </message>
+    <message>
+        <source>client_id %1 · not saved yet</source>
+        <translation>client_id %1 · noch nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>NEW</source>
+        <translation>NEU</translation>
+    </message>
+    <message>
+        <source>id %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <source>id %1 · client_id %2</source>
+        <translation>ID %1 · client_id %2</translation>
+    </message>
+    <message>
+        <source>ACTIVE</source>
+        <translation>ACTIVE</translation>
+    </message>
+    <message>
+        <source>SHADOW</source>
+        <translation>SHADOW</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::RuleTableModel</name>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>%1
+
+id: %2
+client_id: %3</source>
+        <translation>%1
+
+ID: %2
+client_id: %3</translation>
+    </message>
+    <message>
+        <source>Active: the rule&apos;s policy is enforced when it matches</source>
+        <translation>Active: Die Richtlinie der Regel wird durchgesetzt, wenn sie passt</translation>
+    </message>
+    <message>
+        <source>Shadow: the rule is evaluated and reported, but not enforced</source>
+        <translation>Shadow: Die Regel wird ausgewertet und gemeldet, aber nicht durchgesetzt</translation>
+    </message>
+    <message>
+        <source>Applies only to agent %1</source>
+        <translation>Gilt nur für Agent %1</translation>
+    </message>
+    <message>
+        <source>Applies only to team %1</source>
+        <translation>Gilt nur für Team %1</translation>
+    </message>
+    <message>
+        <source>Applies to every agent</source>
+        <translation>Gilt für jeden Agenten</translation>
+    </message>
+    <message>
+        <source>Rank score = priority × 1000 + evidence × 100 × weight + specificity
+priority %1, weight %2, evidence %3</source>
+        <translation>Rangwert = Priorität × 1000 + Evidenz × 100 × Gewicht + Spezifität
+Priorität %1, Gewicht %2, Evidenz %3</translation>
+    </message>
+    <message>
+        <source>Last matched by a recorded tool selection: %1</source>
+        <translation>Zuletzt von einer erfassten Tool-Auswahl getroffen: %1</translation>
+    </message>
+    <message>
+        <source>No recorded tool selection has matched this rule yet</source>
+        <translation>Noch keine erfasste Tool-Auswahl hat diese Regel getroffen</translation>
+    </message>
+    <message>
+        <source>Feedback attributed to this rule: %1 positive, %2 negative</source>
+        <translation>Dieser Regel zugeordnetes Feedback: %1 positiv, %2 negativ</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Geltung</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorität</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Positive</source>
+        <translation>Positiv</translation>
+    </message>
+    <message>
+        <source>Negative</source>
+        <translation>Negativ</translation>
+    </message>
+    <message>
+        <source>Last matched</source>
+        <translation>Zuletzt getroffen</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::RuleTryPanel</name>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>The context object an agent would send; empty means {}</source>
+        <translation>Das Kontextobjekt, das ein Agent senden würde; leer bedeutet {}</translation>
+    </message>
+    <message>
+        <source>Conte&amp;xt:</source>
+        <translation>Konte&amp;xt:</translation>
+    </message>
+    <message>
+        <source>search, shell, browser</source>
+        <translation>search, shell, browser</translation>
+    </message>
+    <message>
+        <source>Candidate tools, separated by commas, in the agent&apos;s order</source>
+        <translation>Kandidaten-Tools, durch Kommas getrennt, in der Reihenfolge des Agenten</translation>
+    </message>
+    <message>
+        <source>Candi&amp;dates:</source>
+        <translation>Kandidat&amp;en:</translation>
+    </message>
+    <message>
+        <source>Stri&amp;ct</source>
+        <translation>Stri&amp;kt</translation>
+    </message>
+    <message>
+        <source>strict=true: an empty selection is the no_tools_allowed error; strict=false falls back instead</source>
+        <translation>strict=true: Eine leere Auswahl ergibt den Fehler no_tools_allowed; strict=false greift stattdessen auf den Fallback zurück</translation>
+    </message>
+    <message>
+        <source>Evaluate the rules and preview the tool selection (Ctrl+Enter). Nothing is recorded.</source>
+        <translation>Die Regeln auswerten und eine Vorschau der Tool-Auswahl anzeigen (Strg+Eingabe). Nichts wird erfasst.</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Wertung</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorität</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Evidenz</translation>
+    </message>
+    <message>
+        <source>Specificity</source>
+        <translation>Spezifität</translation>
+    </message>
+    <message>
+        <source>Condition paths</source>
+        <translation>Bedingungspfade</translation>
+    </message>
+    <message>
+        <source>Double-click a rule to open it in the editor</source>
+        <translation>Doppelklicken Sie auf eine Regel, um sie im Editor zu öffnen</translation>
+    </message>
+    <message>
+        <source>Conflict</source>
+        <translation>Konflikt</translation>
+    </message>
+    <message>
+        <source>Winner</source>
+        <translation>Gewinner</translation>
+    </message>
+    <message>
+        <source>Losers</source>
+        <translation>Verlierer</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>Auswahl</translation>
+    </message>
+    <message>
+        <source>Matched rules</source>
+        <translation>Passende Regeln</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Konflikte</translation>
+    </message>
+    <message>
+        <source>Selected:</source>
+        <translation>Ausgewählt:</translation>
+    </message>
+    <message>
+        <source>Allowed:</source>
+        <translation>Erlaubt:</translation>
+    </message>
+    <message>
+        <source>Denied:</source>
+        <translation>Abgelehnt:</translation>
+    </message>
+    <message>
+        <source>Preferred:</source>
+        <translation>Bevorzugt:</translation>
+    </message>
+    <message>
+        <source>Ordered:</source>
+        <translation>Reihenfolge:</translation>
+    </message>
+    <message>
+        <source>Fallback:</source>
+        <translation>Fallback:</translation>
+    </message>
+    <message>
+        <source>Shadow rules:</source>
+        <translation>Shadow-Regeln:</translation>
+    </message>
+    <message>
+        <source>What the shadow rules alone would select (strict=false); shadow rules are never enforced</source>
+        <translation>Was die Shadow-Regeln allein auswählen würden (strict=false); Shadow-Regeln werden nie durchgesetzt</translation>
+    </message>
+    <message>
+        <source>No scope selected.</source>
+        <translation>Kein Bereich ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Enter a context and candidate tools, then Run. Nothing is recorded.</source>
+        <translation>Geben Sie einen Kontext und Kandidaten-Tools ein und klicken Sie dann auf Ausführen. Nichts wird erfasst.</translation>
+    </message>
+    <message>
+        <source>context: must be a JSON object</source>
+        <translation>context: muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>context: %1</source>
+        <translation>context: %1</translation>
+    </message>
+    <message>
+        <source>Evaluating…</source>
+        <translation>Wird ausgewertet…</translation>
+    </message>
+    <message>
+        <source>Evaluation failed: %1 (%2)</source>
+        <translation>Auswertung fehlgeschlagen: %1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) considered</source>
+        <translation>
+            <numerusform>%n Regel berücksichtigt</numerusform>
+            <numerusform>%n Regeln berücksichtigt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 active, %2 shadow matched</source>
+        <translation>%1 active, %2 shadow getroffen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n skipped for an invalid then</source>
+        <translation>
+            <numerusform>%n wegen ungültigem then übersprungen</numerusform>
+            <numerusform>%n wegen ungültigem then übersprungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>preview only, nothing was recorded</source>
+        <translation>nur Vorschau, nichts wurde erfasst</translation>
+    </message>
+    <message>
+        <source>ACTIVE</source>
+        <translation>ACTIVE</translation>
+    </message>
+    <message>
+        <source>SHADOW</source>
+        <translation>SHADOW</translation>
+    </message>
+    <message>
+        <source>%1
+id: %2</source>
+        <translation>%1
+ID: %2</translation>
+    </message>
+    <message>
+        <source>(matches every context)</source>
+        <translation>(passt auf jeden Kontext)</translation>
+    </message>
+    <message>
+        <source>Matched rules (%1)</source>
+        <translation>Passende Regeln (%1)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>none (all apply)</source>
+        <translation>keiner (alle gelten)</translation>
+    </message>
+    <message>
+        <source>Conflicts (%1)</source>
+        <translation>Konflikte (%1)</translation>
+    </message>
+    <message>
+        <source>Enter candidate tools to preview a selection.</source>
+        <translation>Geben Sie Kandidaten-Tools ein, um eine Auswahl als Vorschau zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>none of %1</source>
+        <translation>keines von %1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>(%1)</translation>
+    </message>
+    <message>
+        <source>would also select %1</source>
+        <translation>würde ebenfalls %1 auswählen</translation>
+    </message>
+    <message>
+        <source>would select %1 instead (not enforced)</source>
+        <translation>würde stattdessen %1 auswählen (nicht durchgesetzt)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::RulesPage</name>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Try it — preview the rules for a context (nothing is recorded)</source>
+        <translation>Ausprobieren — Vorschau der Regeln für einen Kontext (nichts wird erfasst)</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Reload scopes and rules (%1)</source>
+        <translation>Bereiche und Regeln neu laden (%1)</translation>
+    </message>
+    <message>
+        <source>Filter by title, summary, id or target</source>
+        <translation>Nach Titel, Zusammenfassung, ID oder Ziel filtern</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>&amp;Filter:</translation>
+    </message>
+    <message>
+        <source>Find rule</source>
+        <translation>Regel suchen</translation>
+    </message>
+    <message>
+        <source>All states</source>
+        <translation>Alle Zustände</translation>
+    </message>
+    <message>
+        <source>SHADOW</source>
+        <translation>SHADOW</translation>
+    </message>
+    <message>
+        <source>ACTIVE</source>
+        <translation>ACTIVE</translation>
+    </message>
+    <message>
+        <source>Show rules in one state only</source>
+        <translation>Nur Regeln in einem Zustand anzeigen</translation>
+    </message>
+    <message>
+        <source>All rule scopes</source>
+        <translation>Alle Geltungsbereiche</translation>
+    </message>
+    <message>
+        <source>Show global, team or agent rules only</source>
+        <translation>Nur globale, Team- oder Agentenregeln anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;New rule</source>
+        <translation>&amp;Neue Regel</translation>
+    </message>
+    <message>
+        <source>Start a new rule in this scope (%1); it is saved in SHADOW</source>
+        <translation>Eine neue Regel in diesem Bereich beginnen (%1); sie wird in SHADOW gespeichert</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>Regeln</translation>
+    </message>
+    <message>
+        <source>Select a scope first.</source>
+        <translation>Wählen Sie zuerst einen Bereich aus.</translation>
+    </message>
+    <message>
+        <source>New rule: fill it in and save; it starts in SHADOW.</source>
+        <translation>Neue Regel: ausfüllen und speichern; sie beginnt in SHADOW.</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Wird gespeichert…</translation>
+    </message>
+    <message>
+        <source>the write returned no node</source>
+        <translation>der Schreibvorgang lieferte keinen Knoten</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Save failed: %1</source>
+        <translation>Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>“%1” is unchanged.</source>
+        <translation>„%1“ ist unverändert.</translation>
+    </message>
+    <message>
+        <source>Saved “%1” (commit %2).</source>
+        <translation>„%1“ gespeichert (Commit %2).</translation>
+    </message>
+    <message>
+        <source>Changing the state…</source>
+        <translation>Zustand wird geändert…</translation>
+    </message>
+    <message>
+        <source>State change failed: %1</source>
+        <translation>Zustandsänderung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>“%1” is now %2.</source>
+        <translation>„%1“ ist jetzt %2.</translation>
+    </message>
+    <message>
+        <source>Loading rules failed: %1</source>
+        <translation>Laden der Regeln fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Rule %1 is not in this scope.</source>
+        <translation>Regel %1 ist nicht in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>The rule is no longer in this scope.</source>
+        <translation>Die Regel ist nicht mehr in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>No scope selected.</source>
+        <translation>Kein Bereich ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Select a rule to edit it, or create a new one.</source>
+        <translation>Wählen Sie eine Regel zum Bearbeiten aus oder legen Sie eine neue an.</translation>
+    </message>
+    <message>
+        <source>Discard changes?</source>
+        <translation>Änderungen verwerfen?</translation>
+    </message>
+    <message>
+        <source>The rule has unsaved changes. Discard them?</source>
+        <translation>Die Regel hat ungespeicherte Änderungen. Verwerfen?</translation>
+    </message>
+    <message>
+        <source>“%1” has unsaved changes. Discard them?</source>
+        <translation>„%1“ hat ungespeicherte Änderungen. Verwerfen?</translation>
+    </message>
+    <message>
+        <source>No scope selected</source>
+        <translation>Kein Bereich ausgewählt</translation>
+    </message>
+    <message>
+        <source>No rules in this scope</source>
+        <translation>Keine Regeln in diesem Bereich</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n Regel</numerusform>
+            <numerusform>%n Regeln</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rule(s) shown</source>
+        <translation>
+            <numerusform>%1 von %n Regel angezeigt</numerusform>
+            <numerusform>%1 von %n Regeln angezeigt</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MemoryGraph::Ui::ScopePicker</name>
     <message>
         <source>Loading scopes…</source>
@@ -1186,19 +3172,19 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>&amp;Scope:</source>
-        <translation type="unfinished">&amp;Bereich:</translation>
+        <translation>&amp;Bereich:</translation>
     </message>
     <message>
         <source>%1 / %2  (%3 nodes)</source>
-        <translation type="unfinished">%1 / %2  (%3 Knoten)</translation>
+        <translation>%1 / %2  (%3 Knoten)</translation>
     </message>
     <message>
         <source>%1 nodes, %2 edges, %3 commits</source>
-        <translation type="unfinished">%1 Knoten, %2 Kanten, %3 Commits</translation>
+        <translation>%1 Knoten, %2 Kanten, %3 Commits</translation>
     </message>
     <message>
         <source>No scopes yet</source>
-        <translation type="unfinished">Noch keine Bereiche</translation>
+        <translation>Noch keine Bereiche</translation>
     </message>
 </context>
 <context>
@@ -1213,15 +3199,15 @@ Erzeuger: %3</translation>
     </message>
     <message>
         <source>Title</source>
-        <translation type="unfinished">Titel</translation>
+        <translation>Titel</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished">Typ</translation>
+        <translation>Typ</translation>
     </message>
     <message>
         <source>Tier</source>
-        <translation type="unfinished">Stufe</translation>
+        <translation>Stufe</translation>
     </message>
     <message>
         <source>Similarity</source>

@@ -145,7 +145,7 @@ RecallPage::RecallPage(MemoryService *service, QWidget *parent)
     applyProfile();
     clearResults();
     m_statusLabel->setText(tr("Type a query and press Enter. The embedding provider is "
-                              "\u201c%1\u201d.").arg(m_service->embeddingProviderName()));
+                              "“%1”.").arg(m_service->embeddingProviderName()));
 }
 
 RecallPage::~RecallPage()
@@ -168,8 +168,8 @@ QWidget *RecallPage::createQueryBar()
 
     m_queryEdit = new QLineEdit(bar);
     m_queryEdit->setObjectName(QStringLiteral("queryEdit"));
-    m_queryEdit->setPlaceholderText(tr("What should the agent remember? e.g. \u201csync stalls after "
-                                       "the update\u201d"));
+    m_queryEdit->setPlaceholderText(tr("What should the agent remember? e.g. “sync stalls after "
+                                       "the update”"));
     m_queryEdit->setClearButtonEnabled(true);
     connect(m_queryEdit, &QLineEdit::returnPressed, this, &RecallPage::run);
     auto *queryLabel = new QLabel(tr("&Query:"), bar);
@@ -277,7 +277,7 @@ QWidget *RecallPage::createOptions()
     for (const QString &name : {QStringLiteral("strict_edges"), QStringLiteral("quality_first"),
                                 QStringLiteral("legacy")})
         m_profileCombo->addItem(name, name);
-    m_profileCombo->setToolTip(tr("Fills the knobs with a recall profile's defaults (spec \u00a74.3.1). "
+    m_profileCombo->setToolTip(tr("Fills the knobs with a recall profile's defaults (spec §4.3.1). "
                                   "Server default sends no knobs, so the server's profile policy "
                                   "applies; a named profile is sent as its seven knob values."));
     connect(m_profileCombo, &QComboBox::currentIndexChanged, this, &RecallPage::applyProfile);
@@ -285,20 +285,20 @@ QWidget *RecallPage::createOptions()
     profileLabel->setBuddy(m_profileCombo);
 
     QSpinBox *limit = addIntKnob(QStringLiteral("limit"), tr("&Limit:"), 1, 200,
-                                 tr("Seeds to find by vector similarity (1\u2013200)"));
+                                 tr("Seeds to find by vector similarity (1–200)"));
     QSpinBox *hops = addIntKnob(QStringLiteral("neighborhood_hops"), tr("H&ops:"), 1, 2,
                                 tr("Neighbourhood hops around the seeds (1 or 2)"));
     QSpinBox *maxNodes = addIntKnob(QStringLiteral("max_nodes"), tr("Max &nodes:"), 1, 200,
-                                    tr("Nodes in the returned subgraph (1\u2013200)"));
+                                    tr("Nodes in the returned subgraph (1–200)"));
     QSpinBox *maxEdges = addIntKnob(QStringLiteral("max_edges"), tr("Max &edges:"), 0, 100,
-                                    tr("Edges in the returned subgraph (0\u2013100)"));
+                                    tr("Edges in the returned subgraph (0–100)"));
     QSpinBox *ranked = addIntKnob(QStringLiteral("ranked_limit"), tr("&Ranked limit:"), 1, 500,
-                                  tr("Entries in the ranked list (1\u2013500)"));
+                                  tr("Entries in the ranked list (1–500)"));
     QDoubleSpinBox *minWeight = addDoubleKnob(QStringLiteral("min_edge_weight"), tr("Min edge &weight:"),
-                                              tr("Edges below this weight are not followed (0\u20131)"));
+                                              tr("Edges below this weight are not followed (0–1)"));
     QDoubleSpinBox *minConfidence = addDoubleKnob(QStringLiteral("min_edge_confidence"),
                                                   tr("Min edge confi&dence:"),
-                                                  tr("Edges below this confidence are not followed (0\u20131)"));
+                                                  tr("Edges below this confidence are not followed (0–1)"));
 
     m_tokenBudgetSpin = new QSpinBox(m_optionsFrame);
     m_tokenBudgetSpin->setObjectName(QStringLiteral("tokenBudgetSpin"));

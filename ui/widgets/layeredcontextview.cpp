@@ -45,7 +45,7 @@ void LayeredContextView::setResult(const LayeredContext::Output &output, const Q
 void LayeredContextView::clear()
 {
     m_text->clear();
-    m_summary->setText(tr("Use \u201cAssemble\u201d to build the layered context for this query."));
+    m_summary->setText(tr("Use “Assemble” to build the layered context for this query."));
 }
 
 QString LayeredContextView::text() const
