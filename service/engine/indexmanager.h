@@ -67,6 +67,8 @@ public:
     /// Holds drains back (pending changes pile up and are served by exact scoring) or lets
     /// them go again. For tests that need the "not yet indexed" state to last.
     void setDrainPaused(bool paused);
+    /// Pending changes a scope may hold before apply() waits for its drain (default 256).
+    void setMaxPending(int changes) { m_maxPending = qMax(1, changes); }
 
     /// Blocks until no drain is running or queued.
     void waitForDrains();
@@ -94,6 +96,7 @@ private:
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<ScopeIndex>> m_indexes;
     std::atomic<bool> m_drainPaused{false};
+    std::atomic<int> m_maxPending{256};
     // Loads, drains and periodic saves; declared last so it is torn down first.
     QThreadPool m_pool;
 };

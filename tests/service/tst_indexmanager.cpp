@@ -247,6 +247,7 @@ void tst_IndexManager::overridesHoldOnTheGraphSearchPath()
     QVERIFY(manager);
     std::mt19937 rng(6);
     constexpr qint64 kCount = 1100;   // above the exact-scan threshold: hnswlib answers
+    manager->setMaxPending(256);      // below kCount, so the load meets back-pressure
     QVector<QVector<float>> vectors;
     int mostPending = 0;
     for (qint64 label = 1; label <= kCount; ++label) {
