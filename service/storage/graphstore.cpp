@@ -194,18 +194,15 @@ Result<qint64> nextCounter(QSqlDatabase &db, const QString &name)
 
 Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
 {
-    // Only a new row takes the label; an update keeps its own (ON CONFLICT leaves it alone).
-    auto existing = runSql(db, QStringLiteral("SELECT 1 FROM nodes WHERE id = ?"), {n.id});
-    if (!existing)
-        return existing.error();
-    QVariant label;
-    if (!existing.value().next()) {
+    // A record read from the store carries its label; only one without (a new node) takes the
+    // next value. ON CONFLICT never touches vector_label, so a stray value is merely skipped.
+    QVariant label = n.vectorLabel;
+    if (n.vectorLabel == 0) {
         auto next = nextCounter(db, QStringLiteral("vector_label"));
         if (!next)
             return next.error();
         label = next.value();
     }
-    existing.value().finish();
     auto r = runSql(db, QStringLiteral(
         "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
         " producer_agent_id, owner_agent_id, owner_team_id, title, text_summary, slots, raw_ref,"

@@ -150,6 +150,7 @@ private slots:
     void editWithoutChangeMakesNoCommit();
     void forgetRemovesNodeEdgesAndVector();
     void forgetRuleDropsItsRuleState();
+    void forgottenLabelIsNeverReused();
     void tenantIsolation();
 };
 
@@ -602,6 +603,28 @@ void tst_Lifecycle::forgetRuleDropsItsRuleState()
     f.inputText = QStringLiteral("operator forget");
     QVERIFY(svc->forgetNode(f, {}));
     QCOMPARE(svc->listRules("default", "default").value().size(), 0);
+}
+
+void tst_Lifecycle::forgottenLabelIsNeverReused()
+{
+    TempService svc;
+    auto w = write(svc.service(), {node("a", "hot"), node("b", "hot")});
+    QVERIFY(w);
+    const qint64 newest = fetch(svc.service(), idOf(w, "b"), "default").vectorLabel;
+    QVERIFY(newest > fetch(svc.service(), idOf(w, "a"), "default").vectorLabel);
+    NodeForgetRequest f;
+    f.nodeId = idOf(w, "b");
+    f.inputText = QStringLiteral("operator forget");
+    QVERIFY(svc->forgetNode(f, {}));
+    auto c = write(svc.service(), {node("c", "hot")});
+    QVERIFY(c);
+    // A reused label could let a saved index serve the forgotten node's vector for "c".
+    QVERIFY(fetch(svc.service(), idOf(c, "c"), "default").vectorLabel > newest);
+    // Updating a node keeps its label.
+    auto again = write(svc.service(), {node("a", "warm")});
+    QVERIFY(again);
+    QCOMPARE(fetch(svc.service(), idOf(w, "a"), "default").vectorLabel,
+             fetch(svc.service(), idOf(again, "a"), "default").vectorLabel);
 }
 
 void tst_Lifecycle::tenantIsolation()
