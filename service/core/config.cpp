@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <tuple>
+
 namespace MemoryGraph {
 
 namespace {
@@ -174,6 +176,27 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
     if (!textLen)
         return textLen.error();
     c.maxTextLength = int(textLen.value());
+
+    auto list = [&env](const char *name) {
+        QStringList items;
+        for (const QString &item : env.value(QString::fromLatin1(name)).split(QLatin1Char(',')))
+            if (!item.trimmed().isEmpty())
+                items.append(item.trimmed().toLower());
+        return items;
+    };
+    c.allowedHosts = list("MEMORY_ALLOWED_HOSTS");
+    c.allowedOrigins = list("MEMORY_ALLOWED_ORIGINS");
+    const std::tuple<const char *, int *, qint64, qint64> listenerSettings[] = {
+        {"MEMORY_HTTP_IDLE_TIMEOUT_MS", &c.listener.idleTimeoutMs, 100, 3600000},
+        {"MEMORY_HTTP_MAX_CONNECTIONS", &c.listener.maxConnections, 1, 100000},
+        {"MEMORY_HTTP_MAX_HEADER_BYTES", &c.listener.maxHeaderBytes, 1024, 1048576},
+        {"MEMORY_HTTP_MAX_QUEUED_REQUESTS", &c.listener.maxQueuedRequests, 1, 100000}};
+    for (const auto &[name, field, min, max] : listenerSettings) {
+        auto v = readInt(env, QString::fromLatin1(name), *field, min, max);
+        if (!v)
+            return v.error();
+        *field = int(v.value());
+    }
 
     auto requireNodes = readBool(env, QStringLiteral("MEMORY_WRITE_REQUIRE_NODES"), false);
     if (!requireNodes)

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 
 namespace MemoryGraph {
 
@@ -45,6 +46,15 @@ struct RateLimits
     RateLimit tenantTextEmbed{8, 16};     ///< TENANT_RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
 };
 
+/// What the HTTP listener lets one client hold (issue: trust boundaries, listener exhaustion).
+struct ListenerLimits
+{
+    int idleTimeoutMs = 30000;    ///< MEMORY_HTTP_IDLE_TIMEOUT_MS: idle or stalled connection closes
+    int maxConnections = 128;     ///< MEMORY_HTTP_MAX_CONNECTIONS: open connections at once
+    int maxHeaderBytes = 32768;   ///< MEMORY_HTTP_MAX_HEADER_BYTES: request line + headers
+    int maxQueuedRequests = 64;   ///< MEMORY_HTTP_MAX_QUEUED_REQUESTS: requests waiting for a worker
+};
+
 /// Every setting the service reads, with the defaults of the spec and the reference.
 struct ServiceConfig
 {
@@ -61,6 +71,11 @@ struct ServiceConfig
     bool production = false;                             ///< APP_ENV=prod or NODE_ENV=production
     qint64 maxBodyBytes = 5 * 1024 * 1024;               ///< MEMORY_MAX_BODY_BYTES
     int maxTextLength = 8000;                            ///< MAX_TEXT_LEN
+
+    // Browser guards (DESIGN trust model): extra Host names and Origins the listener accepts.
+    QStringList allowedHosts;                            ///< MEMORY_ALLOWED_HOSTS (comma-separated)
+    QStringList allowedOrigins;                          ///< MEMORY_ALLOWED_ORIGINS (comma-separated)
+    ListenerLimits listener;
 
     // Embeddings (DESIGN decision 6).
     QString embeddingProvider = QStringLiteral("local"); ///< EMBEDDING_PROVIDER: none|fake|local|openai

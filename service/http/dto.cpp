@@ -9,12 +9,11 @@ namespace MemoryGraph::Dto {
 
 QJsonObject error(const Error &e, const QString &requestId)
 {
-    QJsonObject body{{QStringLiteral("error"), e.code},
-                     {QStringLiteral("message"), e.message},
-                     {QStringLiteral("request_id"), requestId}};
-    if (!e.details.isEmpty())
-        body.insert(QStringLiteral("details"), e.details);
-    return body;
+    // details is always an object, so clients can read it without checking for its presence.
+    return {{QStringLiteral("error"), e.code},
+            {QStringLiteral("message"), e.message},
+            {QStringLiteral("details"), e.details},
+            {QStringLiteral("request_id"), requestId}};
 }
 
 QJsonObject writeResult(const WriteResult &r, const QString &requestId)

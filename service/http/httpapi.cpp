@@ -2,6 +2,8 @@
 
 #include "service/core/ids.h"
 #include "service/engine/memoryservice.h"
+#include "service/engine/callscope.h"
+#include "service/http/browserguard.h"
 #include "service/http/dto.h"
 #include "service/http/routes.h"
 
@@ -12,6 +14,7 @@
 #include <QHttpServerResponder>
 #include <QHttpServerResponse>
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QPointer>
 #include <QTcpSocket>
 
@@ -20,6 +23,8 @@
 namespace MemoryGraph {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcHttp, "memorygraph.http")
 
 QString methodName(QHttpServerRequest::Method m)
 {
@@ -50,13 +55,61 @@ QString requestIdFor(const QByteArray &given)
     return QString::fromLatin1(id);
 }
 
-bool isLoopback(const QHostAddress &a)
+/// Caller text echoed in an error is cut short.
+QString echoed(const QString &text)
 {
-    bool isV4 = false;
-    const quint32 v4 = a.toIPv4Address(&isV4);
-    if (isV4)
-        return (v4 >> 24) == 127;
-    return a.isLoopback();
+    constexpr int kEchoLimit = 200;
+    return text.left(kEchoLimit);
+}
+
+ListenerEndpoint listenerOf(const QTcpSocket *socket)
+{
+    return socket ? ListenerEndpoint{socket->localAddress(), socket->localPort()} : ListenerEndpoint{};
+}
+
+/// 5xx errors whose text the caller may read: the spec's upstream embedding failures and the
+/// dispatcher's own busy answer. Anything else may carry SQLite text or file paths.
+bool isPublicServerError(const Error &e)
+{
+    return e.code.startsWith(QLatin1String("upstream_embedding_"))
+           || e.code == QLatin1String("server_busy");
+}
+
+/// An internal failure as the caller sees it: its code and request id, nothing else. The
+/// original goes to the log under the same request id.
+Error concealed(const Error &e, const QString &requestId)
+{
+    qCWarning(lcHttp).noquote() << "request" << requestId << "failed:" << e.status << e.code
+                                << e.message
+                                << QJsonDocument(e.details).toJson(QJsonDocument::Compact);
+    return Error::make(e.status, e.code,
+                       QStringLiteral("internal error; see the server log for request ") + requestId);
+}
+
+HttpReply errorReply(const Error &error, const QString &requestId)
+{
+    const Error e = error.status >= 500 && !isPublicServerError(error) ? concealed(error, requestId)
+                                                                       : error;
+    HttpReply reply;
+    reply.status = e.status;
+    reply.body = Dto::error(e, requestId);
+    const QJsonValue retryAfter = e.details.value(QStringLiteral("retry_after_sec"));
+    if (retryAfter.isDouble())
+        reply.headers.append({QByteArrayLiteral("Retry-After"),
+                              QByteArray::number(qMax(1, retryAfter.toInt()))});
+    if (e.status == 405)
+        reply.headers.append({QByteArrayLiteral("Allow"),
+                              e.details.value(QStringLiteral("allow")).toString().toLatin1()});
+    return reply;
+}
+
+QHttpServerResponse responseFor(const HttpReply &reply)
+{
+    if (reply.status == 204)   // a preflight answer has no body
+        return QHttpServerResponse(QHttpServerResponse::StatusCode::NoContent);
+    return QHttpServerResponse(QByteArrayLiteral("application/json"),
+                               QJsonDocument(reply.body).toJson(QJsonDocument::Compact),
+                               QHttpServerResponse::StatusCode(reply.status));
 }
 
 std::optional<Error> parseBody(const QByteArray &body, QJsonObject *out)
@@ -176,25 +229,70 @@ Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
         if (auto e = parseBody(call.body, &call.json))
             return *e;
     }
-    if (route.routeClass != RouteClass::None) {
-        const ServiceConfig &config = m_service->config();
-        QString tenant = call.json.value(QStringLiteral("tenant_id")).toString().trimmed();
-        if (tenant.isEmpty())
-            tenant = !call.meta.headerTenant.isEmpty() ? call.meta.headerTenant
-                     : call.meta.principal              ? call.meta.principal->tenantId
-                                                        : config.defaultTenant;
-        RateCharge charge;
-        charge.routeClass = route.routeClass;
-        // Only recall routes can return debug embeddings, so only they draw on that quota.
-        charge.debugEmbeddings = (call.path.startsWith(QLatin1String("/v1/memory/recall"))
-                                  || call.path == QLatin1String("/v1/memory/context/assemble"))
-                                 && call.json.value(QStringLiteral("return_debug")).toBool()
-                                 && call.json.value(QStringLiteral("include_embeddings")).toBool();
-        charge.textEmbedding = route.embedsText;
-        if (auto refused = m_limiter->admit(charge, call.peer.toString(), call.meta.loopback, tenant))
-            return *refused;
-    }
-    return route.handler(call);
+    if (route.routeClass == RouteClass::None)
+        return route.handler(call);
+    return runCharged(route, call);
+}
+
+/// Quotas are spent by the tenant the call is authorised for, after the tenant check, and a
+/// refused (401/403) call spends nothing.
+Result<HttpReply> HttpApi::runCharged(const Route &route, HttpCall &call) const
+{
+    const auto tenant = quotaTenant(call);
+    if (!tenant)
+        return tenant.error();
+    RateCharge charge;
+    charge.routeClass = route.routeClass;
+    // Only recall routes can return debug embeddings, so only they draw on that quota.
+    charge.debugEmbeddings = (call.path.startsWith(QLatin1String("/v1/memory/recall"))
+                              || call.path == QLatin1String("/v1/memory/context/assemble"))
+                             && call.json.value(QStringLiteral("return_debug")).toBool()
+                             && call.json.value(QStringLiteral("include_embeddings")).toBool();
+    charge.textEmbedding = route.embedsText;
+    if (auto refused = m_limiter->admit(charge, call.peer.toString(), call.meta.loopback, tenant.value()))
+        return *refused;
+    Result<HttpReply> reply = route.handler(call);
+    if (!reply && (reply.error().status == 401 || reply.error().status == 403))
+        m_limiter->refundTenant(charge, tenant.value());
+    return reply;
+}
+
+/// The tenant the handler will act for (body, else X-Tenant-Id, else the credential's, else the
+/// default). A credential for another tenant is refused here, as the handler would refuse it,
+/// before any quota is touched; a malformed tenant id charges no tenant (the handler refuses it).
+Result<QString> HttpApi::quotaTenant(const HttpCall &call) const
+{
+    const QJsonValue named = call.json.value(QStringLiteral("tenant_id"));
+    const QString bodyTenant = named.isString() ? named.toString().trimmed() : QString();
+    const auto scope = resolveCallScope(bodyTenant, QString(), call.meta, m_service->config());
+    if (scope)
+        return scope.value().tenantId;
+    if (scope.error().status == 403)
+        return scope.error();
+    return QString();
+}
+
+std::optional<Error> HttpApi::routeFor(const HttpCall &call, qint64 bodySize, Route *route) const
+{
+    const auto found = m_routes.constFind(call.path);
+    if (found == m_routes.constEnd())
+        return Error::make(404, QStringLiteral("not_found"),
+                           QStringLiteral("no route ") + call.method + QLatin1Char(' ') + echoed(call.path),
+                           {{QStringLiteral("reason"), QStringLiteral("unknown_route")},
+                            {QStringLiteral("method"), call.method},
+                            {QStringLiteral("path"), echoed(call.path)}});
+    if (found->method != call.method)
+        return Error::make(405, QStringLiteral("method_not_allowed"),
+                           call.path + QStringLiteral(" accepts ") + found->method,
+                           {{QStringLiteral("allow"), found->method},
+                            {QStringLiteral("method"), call.method}});
+    const qint64 maxBody = m_service->config().maxBodyBytes;
+    if (bodySize > maxBody)
+        return Error::make(413, QStringLiteral("payload_too_large"),
+                           QStringLiteral("request body is larger than %1 bytes").arg(maxBody),
+                           {{QStringLiteral("max_bytes"), maxBody}});
+    *route = *found;
+    return std::nullopt;
 }
 
 void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
@@ -209,51 +307,63 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
     call->peer = request.remoteAddress();
     call->meta.requestId = requestIdFor(call->header("x-request-id"));
     call->meta.headerTenant = QString::fromUtf8(call->header("x-tenant-id")).trimmed();
-    call->meta.loopback = isLoopback(call->peer);
+    call->meta.loopback = BrowserGuard::isLoopbackAddress(call->peer);
     call->meta.adminAuthorized = m_authenticator.adminTokenMatches(call->header("x-admin-token"));
 
-    const qint64 maxBody = m_service->config().maxBodyBytes;
-    const auto found = m_routes.constFind(call->path);
-    std::optional<Error> early;
-    if (found == m_routes.constEnd())
-        early = Error::make(404, QStringLiteral("not_found"),
-                            QStringLiteral("no route ") + call->method + QLatin1Char(' ') + call->path);
-    else if (found->method != call->method)
-        early = Error::make(405, QStringLiteral("method_not_allowed"),
-                            call->path + QStringLiteral(" accepts ") + found->method,
-                            {{QStringLiteral("allow"), found->method}});
-    else if (request.body().size() > maxBody)
-        early = Error::make(413, QStringLiteral("payload_too_large"),
-                            QStringLiteral("request body is larger than %1 bytes").arg(maxBody),
-                            {{QStringLiteral("max_bytes"), maxBody}});
-    if (!early)
-        call->body = request.body();   // the request object dies when this function returns
+    // The browser guards come first, for every path, known or not.
+    const auto admission = BrowserGuard::check(call->method, call->headers,
+                                               listenerOf(responder.socket()), m_service->config());
+    const HeaderList corsHeaders = admission ? admission.value().corsHeaders : HeaderList();
+    const Finish finish = finisher(call, timer, std::move(responder), corsHeaders);
+    if (!admission) {
+        finish(admission.error());
+        return;
+    }
+    if (admission.value().preflight) {
+        finish(HttpReply{204, {}, {}});
+        return;
+    }
+    Route route;
+    if (auto refused = routeFor(*call, request.body().size(), &route)) {
+        finish(*refused);
+        return;
+    }
+    call->body = request.body();   // the request object dies when this function returns
+    enqueue(route, call, timer, finish);
+}
 
+void HttpApi::enqueue(const Route &route, const std::shared_ptr<HttpCall> &call,
+                      const std::shared_ptr<QElapsedTimer> &timer, const Finish &finish)
+{
+    // Count before handing over; the worker uncounts as soon as it starts. Only this (server)
+    // thread adds, so the cap holds exactly.
+    const int cap = m_service->config().listener.maxQueuedRequests;
+    if (m_waiting.fetch_add(1) >= cap) {
+        m_waiting.fetch_sub(1);
+        finish(Error::make(503, QStringLiteral("server_busy"),
+                           QStringLiteral("too many requests are waiting; retry shortly"),
+                           {{QStringLiteral("retry_after_sec"), 1},
+                            {QStringLiteral("max_queued_requests"), cap}}));
+        return;
+    }
+    m_pool.start([this, route, call, finish, timer] {
+        m_waiting.fetch_sub(1);
+        call->meta.queueWaitMs = double(timer->nsecsElapsed()) / 1e6;
+        finish(run(route, *call));
+    });
+}
+
+HttpApi::Finish HttpApi::finisher(const std::shared_ptr<HttpCall> &call,
+                                  const std::shared_ptr<QElapsedTimer> &timer,
+                                  QHttpServerResponder &&responder, const HeaderList &extraHeaders) const
+{
     QPointer<QTcpSocket> socket = responder.socket();
     auto shared = std::make_shared<QHttpServerResponder>(std::move(responder));
-    const Route route = early ? Route{} : *found;
-    auto finish = [context = m_context, onServed = m_onServed, call, timer, socket, shared](const Result<HttpReply> &outcome) {
-        HttpReply reply;
-        QString errorCode;
-        if (outcome) {
-            reply = outcome.value();
-        } else {
-            const Error &e = outcome.error();
-            reply.status = e.status;
-            reply.body = Dto::error(e, call->meta.requestId);
-            errorCode = e.code;
-            const QJsonValue retryAfter = e.details.value(QStringLiteral("retry_after_sec"));
-            if (retryAfter.isDouble())
-                reply.headers.append({QByteArrayLiteral("Retry-After"),
-                                      QByteArray::number(qMax(1, retryAfter.toInt()))});
-            if (e.status == 405)
-                reply.headers.append({QByteArrayLiteral("Allow"),
-                                      e.details.value(QStringLiteral("allow")).toString().toLatin1()});
-        }
-        auto response = std::make_shared<QHttpServerResponse>(
-            QByteArrayLiteral("application/json"),
-            QJsonDocument(reply.body).toJson(QJsonDocument::Compact),
-            QHttpServerResponse::StatusCode(reply.status));
+    return [context = m_context, onServed = m_onServed, call, timer, socket, shared,
+            extraHeaders](const Result<HttpReply> &outcome) {
+        HttpReply reply = outcome ? outcome.value() : errorReply(outcome.error(), call->meta.requestId);
+        reply.headers.append(extraHeaders);
+        auto response = std::make_shared<QHttpServerResponse>(responseFor(reply));
         response->setHeader(QByteArrayLiteral("X-Request-Id"), call->meta.requestId.toLatin1());
         for (const auto &[name, value] : reply.headers)
             response->setHeader(name, value);
@@ -268,7 +378,7 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
             entry.tenantId = call->meta.principal ? call->meta.principal->tenantId
                                                   : call->meta.headerTenant;
         entry.requestId = call->meta.requestId;
-        entry.errorCode = errorCode;
+        entry.errorCode = outcome ? QString() : outcome.error().code;
 
         // Back to the server thread: sockets are only touched (and deleted) there.
         if (!context)
@@ -282,15 +392,6 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
                 onServed(entry);
         }, Qt::QueuedConnection);
     };
-
-    if (early) {
-        finish(*early);
-        return;
-    }
-    m_pool.start([this, route, call, finish, timer] {
-        call->meta.queueWaitMs = double(timer->nsecsElapsed()) / 1e6;
-        finish(run(route, *call));
-    });
 }
 
 } // namespace MemoryGraph

@@ -10,9 +10,11 @@
 #include <QPointer>
 #include <QThreadPool>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
+class QElapsedTimer;
 class QHttpServer;
 class QHttpServerRequest;
 class QHttpServerResponder;
@@ -21,8 +23,9 @@ namespace MemoryGraph {
 
 class MemoryService;
 
-/// The /v1 route table and the pipeline every request goes through: request id, body limit,
-/// authentication, JSON parsing, handler on a worker thread, error envelope, request log.
+/// The /v1 route table and the pipeline every request goes through: request id, browser guards
+/// (Host, Origin, Content-Type), route and body limit, queue cap, authentication, JSON parsing,
+/// tenant check and quota, handler on a worker thread, error envelope, request log.
 class HttpApi
 {
 public:
@@ -49,11 +52,23 @@ private:
         RouteHandler handler;
     };
 
+    using Finish = std::function<void(const Result<HttpReply> &)>;
+    using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
     void addRoute(const QString &method, const QString &path, RouteClass routeClass,
                   RouteHandler handler, bool embedsText = false);
     void registerRoutes();
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    /// 404 / 405 / 413 for a request the route table cannot serve; else fills *route.
+    std::optional<Error> routeFor(const HttpCall &call, qint64 bodySize, Route *route) const;
+    /// Runs the route on the worker pool, or answers 503 server_busy when too many wait already.
+    void enqueue(const Route &route, const std::shared_ptr<HttpCall> &call,
+                 const std::shared_ptr<QElapsedTimer> &timer, const Finish &finish);
     Result<HttpReply> run(const Route &route, HttpCall &call) const;
+    Result<HttpReply> runCharged(const Route &route, HttpCall &call) const;
+    Result<QString> quotaTenant(const HttpCall &call) const;
+    Finish finisher(const std::shared_ptr<HttpCall> &call, const std::shared_ptr<QElapsedTimer> &timer,
+                    QHttpServerResponder &&responder, const HeaderList &extraHeaders) const;
 
     MemoryService *m_service;
     QPointer<QObject> m_context;
@@ -62,6 +77,7 @@ private:
     std::unique_ptr<RateLimiter> m_limiter;
     QHash<QString, Route> m_routes;
     QThreadPool m_pool;
+    std::atomic<int> m_waiting{0};   ///< handed to the pool, not yet running
 };
 
 } // namespace MemoryGraph

@@ -23,6 +23,8 @@
 #include <QSignalSpy>
 #include <QString>
 #include <QStringList>
+#include <QTcpSocket>
+#include <QTest>
 #include <QTimer>
 #include <QUrl>
 
@@ -149,6 +151,96 @@ inline QPair<QByteArray, QByteArray> bearer(const QByteArray &token)
     return {QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + token};
 }
 
+/// The bytes of one HTTP/1.1 request, exactly as given: no Host or Content-Type is added, so a
+/// test can send any Host (or none) and any media type. Content-Length is added for a body.
+inline QByteArray rawRequest(const QByteArray &method, const QByteArray &path, const HttpHeaders &headers,
+                             const QByteArray &body = {})
+{
+    QByteArray out = method + ' ' + path + " HTTP/1.1\r\n";
+    for (const auto &[name, value] : headers)
+        out += name + ": " + value + "\r\n";
+    if (!body.isEmpty() || method == "POST")
+        out += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    return out + "\r\n" + body;
+}
+
+/// One request written byte for byte over its own connection, for what QNetworkAccessManager
+/// will not send (another Host, no Host, OPTIONS preflights). It does not block: the answer is
+/// read while the test spins the event loop, so the server may live on the same thread, and many
+/// exchanges can be open at once.
+class RawHttpExchange
+{
+public:
+    RawHttpExchange(quint16 port, const QByteArray &bytes) : m_bytes(bytes)
+    {
+        QObject::connect(&m_socket, &QTcpSocket::connected, &m_socket, [this] { m_socket.write(m_bytes); });
+        m_socket.connectToHost(QHostAddress(QHostAddress::LocalHost), port);
+    }
+
+    RawHttpExchange(const RawHttpExchange &) = delete;
+    RawHttpExchange &operator=(const RawHttpExchange &) = delete;
+
+    /// Reads what has arrived; true once the whole answer is in (or the server closed).
+    bool answered()
+    {
+        m_buffer += m_socket.readAll();
+        const qsizetype headerEnd = m_buffer.indexOf("\r\n\r\n");
+        if (headerEnd < 0)
+            return m_socket.state() == QAbstractSocket::UnconnectedState;
+        const Reply head = parse(false);
+        if (head.status == 204 || head.status == 304)
+            return true;
+        if (head.headers.contains("content-length"))
+            return m_buffer.size() - (headerEnd + 4) >= head.header("content-length").toLongLong();
+        return m_socket.state() == QAbstractSocket::UnconnectedState;
+    }
+
+    /// Waits for the whole answer (or the timeout) and parses it.
+    Reply wait(int timeoutMs = 15000)
+    {
+        const bool done = QTest::qWaitFor([this] { return answered(); }, timeoutMs);
+        Reply out = parse(true);
+        out.finished = done && out.status != 0;
+        if (out.status == 0)
+            out.networkError = QStringLiteral("no HTTP answer: ") + m_socket.errorString();
+        return out;
+    }
+
+private:
+    Reply parse(bool withBody) const
+    {
+        Reply out;
+        const qsizetype headerEnd = m_buffer.indexOf("\r\n\r\n");
+        if (headerEnd < 0)
+            return out;
+        const QList<QByteArray> lines = m_buffer.left(headerEnd).split('\n');
+        const QList<QByteArray> statusLine = lines.value(0).trimmed().split(' ');
+        out.status = statusLine.value(1).toInt();
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines.at(i).trimmed();
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0)
+                out.headers.insert(line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
+        }
+        if (!withBody)
+            return out;
+        out.body = m_buffer.mid(headerEnd + 4);
+        if (out.headers.contains("content-length"))
+            out.body.truncate(out.header("content-length").toLongLong());
+        QJsonParseError parseError{};
+        const QJsonDocument doc = QJsonDocument::fromJson(out.body, &parseError);
+        if (parseError.error == QJsonParseError::NoError && doc.isObject()) {
+            out.isJsonObject = true;
+            out.json = doc.object();
+        }
+        return out;
+    }
+
+    QTcpSocket m_socket;
+    QByteArray m_bytes;
+    QByteArray m_buffer;
+};
+
 /// A TempService served by an HttpServerHost on 127.0.0.1 with an ephemeral port, plus a
 /// synchronous client. Everything lives on the test thread: the host's replies come back through
 /// queued calls, so the waits below spin the event loop until the reply has finished.
@@ -192,6 +284,19 @@ public:
     MemoryService *service() const { return m_temp.service(); }
     HttpServerHost *host() const { return m_host.get(); }
     quint16 port() const { return m_host ? m_host->port() : 0; }
+    /// The folder holding the database and index files.
+    QString dataDir() const { return m_temp.dataDir(); }
+    /// The Host header a well-behaved client sends to this server.
+    QByteArray hostHeader() const { return "127.0.0.1:" + QByteArray::number(port()); }
+
+    /// Sends raw request bytes (see rawRequest) over a new connection and waits for the answer.
+    Reply sendRaw(const QByteArray &bytes, int timeoutMs = kDefaultTimeoutMs)
+    {
+        if (!isReady())
+            return notReady();
+        RawHttpExchange exchange(port(), bytes);
+        return exchange.wait(timeoutMs);
+    }
 
     QUrl url(const QString &path) const
     {

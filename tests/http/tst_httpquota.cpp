@@ -1,7 +1,10 @@
 // Class limiters and tenant quotas over real HTTP (spec §4.2.5, §4.3.2.7, §4.3.3, §5.5, §7, §8;
 // reference-behaviour §9.4): 429 codes, the Retry-After header, per-tenant and per-address buckets,
-// loopback bypass, and that a refused request changes nothing.
+// loopback bypass, and that a refused request changes nothing. Quotas are charged to the tenant
+// of the authenticated request after the tenant check (a 401/403 spends nothing), and the bucket
+// tables keyed by caller-chosen strings stay bounded.
 
+#include "service/http/ratelimiter.h"
 #include "tests/http/rulestestdata.h"
 
 #include <QTest>
@@ -63,6 +66,39 @@ void verifyRateLimited(const Reply &r, const QString &code)
     QCOMPARE(seconds, qMax(1, int(std::ceil(retryMs / 1000.0))));
 }
 
+/// Two credentials: agent a of tenant p, agent b of tenant q.
+QProcessEnvironment twoTenantKeys(std::initializer_list<QPair<const char *, QString>> quota)
+{
+    QProcessEnvironment env = environment(quota);
+    env.insert(s("MEMORY_AUTH_MODE"), s("api_key"));
+    env.insert(s("MEMORY_API_KEYS_JSON"),
+               s(R"({"key-p":{"tenant_id":"p","agent_id":"agent-a"},"key-q":{"tenant_id":"q","agent_id":"agent-b"}})"));
+    env.insert(s("TENANT_QUOTA_ENABLED"), s("true"));
+    return env;
+}
+
+QPair<QByteArray, QByteArray> apiKey(const QByteArray &key)
+{
+    return {QByteArrayLiteral("X-Api-Key"), key};
+}
+
+/// A limiter whose clock the test moves by hand.
+struct ManualClock
+{
+    std::shared_ptr<qint64> nowMs = std::make_shared<qint64>(1);
+    RateLimiter::Clock clock() const
+    {
+        return [now = nowMs] { return *now; };
+    }
+};
+
+RateCharge chargeOf(RouteClass routeClass)
+{
+    RateCharge charge;
+    charge.routeClass = routeClass;
+    return charge;
+}
+
 QString tenantOf(const Reply &r)
 {
     return r.json.value(s("details")).toObject().value(s("tenant_id")).toString();
@@ -97,6 +133,12 @@ private slots:
     void classLimitersDisabled();
     void loopbackBypassedByDefault();
     void debugQuotaOnlyForDebugEmbeddingRoutes();
+    void otherTenantsCallsSpendNothing();
+    void identityMismatchSpendsNothing();
+    void tenantBucketsStayBounded();
+    void addressBucketsStayBounded();
+    void refilledBucketsAreForgottenFirst();
+    void refundRestoresOnlyWhatWasTaken();
 };
 
 void tst_HttpQuota::tenantWriteQuota()
@@ -396,6 +438,143 @@ void tst_HttpQuota::debugQuotaOnlyForDebugEmbeddingRoutes()
     QVERIFY2(evaluated.status == 200, evaluated.describe().constData());
     const Reply recall = server.post(kRecall, recallBody(debug));
     QVERIFY2(recall.status == 200, recall.describe().constData());
+}
+
+// Agent a (a key for tenant p) names tenant q: refused before any quota is touched, so q's own
+// key still gets its whole burst.
+void tst_HttpQuota::otherTenantsCallsSpendNothing()
+{
+    HttpTestServer server(twoTenantKeys({{"TENANT_RECALL_RATE_LIMIT_RPS", s("0.001")},
+                                         {"TENANT_RECALL_RATE_LIMIT_BURST", s("3")},
+                                         {"TENANT_WRITE_RATE_LIMIT_RPS", s("0.001")},
+                                         {"TENANT_WRITE_RATE_LIMIT_BURST", s("2")}}));
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    const QJsonObject evaluate = obj({{"context", QJsonObject()}});
+    for (int i = 0; i < 8; ++i) {
+        const Reply byBody = server.post(kEvaluate, merged(evaluate, obj({{"tenant_id", s("q")}})), {apiKey("key-p")});
+        QVERIFY2(byBody.status == 403, byBody.describe().constData());
+        QCOMPARE(byBody.errorCode(), s("forbidden"));
+        QCOMPARE(byBody.json.value(s("message")).toString(), s("tenant_id does not match the tenant of the credential"));
+        QCOMPARE(tenantOf(byBody), s("q"));
+        const Reply byHeader = server.post(kRecall, recallBody(), {apiKey("key-p"), tenantHeader("q")});
+        QVERIFY2(byHeader.status == 403, byHeader.describe().constData());
+        const Reply write = server.write(noteBody(i, obj({{"tenant_id", s("q")}})), {apiKey("key-p")});
+        QVERIFY2(write.status == 403, write.describe().constData());
+    }
+    QCOMPARE(nodeCount(server, s("q")), 0);
+
+    // q's first burst is whole, then its quota applies as usual.
+    for (int i = 0; i < 3; ++i) {
+        const Reply r = server.post(kEvaluate, evaluate, {apiKey("key-q")});
+        QVERIFY2(r.status == 200, r.describe().constData());
+    }
+    verifyRateLimited(server.post(kEvaluate, evaluate, {apiKey("key-q")}), s("tenant_rate_limited_recall"));
+    QCOMPARE(server.write(noteBody(1), {apiKey("key-q")}).status, 200);
+    QCOMPARE(server.write(noteBody(2), {apiKey("key-q")}).status, 200);
+    verifyRateLimited(server.write(noteBody(3), {apiKey("key-q")}), s("tenant_rate_limited_write"));
+    // And p's own quota was not spent by its refused calls either.
+    QCOMPARE(server.post(kEvaluate, evaluate, {apiKey("key-p")}).status, 200);
+}
+
+// A call the handler refuses as identity_mismatch gives its tenant tokens back.
+void tst_HttpQuota::identityMismatchSpendsNothing()
+{
+    HttpTestServer server(twoTenantKeys({{"TENANT_WRITE_RATE_LIMIT_RPS", s("0.001")},
+                                         {"TENANT_WRITE_RATE_LIMIT_BURST", s("2")}}));
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    QJsonObject impersonating = writeNode(s("n"), s("event"), s("claims to be agent z"));
+    impersonating.insert(s("producer_agent_id"), s("agent-z"));
+    for (int i = 0; i < 6; ++i) {
+        const Reply r = server.write(writeBody({impersonating}), {apiKey("key-p")});
+        QVERIFY2(r.status == 403, r.describe().constData());
+        QCOMPARE(r.errorCode(), s("identity_mismatch"));
+    }
+    QCOMPARE(server.write(noteBody(1), {apiKey("key-p")}).status, 200);
+    QCOMPARE(server.write(noteBody(2), {apiKey("key-p")}).status, 200);
+    verifyRateLimited(server.write(noteBody(3), {apiKey("key-p")}), s("tenant_rate_limited_write"));
+    QCOMPARE(nodeCount(server, s("p")), 2);
+}
+
+// Tenant names are the caller's choice (auth off): the table never grows past its cap.
+void tst_HttpQuota::tenantBucketsStayBounded()
+{
+    RateLimits limits;
+    limits.tenantQuotaEnabled = true;
+    limits.tenantRecall = {0.001, 5};
+    ManualClock time;
+    RateLimiter limiter(limits, 64, time.clock());
+    for (int i = 0; i < 5000; ++i) {
+        QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-%1").arg(i)));
+        QVERIFY2(limiter.tenantBucketCount() <= 64, qPrintable(QString::number(limiter.tenantBucketCount())));
+    }
+    QVERIFY(limiter.tenantBucketCount() > 0);
+    // The active tenant keeps its state: the most recent bucket survives a clean-up.
+    QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
+    QVERIFY(limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
+}
+
+void tst_HttpQuota::addressBucketsStayBounded()
+{
+    RateLimits limits;
+    limits.bypassLoopback = false;
+    limits.write = {0.001, 5};
+    limits.textEmbed = {0.001, 5};
+    ManualClock time;
+    RateLimiter limiter(limits, 32, time.clock());
+    RateCharge charge = chargeOf(RouteClass::Write);
+    charge.textEmbedding = true;
+    for (int i = 0; i < 2000; ++i) {
+        QVERIFY(!limiter.admit(charge, s("10.0.%1.%2").arg(i / 256).arg(i % 256), false, QString()));
+        QVERIFY2(limiter.addressBucketCount() <= 32, qPrintable(QString::number(limiter.addressBucketCount())));
+    }
+    QCOMPARE(limiter.tenantBucketCount(), 0);
+}
+
+// A bucket that has refilled completely is the same as a fresh one, so a crowded table drops
+// those before a throttled caller's state, however old that state is.
+void tst_HttpQuota::refilledBucketsAreForgottenFirst()
+{
+    RateLimits limits;
+    limits.tenantQuotaEnabled = true;
+    limits.tenantRecall = {0.001, 1};    // the throttled tenant stays empty
+    limits.tenantWrite = {1000, 1};      // one write bucket refills within a millisecond
+    ManualClock time;
+    RateLimiter limiter(limits, 8, time.clock());
+    QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled")));
+    QVERIFY(limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled")));
+    for (int i = 0; i < 100; ++i) {
+        *time.nowMs += 10;
+        QVERIFY(!limiter.admit(chargeOf(RouteClass::Write), s("127.0.0.1"), true, s("passer-%1").arg(i)));
+    }
+    QVERIFY(limiter.tenantBucketCount() <= 8);
+    // The oldest bucket of all is the throttled one, and it is still throttled.
+    const auto refused = limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled"));
+    QVERIFY(refused);
+    QCOMPARE(refused->code, s("tenant_rate_limited_recall"));
+}
+
+void tst_HttpQuota::refundRestoresOnlyWhatWasTaken()
+{
+    RateLimits limits;
+    limits.tenantQuotaEnabled = true;
+    limits.tenantWrite = {0.001, 2};
+    ManualClock time;
+    RateLimiter limiter(limits, 64, time.clock());
+    const RateCharge write = chargeOf(RouteClass::Write);
+    // Refunds never lift a bucket above its burst.
+    limiter.refundTenant(write, s("t"));
+    QVERIFY(!limiter.admit(write, s("127.0.0.1"), true, s("t")));
+    limiter.refundTenant(write, s("t"));
+    limiter.refundTenant(write, s("t"));
+    QVERIFY(!limiter.admit(write, s("127.0.0.1"), true, s("t")));
+    QVERIFY(!limiter.admit(write, s("127.0.0.1"), true, s("t")));
+    QVERIFY(limiter.admit(write, s("127.0.0.1"), true, s("t")));
+    // A refund gives exactly one token back.
+    limiter.refundTenant(write, s("t"));
+    QVERIFY(!limiter.admit(write, s("127.0.0.1"), true, s("t")));
+    QVERIFY(limiter.admit(write, s("127.0.0.1"), true, s("t")));
 }
 
 QTEST_GUILESS_MAIN(tst_HttpQuota)

@@ -956,7 +956,7 @@ void tst_HttpWrite::unknownRoute()
     QVERIFY2(post.status == 404, post.describe());
     QCOMPARE(post.header("content-type"), QByteArrayLiteral("application/json"));
     QCOMPARE(post.errorCode(), QStringLiteral("not_found"));
-    QCOMPARE(keysOf(post.json), keyList({"error", "message", "request_id"}));
+    QCOMPARE(keysOf(post.json), keyList({"error", "message", "details", "request_id"}));
     QVERIFY(!str(post, "message").isEmpty());
     QVERIFY2(isLowerUuid(str(post, "request_id")), post.describe());
     QCOMPARE(str(post, "request_id"), QString::fromLatin1(post.header("x-request-id")));
