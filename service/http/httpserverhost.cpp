@@ -1,10 +1,10 @@
 #include "service/http/httpserverhost.h"
 
 #include "service/engine/memoryservice.h"
+#include "service/http/guardedtcpserver.h"
 #include "service/http/httpapi.h"
 
 #include <QHttpServer>
-#include <QTcpServer>
 
 namespace MemoryGraph {
 
@@ -44,21 +44,25 @@ void HttpServerHost::start(const QString &address, quint16 port)
                             "bind 127.0.0.1 or turn authentication on").arg(address));
         return;
     }
+    // Our own listening socket sees every connection before QtHttpServer does: it caps
+    // connections, times out idle ones and refuses oversized requests from their headers.
+    auto listener = std::make_unique<GuardedTcpServer>(
+        GuardedTcpServer::Limits::fromConfig(m_service->config()));
+    if (!listener->listen(host, port)) {
+        emit startFailed(tr("cannot listen on %1:%2: %3")
+                             .arg(address).arg(port).arg(listener->errorString()));
+        return;
+    }
+    connect(listener.get(), &GuardedTcpServer::requestRefused, this,
+            &HttpServerHost::requestServed);
+    const quint16 bound = listener->serverPort();
+
     m_server = std::make_unique<QHttpServer>();
     m_api = std::make_unique<HttpApi>(m_service, this, [this](const RequestLogEntry &entry) {
         emit requestServed(entry);
     });
     m_api->install(*m_server);
-    const quint16 bound = m_server->listen(host, port);
-    if (bound == 0) {
-        const QString reason = m_server->servers().isEmpty()
-                                   ? tr("cannot listen on %1:%2").arg(address).arg(port)
-                                   : m_server->servers().first()->errorString();
-        m_api.reset();
-        m_server.reset();
-        emit startFailed(tr("cannot listen on %1:%2: %3").arg(address).arg(port).arg(reason));
-        return;
-    }
+    m_server->bind(listener.release());   // the server takes ownership
     m_port = bound;
     emit started(host.toString(), bound);
 }

@@ -36,6 +36,9 @@ void HttpClient::disconnect()
 
 bool HttpClient::ensureConnected(int timeoutMs, QString *error)
 {
+    // A kept-alive connection the server has closed since (idle timeout) shows up here as EOF.
+    if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+        m_socket->waitForReadyRead(0);
     if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
         return true;
     disconnect();
