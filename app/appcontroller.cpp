@@ -3,6 +3,7 @@
 #include "app/servicehost.h"
 #include "app/signalwatcher.h"
 #include "service/core/config.h"
+#include "service/core/privatefiles.h"
 #include "service/core/requestlog.h"
 #include "service/engine/memoryservice.h"
 #include "service/net/embeddingfactory.h"
@@ -130,7 +131,8 @@ bool AppController::resolveDataDir()
         return false;
     }
     dir = QDir::cleanPath(QDir(dir).absolutePath());
-    if (!QDir().mkpath(dir)) {
+    // Owner-only (0700) whatever the umask; an existing looser folder is tightened.
+    if (!PrivateFiles::ensureFolder(dir)) {
         printError(QStringLiteral("cannot create the data folder %1")
                        .arg(QDir::toNativeSeparators(dir)));
         return false;

@@ -1,5 +1,6 @@
 #include "service/core/jsonreader.h"
 
+#include <cfloat>
 #include <cmath>
 
 namespace MemoryGraph {
@@ -175,6 +176,36 @@ bool JsonReader::stringList(const char *key, QStringList *out, int minCount, int
         list << s;
     }
     *out = list;
+    return true;
+}
+
+bool JsonReader::floatVector(const char *key, QVector<float> *out, int dimension, bool required)
+{
+    if (!ok())
+        return false;
+    const QJsonValue v = value(key);
+    if (v.isUndefined() || v.isNull())
+        return required ? fail(QLatin1String(key), QStringLiteral("is required")) : true;
+    if (!v.isArray())
+        return fail(QLatin1String(key), QStringLiteral("must be an array of numbers"));
+    const QJsonArray items = v.toArray();
+    if (items.size() != dimension)
+        return fail(QLatin1String(key), QStringLiteral("must have exactly %1 numbers, got %2")
+                                            .arg(dimension).arg(items.size()));
+    QVector<float> vector(dimension);
+    for (int i = 0; i < dimension; ++i) {
+        const QString element = QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i);
+        const QJsonValue item = items.at(i);
+        if (!item.isDouble() || !std::isfinite(item.toDouble()))
+            return fail(element, QStringLiteral("must be a finite number"));
+        // Checked in double: converting an out-of-range double to float is undefined.
+        const double d = item.toDouble();
+        if (std::fabs(d) > double(FLT_MAX))
+            return fail(element, QStringLiteral("must be within the float32 range (|x| <= %1)")
+                                     .arg(double(FLT_MAX)));
+        vector[i] = float(d);
+    }
+    *out = vector;
     return true;
 }
 

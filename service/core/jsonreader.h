@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
+#include <QVector>
 
 #include <optional>
 
@@ -28,6 +29,11 @@ public:
     bool array(const char *key, QJsonArray *out, bool *present = nullptr);
     bool stringList(const char *key, QStringList *out, int minCount, int maxCount,
                     bool *present = nullptr);
+
+    /// An array of exactly `dimension` numbers, each representable as a float32 (|x| <= FLT_MAX):
+    /// a double such as 1e39 would silently become infinity. The failing element is named
+    /// ("embedding[5]").
+    bool floatVector(const char *key, QVector<float> *out, int dimension, bool required = false);
 
     /// Records a custom error for key (or for the prefix itself when key is empty).
     bool fail(const QString &key, const QString &message);

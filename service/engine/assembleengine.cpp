@@ -187,6 +187,9 @@ Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req, con
         out.recallRequest.consumerTeamId = agent.value(QStringLiteral("team_id")).toString(
             context.value(QStringLiteral("team_id")).toString()).trimmed();
 
+    // A call refused for its tenant or identity must not spend an embedding.
+    if (auto admitted = RecallEngine::admit(out.recallRequest, meta, m_config); !admitted)
+        return admitted.error();
     if (!m_provider)
         return Error::make(400, QStringLiteral("no_embedding_provider"),
                            QStringLiteral("Configure EMBEDDING_PROVIDER to use context/assemble."));

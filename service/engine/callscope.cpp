@@ -32,12 +32,38 @@ Result<CallScope> resolveCallScope(const QString &bodyTenant, const QString &bod
     return s;
 }
 
-QString defaultActor(const QString &given, const RequestMeta &meta, const ServiceConfig &config)
+CommitActor commitActor(const QString &given, const RequestMeta &meta, const ServiceConfig &config)
 {
-    return !given.isEmpty() ? given
-           : meta.principal && !meta.principal->agentId.isEmpty() ? meta.principal->agentId
-           : config.authMode == AuthMode::Off ? config.localAgentId
-                                               : QStringLiteral("system");
+    if (meta.principal) {
+        const QString id = credentialActor(*meta.principal);
+        return {id, given == id ? QString() : given};
+    }
+    return {!given.isEmpty() ? given
+            : config.authMode == AuthMode::Off ? config.localAgentId
+                                               : QStringLiteral("system"),
+            QString()};
+}
+
+QString credentialActor(const Principal &principal)
+{
+    if (!principal.agentId.isEmpty())
+        return principal.agentId;
+    if (!principal.teamId.isEmpty())
+        return QStringLiteral("team:") + principal.teamId;
+    return QStringLiteral("tenant:") + principal.tenantId;
+}
+
+bool isServiceAccount(const Principal &principal)
+{
+    return principal.agentId.isEmpty() && principal.teamId.isEmpty();
+}
+
+std::optional<Error> checkClaim(const Principal &principal, const QString &field, const QString &given,
+                                const QString &bound)
+{
+    if (given.isEmpty() || given == bound || isServiceAccount(principal))
+        return std::nullopt;
+    return identityMismatch(field, given, bound);
 }
 
 Error identityMismatch(const QString &field, const QString &provided, const QString &expected)
@@ -46,7 +72,7 @@ Error identityMismatch(const QString &field, const QString &provided, const QStr
                        field + QStringLiteral(" differs from the identity of the credential"),
                        {{QStringLiteral("field"), field},
                         {QStringLiteral("provided"), provided},
-                        {QStringLiteral("expected"), expected}});
+                        {QStringLiteral("expected"), expected.isEmpty() ? QJsonValue() : QJsonValue(expected)}});
 }
 
 } // namespace MemoryGraph

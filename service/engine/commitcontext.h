@@ -10,10 +10,10 @@ struct CommitContext
 {
     CallScope scope;
     QString inputSha256;
-    QString actor;
+    CommitActor actor;
 };
 
-/// Resolves the call scope, then the input digest (errors in that order), and defaults the actor.
+/// Resolves the call scope, then the input digest (errors in that order), and the commit actor.
 /// Request names tenantId, scope, actor, inputText and inputSha256.
 template <typename Request>
 Result<CommitContext> beginCommit(const Request &req, const RequestMeta &meta, const ServiceConfig &config)
@@ -24,7 +24,7 @@ Result<CommitContext> beginCommit(const Request &req, const RequestMeta &meta, c
     auto inputSha = CommitLog::inputDigest(req.inputText, req.inputSha256);
     if (!inputSha)
         return inputSha.error();
-    return CommitContext{cs.value(), inputSha.value(), defaultActor(req.actor, meta, config)};
+    return CommitContext{cs.value(), inputSha.value(), commitActor(req.actor, meta, config)};
 }
 
 } // namespace MemoryGraph

@@ -40,6 +40,16 @@ Result<CommitRecord> append(QSqlDatabase &db, const CallScope &cs, const QString
     return c;
 }
 
+Result<CommitRecord> append(QSqlDatabase &db, const CallScope &cs, const QString &kind,
+                            const CommitActor &actor, const QString &inputSha256,
+                            const QJsonObject &diff, const QString &requestKey)
+{
+    QJsonObject labelled = diff;
+    if (!actor.label.isEmpty())
+        labelled.insert(QStringLiteral("actor_label"), actor.label);
+    return append(db, cs, kind, actor.id, inputSha256, labelled, requestKey);
+}
+
 Result<QString> inputDigest(const QString &inputText, const QString &inputSha256)
 {
     if (!inputSha256.isEmpty()) {

@@ -2,6 +2,7 @@
 
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
+#include "service/core/privatefiles.h"
 #include "service/engine/vectormath.h"
 #include "service/engine/vocabulary.h"
 #include "service/storage/database.h"
@@ -156,7 +157,8 @@ struct IndexManager::ScopeIndex
 IndexManager::IndexManager(Database &db, const QString &directory)
     : m_db(db), m_directory(directory)
 {
-    QDir().mkpath(m_directory);
+    if (auto folder = PrivateFiles::ensureFolder(m_directory); !folder)
+        qCWarning(lcIndex) << "cannot prepare the index folder:" << folder.error().message;
     m_pool.setMaxThreadCount(qMax(4, QThread::idealThreadCount()));
 }
 

@@ -30,11 +30,13 @@ QString isoTime(const QDateTime &t)
     return t.toString(Qt::ISODateWithMs);
 }
 
-/// Resolves node_ids and client_ids within the scope; a node of another tenant or scope
-/// counts as missing (spec §5.4). resolvedByClient lists {client_id, node_id} pairs.
+/// Resolves node_ids and client_ids within the scope; a node of another tenant or scope, or one
+/// `access` does not allow, counts as missing (spec §5.4; DESIGN trust model), so an invisible
+/// node cannot be told from an absent one. resolvedByClient lists {client_id, node_id} pairs.
 /// When nothing resolves the call is refused with 400 noneResolvedCode.
-Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, const NodeTargets &targets,
-                                        const QString &noneResolvedCode, QJsonArray *resolvedByClient)
+Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, const NodeAccess &access,
+                                        const NodeTargets &targets, const QString &noneResolvedCode,
+                                        QJsonArray *resolvedByClient)
 {
     TargetResolution r;
     r.requestedNodeIds = int(targets.nodeIds.size());
@@ -46,7 +48,7 @@ Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, c
         auto node = GraphStore::findNode(db, id);
         if (!node)
             return node.error();
-        if (!node.value() || !inCallScope(*node.value(), cs)) {
+        if (!node.value() || !inCallScope(*node.value(), cs) || !access.allows(*node.value())) {
             r.missingNodeIds << id;
             continue;
         }
@@ -57,7 +59,7 @@ Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, c
         auto node = GraphStore::findNodeByClientId(db, cs.tenantId, cs.scope, clientId);
         if (!node)
             return node.error();
-        if (!node.value()) {
+        if (!node.value() || !access.allows(*node.value())) {
             r.missingClientIds << clientId;
             continue;
         }
@@ -79,7 +81,7 @@ Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, c
 }
 
 /// The commit diff fields that rehydrate and activate jobs share.
-QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const CallScope &cs, const QString &actor,
+QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const CallScope &cs, const CommitActor &actor,
                           const QString &reason, const NodeTargets &requested, const QJsonArray &resolvedByClient,
                           const TargetResolution &resolution)
 {
@@ -87,7 +89,7 @@ QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const 
         {QStringLiteral("job"), job},
         {QStringLiteral("started_at"), isoTime(startedAt)},
         {QStringLiteral("scope"), cs.scope},
-        {QStringLiteral("actor"), actor},
+        {QStringLiteral("actor"), actor.id},
         {QStringLiteral("reason"), nullable(reason)},
         {QStringLiteral("requested"), QJsonObject{
              {QStringLiteral("node_ids"), QJsonArray::fromStringList(requested.nodeIds)},
@@ -159,8 +161,8 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         QJsonArray byClient;
-        auto resolved = resolveTargets(db, out.scope, req.targets, QStringLiteral("rehydrate_no_resolved_nodes"),
-                                       &byClient);
+        auto resolved = resolveTargets(db, out.scope, NodeAccess::of(meta), req.targets,
+                                       QStringLiteral("rehydrate_no_resolved_nodes"), &byClient);
         if (!resolved)
             return resolved.error();
         out.targets = resolved.value();
@@ -221,8 +223,8 @@ Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateReques
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         QJsonArray byClient;
-        auto resolved = resolveTargets(db, out.scope, req.targets, QStringLiteral("nodes_activate_no_resolved_nodes"),
-                                       &byClient);
+        auto resolved = resolveTargets(db, out.scope, NodeAccess::of(meta), req.targets,
+                                       QStringLiteral("nodes_activate_no_resolved_nodes"), &byClient);
         if (!resolved)
             return resolved.error();
         out.targets = resolved.value();
@@ -284,11 +286,11 @@ Result<NodeEditOutcome> LifecycleEngine::edit(const NodeEditRequest &req, const 
         return inputSha.error();
     NodeEditOutcome out;
     out.scope = cs.value();
-    const QString actor = defaultActor(req.actor, meta, m_config);
+    const CommitActor actor = commitActor(req.actor, meta, m_config);
     const int maxText = m_config.maxTextLength;
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto found = findNodeInScope(db, out.scope, req.nodeId);
+        auto found = findNodeInScope(db, out.scope, req.nodeId, NodeAccess::of(meta));
         if (!found)
             return found.error();
         const NodeRecord old = found.value();
@@ -401,10 +403,10 @@ Result<NodeForgetOutcome> LifecycleEngine::forget(const NodeForgetRequest &req, 
         return inputSha.error();
     NodeForgetOutcome out;
     out.scope = cs.value();
-    const QString actor = defaultActor(req.actor, meta, m_config);
+    const CommitActor actor = commitActor(req.actor, meta, m_config);
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto found = findNodeInScope(db, out.scope, req.nodeId);
+        auto found = findNodeInScope(db, out.scope, req.nodeId, NodeAccess::of(meta));
         if (!found)
             return found.error();
         out.node = found.value();

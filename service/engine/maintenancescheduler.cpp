@@ -1,5 +1,6 @@
 #include "service/engine/maintenancescheduler.h"
 
+#include "service/core/privatefiles.h"
 #include "service/engine/memoryservice.h"
 
 #include <QDir>
@@ -117,6 +118,7 @@ void MaintenanceScheduler::sweep()
     }
     QSaveFile file(stateFile());
     if (file.open(QIODevice::WriteOnly)) {
+        file.setPermissions(PrivateFiles::kFilePermissions);   // owner-only, like the database
         file.write(QJsonDocument(QJsonObject{{kLastDecayKey, double(now.toMSecsSinceEpoch())}}).toJson());
         file.commit();
     }

@@ -7,6 +7,7 @@
 #include "service/engine/writeengine.h"
 #include "service/storage/database.h"
 #include "service/core/ids.h"
+#include "service/core/privatefiles.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/recallstore.h"
 #include "service/storage/rulestore.h"
@@ -48,9 +49,8 @@ Result<std::unique_ptr<MemoryService>> MemoryService::open(const ServiceConfig &
     if (config.dataDir.isEmpty())
         return Error::make(400, QStringLiteral("invalid_configuration"),
                            QStringLiteral("no data directory configured"));
-    if (!QDir().mkpath(config.dataDir))
-        return Error::make(500, QStringLiteral("storage_unavailable"),
-                           QStringLiteral("cannot create data directory ") + config.dataDir);
+    if (auto folder = PrivateFiles::ensureFolder(config.dataDir); !folder)
+        return folder.error();
     if (!provider) {
         auto offline = makeOfflineEmbeddingProvider(config);
         if (!offline)
@@ -66,8 +66,14 @@ Result<std::unique_ptr<MemoryService>> MemoryService::open(const ServiceConfig &
 
 Result<WriteResult> MemoryService::write(const WriteRequest &request, const RequestMeta &meta)
 {
+    return commitWrite(request, meta, WriteOrigin::Api);
+}
+
+Result<WriteResult> MemoryService::commitWrite(const WriteRequest &request, const RequestMeta &meta,
+                                               WriteOrigin origin)
+{
     WriteEngine engine(*m_db, m_config, m_provider != nullptr);
-    auto result = engine.write(request, meta);
+    auto result = engine.write(request, meta, origin);
     if (!result || result.value().replayed)
         return result;
     for (const EmbeddingChange &c : result.value().embeddingChanges)
@@ -86,6 +92,9 @@ Result<RecallOutcome> MemoryService::recall(const RecallRequest &request, const 
 
 Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request, const RequestMeta &meta)
 {
+    // A call refused for its tenant or identity must not spend an embedding.
+    if (auto admitted = RecallEngine::admit(request, meta, m_config); !admitted)
+        return admitted.error();
     if (!m_provider)
         return Error::make(400, QStringLiteral("no_embedding_provider"),
                            QStringLiteral("Configure EMBEDDING_PROVIDER to use recall_text."));
@@ -217,38 +226,37 @@ qint64 MemoryService::indexedVectorCount(const QString &tenantId, const QString 
     return m_indexes->indexedCount(tenantId, scope);
 }
 
-namespace {
-/// Replay records go through write(), so indexes and committed() follow as for any write.
-ReplayEngine replayEngine(MemoryService *service, Database &db, const ServiceConfig &config)
+ReplayEngine MemoryService::replayWriter()
 {
-    return ReplayEngine(db, config, [service](const WriteRequest &request, const RequestMeta &meta) {
-        return service->write(request, meta);
+    // Replay records go through the write path, so indexes and committed() follow as for any
+    // write; only here may they use the reserved "replay:" client ids.
+    return ReplayEngine(*m_db, m_config, [this](const WriteRequest &request, const RequestMeta &meta) {
+        return commitWrite(request, meta, WriteOrigin::Replay);
     });
 }
-} // namespace
 
 Result<ReplayWriteOutcome> MemoryService::replayRunStart(const ReplayRunStartRequest &request,
                                                          const RequestMeta &meta)
 {
-    return replayEngine(this, *m_db, m_config).runStart(request, meta);
+    return replayWriter().runStart(request, meta);
 }
 
 Result<ReplayWriteOutcome> MemoryService::replayStepBefore(const ReplayStepBeforeRequest &request,
                                                            const RequestMeta &meta)
 {
-    return replayEngine(this, *m_db, m_config).stepBefore(request, meta);
+    return replayWriter().stepBefore(request, meta);
 }
 
 Result<ReplayWriteOutcome> MemoryService::replayStepAfter(const ReplayStepAfterRequest &request,
                                                           const RequestMeta &meta)
 {
-    return replayEngine(this, *m_db, m_config).stepAfter(request, meta);
+    return replayWriter().stepAfter(request, meta);
 }
 
 Result<ReplayWriteOutcome> MemoryService::replayRunEnd(const ReplayRunEndRequest &request,
                                                        const RequestMeta &meta)
 {
-    return replayEngine(this, *m_db, m_config).runEnd(request, meta);
+    return replayWriter().runEnd(request, meta);
 }
 
 Result<ReplayRunView> MemoryService::replayRunGet(const ReplayRunGetRequest &request, const RequestMeta &meta)
@@ -486,15 +494,16 @@ HealthInfo MemoryService::health() const
     if (!conn)
         return h;
     QSqlDatabase db = conn.value();
-    const auto count = [&db](const char *table) {
-        auto n = GraphStore::countRows(db, QString::fromLatin1(table));
-        return n ? n.value() : qint64(-1);
-    };
-    h.nodes = count("nodes");
-    h.edges = count("edges");
-    h.commits = count("commits");
-    auto scopes = GraphStore::listScopes(db);
-    h.scopes = scopes ? scopes.value().size() : 0;
+    // Totals kept by the store: /health never counts tables, however often it is called.
+    auto totals = GraphStore::storeTotals(db);
+    if (!totals) {
+        h.nodes = h.edges = h.commits = -1;
+        return h;
+    }
+    h.nodes = totals.value().nodes;
+    h.edges = totals.value().edges;
+    h.commits = totals.value().commits;
+    h.scopes = totals.value().scopes;
     return h;
 }
 

@@ -16,6 +16,7 @@
 #include "service/engine/resolveengine.h"
 #include "service/engine/rulefeedback.h"
 #include "service/engine/toolengine.h"
+#include "service/engine/writeengine.h"
 #include "service/engine/writerequest.h"
 
 #include <QObject>
@@ -106,7 +107,8 @@ public:
 
     const ServiceConfig &config() const { return m_config; }
 
-    /// POST /v1/memory/write (spec §4.2).
+    /// POST /v1/memory/write (spec §4.2). Client ids starting with "replay:" are refused (400):
+    /// they are reserved for the replay routes.
     Result<WriteResult> write(const WriteRequest &request, const RequestMeta &meta);
 
     /// POST /v1/memory/recall (spec §4.3).
@@ -205,6 +207,12 @@ signals:
 private:
     MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
                   std::unique_ptr<EmbeddingProvider> provider);
+
+    /// The write path behind write() and the replay records; mirrors vectors into the indexes
+    /// and emits committed().
+    Result<WriteResult> commitWrite(const WriteRequest &request, const RequestMeta &meta, WriteOrigin origin);
+    /// Replay records are written through commitWrite() with their reserved client ids.
+    ReplayEngine replayWriter();
 
     ServiceConfig m_config;
     std::unique_ptr<Database> m_db;

@@ -93,17 +93,33 @@ RecallEngine::RecallEngine(Database &db, IndexManager &indexes, RecallAudit &aud
 {
 }
 
+Result<RecallAdmission> RecallEngine::admit(const RecallRequest &req, const RequestMeta &meta,
+                                            const ServiceConfig &config)
+{
+    auto scoped = resolveCallScope(req.tenantId, req.scope, meta, config);
+    if (!scoped)
+        return scoped.error();
+    auto viewer = resolveViewer(req.consumerAgentId, req.consumerTeamId, meta, config);
+    if (!viewer)
+        return viewer.error();
+    RecallAdmission admitted{scoped.value(), viewer.value(), std::nullopt};
+    if (req.rulesContextGiven) {
+        auto context = RuleEvaluator::withCallerIdentity(req.rulesContext, meta);
+        if (!context)
+            return context.error();
+        admitted.rulesContext = context.value();
+    }
+    return admitted;
+}
+
 Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVector<float> &query,
                                            const RequestMeta &meta, const QString &endpoint)
 {
-    auto scoped = resolveCallScope(req.tenantId, req.scope, meta, m_config);
-    if (!scoped)
-        return scoped.error();
-    const CallScope cs = scoped.value();
-    auto viewerResult = resolveViewer(req.consumerAgentId, req.consumerTeamId, meta, m_config);
-    if (!viewerResult)
-        return viewerResult.error();
-    const Viewer viewer = viewerResult.value();
+    auto admitted = admit(req, meta, m_config);
+    if (!admitted)
+        return admitted.error();
+    const CallScope cs = admitted.value().scope;
+    const Viewer viewer = admitted.value().viewer;
 
     RecallOutcome out;
     out.tenantId = cs.tenantId;
@@ -399,11 +415,8 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
         out.debugEmbeddingsIncluded = true;
     }
 
-    if (req.rulesContextGiven) {
-        auto context = RuleEvaluator::withCallerIdentity(req.rulesContext, meta);
-        if (!context)
-            return context.error();
-        auto rules = RuleEvaluator::evaluate(db, cs.tenantId, cs.scope, context.value(),
+    if (admitted.value().rulesContext) {
+        auto rules = RuleEvaluator::evaluate(db, cs.tenantId, cs.scope, *admitted.value().rulesContext,
                                              req.rulesIncludeShadow, req.rulesLimit);
         if (!rules)
             return rules.error();

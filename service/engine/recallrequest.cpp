@@ -5,8 +5,6 @@
 
 #include <QJsonArray>
 
-#include <cmath>
-
 namespace MemoryGraph {
 
 std::optional<RecallKnobs> recallProfileKnobs(const QString &profile)
@@ -37,27 +35,9 @@ Result<RecallRequest> RecallRequest::fromJson(const QJsonObject &body, bool text
     if (textQuery) {
         r.requiredString("query_text", &q.queryText, 1 << 20);
         q.queryText = normalizeText(q.queryText, maxTextLength);
-    } else if (r.ok()) {
-        const QJsonValue v = body.value(QStringLiteral("query_embedding"));
-        if (v.isUndefined() || v.isNull())
-            r.fail(QStringLiteral("query_embedding"), QStringLiteral("is required"));
-        else if (!v.isArray())
-            r.fail(QStringLiteral("query_embedding"), QStringLiteral("must be an array of numbers"));
-        else if (v.toArray().size() != Vocabulary::kEmbeddingDimension)
-            r.fail(QStringLiteral("query_embedding"),
-                   QStringLiteral("must have exactly %1 numbers, got %2")
-                       .arg(Vocabulary::kEmbeddingDimension).arg(v.toArray().size()));
-        else {
-            const QJsonArray a = v.toArray();
-            q.queryEmbedding.resize(a.size());
-            for (int i = 0; i < a.size() && r.ok(); ++i) {
-                if (!a.at(i).isDouble() || !std::isfinite(a.at(i).toDouble()))
-                    r.fail(QStringLiteral("query_embedding[%1]").arg(i),
-                           QStringLiteral("must be a finite number"));
-                else
-                    q.queryEmbedding[i] = float(a.at(i).toDouble());
-            }
-        }
+    } else {
+        r.floatVector("query_embedding", &q.queryEmbedding, Vocabulary::kEmbeddingDimension,
+                      /*required=*/true);
     }
     std::optional<int> hops;
     r.integer("limit", &q.limit, 1, 200);

@@ -57,12 +57,12 @@ Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMe
         {QStringLiteral("context.agent.team_id"), agentObject.value(QStringLiteral("team_id")).toString().trimmed()},
         {QStringLiteral("context.team_id"), c.value(QStringLiteral("team_id")).toString().trimmed()}};
     for (const auto &[field, given] : agentForms) {
-        if (!given.isEmpty() && !p.agentId.isEmpty() && given != p.agentId)
-            return identityMismatch(field, given, p.agentId);
+        if (auto refused = checkClaim(p, field, given, p.agentId))
+            return *refused;
     }
     for (const auto &[field, given] : teamForms) {
-        if (!given.isEmpty() && !p.teamId.isEmpty() && given != p.teamId)
-            return identityMismatch(field, given, p.teamId);
+        if (auto refused = checkClaim(p, field, given, p.teamId))
+            return *refused;
     }
     if (!p.agentId.isEmpty()) {
         agentObject.insert(QStringLiteral("id"), p.agentId);

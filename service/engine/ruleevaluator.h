@@ -49,7 +49,8 @@ Result<RuleEvaluation> evaluate(QSqlDatabase &db, const QString &tenantId, const
                                 const QJsonValue &context, bool includeShadow, int limit);
 
 /// Spec §5.1.4-5: fills context.agent.id / context.agent.team_id from the credential and
-/// rejects a context naming another identity (403 identity_mismatch).
+/// rejects a context naming another identity, or one the credential does not carry unless it is
+/// a service account (403 identity_mismatch; see checkClaim).
 Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMeta &meta);
 
 } // namespace RuleEvaluator

@@ -47,7 +47,7 @@ Result<RuleFeedbackOutcome> RuleFeedbackEngine::record(const RuleFeedbackRequest
     RuleFeedbackOutcome out;
     out.scope = ctx.scope;
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto node = findRuleInScope(db, out.scope, req.ruleNodeId);
+        auto node = findRuleInScope(db, out.scope, req.ruleNodeId, NodeAccess::of(meta));
         if (!node)
             return node.error();
         // A rule written before its first state change has no state row yet.

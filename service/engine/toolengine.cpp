@@ -273,7 +273,7 @@ Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
     if (!withIdentity)
         return withIdentity.error();
     const QJsonValue context = withIdentity.value();
-    const QString actor = defaultActor(req.actor, meta, m_config);
+    const CommitActor actor = commitActor(req.actor, meta, m_config);
 
     ToolFeedbackOutcome out;
     out.scope = cs.value();
@@ -525,7 +525,7 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, c
     out.scope = ctx.scope;
     out.state = req.state;
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        auto node = findRuleInScope(db, out.scope, req.ruleNodeId);
+        auto node = findRuleInScope(db, out.scope, req.ruleNodeId, NodeAccess::of(meta));
         if (!node)
             return node.error();
         const NodeRecord &n = node.value();
@@ -538,10 +538,12 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, c
         if (req.state == QLatin1String("active")) {
             if (!def.ifJson.isUndefined() && !def.ifJson.isNull() && !def.ifJson.isObject())
                 return Error::invalidField(QStringLiteral("slots.if"), QStringLiteral("must be an object"));
-            if (auto valid = Rules::validateCondition(def.ifJson, QStringLiteral("slots.if")); !valid)
-                return valid.error();
             if (!def.exceptionsJson.isUndefined() && !def.exceptionsJson.isNull() && !def.exceptionsJson.isArray())
                 return Error::invalidField(QStringLiteral("slots.exceptions"), QStringLiteral("must be an array"));
+            if (auto valid = Rules::validateRuleConditions(def.ifJson, def.exceptionsJson, QStringLiteral("slots.if"),
+                                                           QStringLiteral("slots.exceptions"));
+                !valid)
+                return valid.error();
             auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
             if (!patch) {
                 const QJsonObject issue = patch.error().details.value(QStringLiteral("issues")).toArray()

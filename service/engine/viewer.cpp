@@ -18,10 +18,10 @@ Result<Viewer> resolveViewer(const QString &consumerAgentId, const QString &cons
     Viewer v{consumerAgentId, consumerTeamId};
     if (meta.principal) {
         const Principal &p = *meta.principal;
-        if (!v.agentId.isEmpty() && !p.agentId.isEmpty() && v.agentId != p.agentId)
-            return identityMismatch(QStringLiteral("consumer_agent_id"), v.agentId, p.agentId);
-        if (!v.teamId.isEmpty() && !p.teamId.isEmpty() && v.teamId != p.teamId)
-            return identityMismatch(QStringLiteral("consumer_team_id"), v.teamId, p.teamId);
+        if (auto refused = checkClaim(p, QStringLiteral("consumer_agent_id"), v.agentId, p.agentId))
+            return *refused;
+        if (auto refused = checkClaim(p, QStringLiteral("consumer_team_id"), v.teamId, p.teamId))
+            return *refused;
         if (v.agentId.isEmpty())
             v.agentId = p.agentId;
         if (v.teamId.isEmpty())
@@ -30,6 +30,13 @@ Result<Viewer> resolveViewer(const QString &consumerAgentId, const QString &cons
         v.agentId = config.localAgentId;
     }
     return v;
+}
+
+NodeAccess NodeAccess::of(const RequestMeta &meta)
+{
+    if (!meta.principal || isServiceAccount(*meta.principal))
+        return {};
+    return {Viewer{meta.principal->agentId, meta.principal->teamId}};
 }
 
 } // namespace MemoryGraph

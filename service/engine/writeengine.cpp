@@ -5,6 +5,8 @@
 #include "service/engine/callscope.h"
 #include "service/engine/commitlog.h"
 #include "service/engine/jsonvalues.h"
+#include "service/engine/scopedlookup.h"
+#include "service/engine/viewer.h"
 #include "service/storage/database.h"
 #include "service/engine/ruledefinition.h"
 #include "service/storage/graphstore.h"
@@ -18,6 +20,7 @@ namespace MemoryGraph {
 namespace {
 
 const QString kKindWrite = QStringLiteral("write");
+const QString kReplayClientIdPrefix = QStringLiteral("replay:");
 
 /// Defaults a write falls back to when a node names no lane or owner.
 struct WriteIdentity
@@ -26,7 +29,7 @@ struct WriteIdentity
     QString producer;
     QString ownerAgent;
     QString ownerTeam;
-    QString actor;
+    CommitActor actor;
 };
 
 QString firstOf(const QString &a, const QString &b, const QString &c = QString())
@@ -45,11 +48,8 @@ Result<WriteIdentity> resolveIdentity(const WriteRequest &req, const RequestMeta
     id.ownerTeam = req.ownerTeamId;
     if (meta.principal) {
         const Principal &p = *meta.principal;
-        const auto check = [&p](const QString &field, const QString &given,
-                                const QString &expected) -> std::optional<Error> {
-            if (!given.isEmpty() && !expected.isEmpty() && given != expected)
-                return identityMismatch(field, given, expected);
-            return std::nullopt;
+        const auto check = [&p](const QString &field, const QString &given, const QString &bound) {
+            return checkClaim(p, field, given, bound);
         };
         if (auto e = check(QStringLiteral("producer_agent_id"), id.producer, p.agentId))
             return *e;
@@ -74,15 +74,71 @@ Result<WriteIdentity> resolveIdentity(const WriteRequest &req, const RequestMeta
             else
                 id.ownerTeam = p.teamId;
         }
-        id.actor = firstOf(req.actor, p.agentId, QStringLiteral("system"));
+        id.actor = commitActor(req.actor, meta, config);
     } else if (config.authMode == AuthMode::Off) {
         // DESIGN decision 3: the local user owns what an anonymous local caller writes.
         id.producer = firstOf(id.producer, config.localAgentId);
-        id.actor = firstOf(req.actor, id.producer, QStringLiteral("system"));
+        id.actor.id = firstOf(req.actor, id.producer, QStringLiteral("system"));
     } else {
-        id.actor = firstOf(req.actor, id.producer, QStringLiteral("system"));
+        id.actor.id = firstOf(req.actor, id.producer, QStringLiteral("system"));
     }
     return id;
+}
+
+/// Client ids starting with "replay:" name replay records: only the replay routes write them,
+/// and a write may not link to them by client_id either.
+std::optional<Error> reservedClientIdRefusal(const WriteRequest &req)
+{
+    const QString message = QStringLiteral("the prefix 'replay:' is reserved for the replay routes");
+    for (int i = 0; i < req.nodes.size(); ++i) {
+        if (req.nodes[i].clientId.startsWith(kReplayClientIdPrefix))
+            return Error::invalidField(QStringLiteral("nodes[%1].client_id").arg(i), message);
+    }
+    for (int i = 0; i < req.edges.size(); ++i) {
+        const std::pair<const char *, const EdgeEndpoint *> ends[] = {{"src", &req.edges[i].src},
+                                                                      {"dst", &req.edges[i].dst}};
+        for (const auto &[side, endpoint] : ends) {
+            if (endpoint->clientId.startsWith(kReplayClientIdPrefix))
+                return Error::invalidField(QStringLiteral("edges[%1].%2.client_id").arg(i).arg(QLatin1String(side)),
+                                           message);
+        }
+    }
+    return std::nullopt;
+}
+
+/// An explicit node id that names no node the writer may use. The same answer for an id that
+/// exists nowhere, in another tenant or scope, or behind a lane, so ids cannot be probed.
+Error unknownNodeId(const QString &path)
+{
+    return Error::invalidField(path, QStringLiteral("no node with this id in the scope"));
+}
+
+/// An explicit edge id other than the id of the edge being written (see unknownNodeId).
+Error unknownEdgeId(const QString &path)
+{
+    return Error::invalidField(path, QStringLiteral("does not name the edge of this type between these nodes "
+                                                    "in the scope"));
+}
+
+/// The client_id (or content) of a node the writer cannot see: refused as a naming conflict
+/// that says nothing about the node, its owner or its lane.
+Error clientIdConflict(const QString &path)
+{
+    const QString message = QStringLiteral("is already in use in this scope; choose another client_id");
+    return Error::make(409, QStringLiteral("client_id_conflict"), path + QLatin1Char(' ') + message,
+                       {{QStringLiteral("issues"), QJsonArray{QJsonObject{{QStringLiteral("path"), path},
+                                                                          {QStringLiteral("message"), message}}}}});
+}
+
+/// The id of a node written with neither client_id nor id, derived from its content. A writer
+/// with an agent or team identity gets ids of its own, so writing the same content as another
+/// agent neither reaches nor confirms that agent's node.
+QString contentDerivedId(const CallScope &cs, const WriteNodeInput &in, const RequestMeta &meta)
+{
+    QString key = cs.key + QStringLiteral(":node:");
+    if (meta.principal && !isServiceAccount(*meta.principal))
+        key += QStringLiteral("writer:") + credentialActor(*meta.principal) + QLatin1Char(':');
+    return stableUuid(key + sha256Hex(stableJson(in.raw)));
 }
 
 QByteArray floatsToBytes(const QVector<float> &v)
@@ -129,6 +185,7 @@ QJsonObject nodeContent(const NodeRecord &n, const QByteArray &embedding)
 struct PlannedNode
 {
     int index = 0;
+    bool explicitId = false;   ///< named by id alone: must be an existing node the writer may use
     NodeRecord record;
     QByteArray embedding;
     QString change;  ///< created, updated, unchanged
@@ -141,6 +198,22 @@ struct PlannedEdge
     QString change;
 };
 
+/// Whether the write may touch the stored node its planned id names (DESIGN trust model: lanes
+/// and owners guard writes as well as reads). An explicit id must name a node of this scope the
+/// writer can see and is otherwise answered like an unknown id; a client_id or content id that
+/// belongs to a node the writer cannot see is a conflict.
+std::optional<Error> existingNodeRefusal(const PlannedNode &p, const std::optional<NodeRecord> &stored,
+                                         const CallScope &cs, const NodeAccess &access)
+{
+    const QString at = QStringLiteral("nodes[%1]").arg(p.index);
+    const bool usable = stored && inCallScope(*stored, cs) && access.allows(*stored);
+    if (p.explicitId)
+        return usable ? std::nullopt : std::optional<Error>(unknownNodeId(at + QStringLiteral(".id")));
+    if (!stored || usable)
+        return std::nullopt;
+    return clientIdConflict(p.record.clientId.isEmpty() ? at : at + QStringLiteral(".client_id"));
+}
+
 } // namespace
 
 WriteEngine::WriteEngine(Database &db, const ServiceConfig &config, bool canAutoEmbed)
@@ -148,12 +221,17 @@ WriteEngine::WriteEngine(Database &db, const ServiceConfig &config, bool canAuto
 {
 }
 
-Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMeta &meta)
+Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMeta &meta, WriteOrigin origin)
 {
     auto scoped = resolveCallScope(req.tenantId, req.scope, meta, m_config);
     if (!scoped)
         return scoped.error();
     const CallScope cs = scoped.value();
+    if (origin == WriteOrigin::Api) {
+        if (auto reserved = reservedClientIdRefusal(req))
+            return *reserved;
+    }
+    const NodeAccess access = NodeAccess::of(meta);
 
     if (m_config.writeRequireNodes && req.nodes.isEmpty())
         return Error::make(400, QStringLiteral("write_nodes_required"),
@@ -193,7 +271,7 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                                            QStringLiteral("appears twice in this write"));
             idByClientId.insert(in.clientId, id);
         } else if (id.isEmpty()) {
-            id = stableUuid(cs.key + QStringLiteral(":node:") + sha256Hex(stableJson(in.raw)));
+            id = contentDerivedId(cs, in, meta);
         }
         if (indexById.contains(id))
             return Error::invalidField(at + QStringLiteral(".id"),
@@ -202,6 +280,7 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
 
         PlannedNode p;
         p.index = i;
+        p.explicitId = !in.id.isEmpty() && in.clientId.isEmpty();
         NodeRecord &n = p.record;
         n.id = id;
         n.tenantId = cs.tenantId;
@@ -249,9 +328,8 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
             if (!found)
                 return found.error();
             const std::optional<NodeRecord> &old = found.value();
-            if (old && (old->tenantId != cs.tenantId || old->scope != cs.scope))
-                return Error::invalidField(at + QStringLiteral(".id"),
-                                           QStringLiteral("is already used outside this scope"));
+            if (auto refused = existingNodeRefusal(p, old, cs, access))
+                return *refused;
             NodeRecord n = p.record;
             QByteArray oldEmbedding;
             if (old) {
@@ -340,15 +418,15 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
             const WriteEdgeInput &in = req.edges[i];
             const QString at = QStringLiteral("edges[%1]").arg(i);
             auto resolve = [&](const EdgeEndpoint &ep, const QString &field) -> Result<QString> {
+                // A node the writer cannot see is answered exactly like an absent one.
                 if (!ep.id.isEmpty()) {
                     if (indexById.contains(ep.id))
                         return ep.id;
                     auto f = GraphStore::findNode(db, ep.id);
                     if (!f)
                         return f.error();
-                    if (!f.value() || f.value()->tenantId != cs.tenantId || f.value()->scope != cs.scope)
-                        return Error::invalidField(at + QLatin1Char('.') + field + QStringLiteral(".id"),
-                                                   QStringLiteral("no node with this id in the scope"));
+                    if (!f.value() || !inCallScope(*f.value(), cs) || !access.allows(*f.value()))
+                        return unknownNodeId(at + QLatin1Char('.') + field + QStringLiteral(".id"));
                     return ep.id;
                 }
                 if (idByClientId.contains(ep.clientId))
@@ -356,7 +434,7 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
                 auto f = GraphStore::findNodeByClientId(db, cs.tenantId, cs.scope, ep.clientId);
                 if (!f)
                     return f.error();
-                if (!f.value())
+                if (!f.value() || !access.allows(*f.value()))
                     return Error::invalidField(at + QLatin1Char('.') + field + QStringLiteral(".client_id"),
                                                QStringLiteral("no node with this client_id in the "
                                                               "write or the scope"));
@@ -374,21 +452,16 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
             if (!found)
                 return found.error();
             const std::optional<EdgeRecord> &old = found.value();
+            // An edge's id is derived from its scope, type and ends; an explicit id may only
+            // repeat the id of the edge being written, so it can neither collide with nor reveal
+            // another record.
+            if (!in.id.isEmpty() && (!old || old->id != in.id))
+                return unknownEdgeId(at + QStringLiteral(".id"));
             PlannedEdge pe;
             EdgeRecord &e = pe.record;
             e.id = old ? old->id
-                 : !in.id.isEmpty()
-                     ? in.id
-                     : stableUuid(cs.key + QStringLiteral(":edge:") + in.type + QLatin1Char(':')
-                                  + src.value() + QLatin1Char(':') + dst.value());
-            if (!old) {
-                auto clash = runSql(db, QStringLiteral("SELECT 1 FROM edges WHERE id = ?"), {e.id});
-                if (!clash)
-                    return clash.error();
-                if (clash.value().next())
-                    return Error::invalidField(at + QStringLiteral(".id"),
-                                               QStringLiteral("is already used by another edge"));
-            }
+                       : stableUuid(cs.key + QStringLiteral(":edge:") + in.type + QLatin1Char(':')
+                                    + src.value() + QLatin1Char(':') + dst.value());
             e.tenantId = cs.tenantId;
             e.scope = cs.scope;
             e.type = in.type;
@@ -422,7 +495,7 @@ Result<WriteResult> WriteEngine::write(const WriteRequest &req, const RequestMet
         // What the caller sent, not what it resolved to: background changes (an embedding
         // arriving) must not make an identical re-send look new.
         const QString requestKey = sha256Hex(stableJson(QJsonObject{
-            {QStringLiteral("scope"), cs.key}, {QStringLiteral("actor"), ident.actor},
+            {QStringLiteral("scope"), cs.key}, {QStringLiteral("actor"), ident.actor.id},
             {QStringLiteral("input_sha256"), inputSha}, {QStringLiteral("body"), req.raw},
             {QStringLiteral("kind"), kKindWrite}}));
 

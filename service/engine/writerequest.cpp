@@ -11,28 +11,6 @@ namespace MemoryGraph {
 
 namespace {
 
-bool readEmbedding(JsonReader &r, const QJsonObject &node, QVector<float> *out)
-{
-    const QJsonValue v = node.value(QStringLiteral("embedding"));
-    if (v.isUndefined() || v.isNull())
-        return true;
-    if (!v.isArray())
-        return r.fail(QStringLiteral("embedding"), QStringLiteral("must be an array of numbers"));
-    const QJsonArray a = v.toArray();
-    if (a.size() != Vocabulary::kEmbeddingDimension)
-        return r.fail(QStringLiteral("embedding"),
-                      QStringLiteral("must have exactly %1 numbers, got %2")
-                          .arg(Vocabulary::kEmbeddingDimension).arg(a.size()));
-    out->resize(a.size());
-    for (int i = 0; i < a.size(); ++i) {
-        if (!a.at(i).isDouble() || !std::isfinite(a.at(i).toDouble()))
-            return r.fail(QStringLiteral("embedding[%1]").arg(i),
-                          QStringLiteral("must be a finite number"));
-        (*out)[i] = float(a.at(i).toDouble());
-    }
-    return true;
-}
-
 bool readNode(const QJsonValue &value, const QString &path, int maxText, WriteNodeInput *n,
               JsonReader &top)
 {
@@ -61,8 +39,7 @@ bool readNode(const QJsonValue &value, const QString &path, int maxText, WriteNo
     r.number("salience", &n->salience, 0.0, 1.0);
     r.number("importance", &n->importance, 0.0, 1.0);
     r.number("confidence", &n->confidence, 0.0, 1.0);
-    if (r.ok())
-        readEmbedding(r, o, &n->embedding);
+    r.floatVector("embedding", &n->embedding, Vocabulary::kEmbeddingDimension);
     if (r.ok() && !n->id.isEmpty() && !isUuid(n->id))
         r.fail(QStringLiteral("id"), QStringLiteral("must be a UUID"));
     if (!r.ok())

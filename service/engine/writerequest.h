@@ -13,7 +13,7 @@ namespace MemoryGraph {
 struct WriteNodeInput
 {
     QJsonObject raw;          ///< the node object as sent (used for content-derived ids)
-    QString id;
+    QString id;               ///< without client_id: an existing node of the scope to update
     QString clientId;
     QString scope;            ///< optional; must equal the request scope
     QString type;
@@ -42,7 +42,7 @@ struct EdgeEndpoint
 
 struct WriteEdgeInput
 {
-    QString id;
+    QString id;               ///< optional; must repeat the id of the edge being written
     QString type;
     EdgeEndpoint src;
     EdgeEndpoint dst;

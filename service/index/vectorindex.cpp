@@ -1,5 +1,6 @@
 #include "service/index/vectorindex.h"
 
+#include "service/core/privatefiles.h"
 #include "service/index/sha256stream.h"
 
 #include <QByteArray>
@@ -586,7 +587,7 @@ Result<void> VectorIndex::save(const QString &path, quint64 watermark) const
                            {{QStringLiteral("path"), path}, {QStringLiteral("reason"), reason}});
     };
     const QFileInfo target(path);
-    if (!QDir().mkpath(target.absolutePath()))
+    if (!target.absoluteDir().exists() && !PrivateFiles::ensureFolder(target.absolutePath()))
         return writeError(QStringLiteral("cannot create the directory"));
 
     // hnswlib only writes to a path: let it write the payload next to the target, then wrap it.
@@ -645,6 +646,10 @@ Result<void> VectorIndex::save(const QString &path, quint64 watermark) const
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         return writeError(out.errorString());
+    // QSaveFile gives a new file 0666 minus the umask; vectors are as private as the database.
+    // A file system without Unix modes may refuse, which must not stop the save.
+    if (!out.setPermissions(PrivateFiles::kFilePermissions))
+        qWarning("VectorIndex: cannot make the index file owner-only");
     // The checksum is only known after the payload has streamed past, so write a placeholder
     // and patch it; QSaveFile makes the file appear complete or not at all.
     if (out.write(header) != kHeaderSize)

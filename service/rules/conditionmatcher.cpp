@@ -62,11 +62,10 @@ bool matchRegex(const QJsonValue &value, const QJsonValue &operand)
 {
     if (!value.isString() || !operand.isString())
         return false;
-    const QString pattern = operand.toString();
-    if (!isSafeRegex(pattern))
-        return false;
-    const QRegularExpression re(pattern);
-    return re.isValid() && re.match(value.toString()).hasMatch();
+    // Compiled once per pattern; a refused or broken pattern (a rule stored before the safety
+    // check tightened, say) simply does not match.
+    const std::optional<QRegularExpression> re = compiledRegex(operand.toString());
+    return re && re->match(regexSubject(value.toString())).hasMatch();
 }
 
 bool matchOperator(const QString &op, const QJsonValue &operand, const QJsonValue &value)
@@ -93,6 +92,8 @@ bool matchOperator(const QString &op, const QJsonValue &operand, const QJsonValu
     return false;
 }
 
+bool matchPattern(const QJsonValue &pattern, const QJsonValue &value);
+
 bool matchObject(const QJsonObject &pattern, const QJsonValue &value)
 {
     if (pattern.contains(u"$and")) {
@@ -101,7 +102,7 @@ bool matchObject(const QJsonObject &pattern, const QJsonValue &value)
             return false;
         const QJsonArray list = all.toArray();
         return std::all_of(list.begin(), list.end(),
-                           [&](const QJsonValue &p) { return matchCondition(p, value); });
+                           [&](const QJsonValue &p) { return matchPattern(p, value); });
     }
     if (pattern.contains(u"$or")) {
         const QJsonValue any = pattern.value(u"$or");
@@ -109,10 +110,10 @@ bool matchObject(const QJsonObject &pattern, const QJsonValue &value)
             return false;
         const QJsonArray list = any.toArray();
         return std::any_of(list.begin(), list.end(),
-                           [&](const QJsonValue &p) { return matchCondition(p, value); });
+                           [&](const QJsonValue &p) { return matchPattern(p, value); });
     }
     if (pattern.contains(u"$not"))
-        return !matchCondition(pattern.value(u"$not"), value);
+        return !matchPattern(pattern.value(u"$not"), value);
 
     if (pattern.size() == 1 && pattern.begin().key().startsWith(u'$'))
         return matchOperator(pattern.begin().key(), pattern.begin().value(), value);
@@ -121,10 +122,35 @@ bool matchObject(const QJsonObject &pattern, const QJsonValue &value)
     for (auto it = pattern.begin(); it != pattern.end(); ++it) {
         const QString &key = it.key();
         const QJsonValue sub = key.contains(u'.') ? valueAtPath(value, key) : step(value, key);
-        if (!matchCondition(it.value(), sub))
+        if (!matchPattern(it.value(), sub))
             return false;
     }
     return true;
+}
+
+bool matchPattern(const QJsonValue &pattern, const QJsonValue &value)
+{
+    if (pattern.isObject())
+        return matchObject(pattern.toObject(), value);
+    if (pattern.isArray()) {
+        if (!value.isArray())
+            return false;
+        const QJsonArray wanted = pattern.toArray();
+        const QJsonArray have = value.toArray();
+        return std::all_of(wanted.begin(), wanted.end(),
+                           [&](const QJsonValue &w) { return containsElement(have, w); });
+    }
+    return deepEqual(pattern, value);
+}
+
+/// countRegexConditions over every element of an exceptions array (0 for anything else).
+int countExceptionRegexes(const QJsonValue &exceptionsJson)
+{
+    int count = 0;
+    const QJsonArray exceptions = exceptionsJson.toArray();
+    for (const QJsonValue &e : exceptions)
+        count += countRegexConditions(e);
+    return count;
 }
 
 bool isPathOperator(const QString &key)
@@ -173,32 +199,56 @@ QJsonValue valueAtPath(const QJsonValue &root, const QString &dottedPath)
 
 bool matchCondition(const QJsonValue &pattern, const QJsonValue &value)
 {
-    if (pattern.isObject())
-        return matchObject(pattern.toObject(), value);
-    if (pattern.isArray()) {
-        if (!value.isArray())
-            return false;
-        const QJsonArray wanted = pattern.toArray();
-        const QJsonArray have = value.toArray();
-        return std::all_of(wanted.begin(), wanted.end(),
-                           [&](const QJsonValue &w) { return containsElement(have, w); });
-    }
-    return deepEqual(pattern, value);
+    if (countRegexConditions(pattern) > kMaxRegexConditionsPerRule)
+        return false;
+    return matchPattern(pattern, value);
+}
+
+int countRegexConditions(const QJsonValue &condition)
+{
+    // Mirrors matchObject: which keys it evaluates, and that operands of other operators are
+    // literals.
+    if (!condition.isObject())
+        return 0;
+    const QJsonObject object = condition.toObject();
+    const auto countList = [](const QJsonValue &list) {
+        int n = 0;
+        const QJsonArray items = list.toArray();
+        for (const QJsonValue &item : items)
+            n += countRegexConditions(item);
+        return n;
+    };
+    if (object.contains(u"$and"))
+        return countList(object.value(u"$and"));
+    if (object.contains(u"$or"))
+        return countList(object.value(u"$or"));
+    if (object.contains(u"$not"))
+        return countRegexConditions(object.value(u"$not"));
+    if (object.size() == 1 && object.begin().key().startsWith(u'$'))
+        return object.begin().key() == u"$regex" ? 1 : 0;
+    int n = 0;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        n += countRegexConditions(it.value());
+    return n;
 }
 
 bool ruleMatchesContext(const QJsonValue &ifJson, const QJsonValue &exceptionsJson,
                         const QJsonValue &context)
 {
+    // Bounds the regex work of one rule, whatever was stored before validation refused more.
+    if (countRegexConditions(ifJson) + countExceptionRegexes(exceptionsJson)
+        > kMaxRegexConditionsPerRule)
+        return false;
     const bool unconditional = !isTruthy(ifJson)
         || (ifJson.isObject() && ifJson.toObject().isEmpty());
-    if (!unconditional && !matchCondition(ifJson, context))
+    if (!unconditional && !matchPattern(ifJson, context))
         return false;
     if (!exceptionsJson.isArray())
         return true;
     // An exception {} matches everything and so disables the rule; that is intended.
     const QJsonArray exceptions = exceptionsJson.toArray();
     return std::none_of(exceptions.begin(), exceptions.end(),
-                        [&](const QJsonValue &e) { return matchCondition(e, context); });
+                        [&](const QJsonValue &e) { return matchPattern(e, context); });
 }
 
 QStringList conditionPaths(const QJsonValue &ifJson)

@@ -1,6 +1,7 @@
 #include "service/storage/database.h"
 
 #include "service/core/ids.h"
+#include "service/core/privatefiles.h"
 #include "service/storage/schema.h"
 
 #include <QDateTime>
@@ -73,6 +74,10 @@ Database::~Database()
 
 Result<std::unique_ptr<Database>> Database::open(const QString &filePath)
 {
+    // SQLite creates a new database 0644 and gives its -wal and -shm files the database's mode,
+    // so an owner-only file made here first keeps all three private.
+    if (auto created = PrivateFiles::ensureFile(filePath); !created)
+        return created.error();
     std::unique_ptr<Database> db(new Database(filePath));
     auto conn = db->connection();
     if (!conn)
@@ -80,7 +85,15 @@ Result<std::unique_ptr<Database>> Database::open(const QString &filePath)
     auto migrated = db->migrate();
     if (!migrated)
         return migrated.error();
+    db->restrictCompanionFiles();
     return db;
+}
+
+void Database::restrictCompanionFiles() const
+{
+    // Files left by an older build may carry the looser mode.
+    for (const char *suffix : {"-wal", "-shm", "-journal"})
+        PrivateFiles::restrictFile(m_filePath + QLatin1String(suffix));
 }
 
 Result<QSqlDatabase> Database::connection() const

@@ -17,7 +17,8 @@ namespace MemoryGraph {
 class Database
 {
 public:
-    /// Opens (creating if needed) the file and applies pending migrations.
+    /// Opens (creating if needed, owner-only: 0600 with its -wal/-shm) the file and applies
+    /// pending migrations.
     static Result<std::unique_ptr<Database>> open(const QString &filePath);
     ~Database();
 
@@ -38,6 +39,7 @@ public:
 private:
     explicit Database(const QString &filePath);
     Result<void> migrate();
+    void restrictCompanionFiles() const;
 
     QString m_filePath;
     QString m_instanceTag;

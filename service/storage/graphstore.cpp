@@ -399,13 +399,26 @@ Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db)
         });
 }
 
-Result<qint64> countRows(QSqlDatabase &db, const QString &table)
+Result<StoreTotals> storeTotals(QSqlDatabase &db)
 {
-    auto q = runSql(db, QStringLiteral("SELECT COUNT(*) FROM ") + table);
+    auto q = runSql(db, QStringLiteral("SELECT name, value FROM row_counts"
+                                       " WHERE name IN ('nodes', 'edges', 'commits', 'scopes')"));
     if (!q)
         return q.error();
-    q.value().next();
-    return q.value().value(0).toLongLong();
+    StoreTotals totals;
+    while (q.value().next()) {
+        const QString name = q.value().value(0).toString();
+        const qint64 value = q.value().value(1).toLongLong();
+        if (name == QLatin1String("nodes"))
+            totals.nodes = value;
+        else if (name == QLatin1String("edges"))
+            totals.edges = value;
+        else if (name == QLatin1String("commits"))
+            totals.commits = value;
+        else
+            totals.scopes = value;
+    }
+    return totals;
 }
 
 } // namespace MemoryGraph::GraphStore

@@ -57,7 +57,17 @@ Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId)
 Result<QVector<CommitRecord>> listCommits(QSqlDatabase &db, const QString &tenantId,
                                           const QString &scope, int offset, int limit);
 Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db);
-Result<qint64> countRows(QSqlDatabase &db, const QString &table);
+
+/// Store-wide totals, kept by triggers (schema step "row_counts"): a lookup of four rows, never
+/// a count over the tables, so a frequent caller such as /health costs the same on any store.
+struct StoreTotals
+{
+    qint64 nodes = 0;
+    qint64 edges = 0;
+    qint64 commits = 0;
+    qint64 scopes = 0;
+};
+Result<StoreTotals> storeTotals(QSqlDatabase &db);
 
 } // namespace GraphStore
 } // namespace MemoryGraph

@@ -128,6 +128,46 @@ const std::vector<Migration> &schemaMigrations()
                             " ('vector_label', (SELECT COALESCE(MAX(vector_label), 0) FROM nodes)),"
                             " ('embedding_version', (SELECT COALESCE(MAX(embedding_version), 0) FROM nodes))"),
          }},
+        {QStringLiteral("row_counts"),
+         {
+             // /health reports store totals on every call: triggers keep them in the same
+             // transaction as the rows, so a call reads four rows instead of counting tables.
+             // known_scopes: every (tenant, scope) that ever held a node or a commit.
+             QStringLiteral("CREATE TABLE row_counts (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
+                            " WITHOUT ROWID"),
+             QStringLiteral("CREATE TABLE known_scopes (tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                            " PRIMARY KEY (tenant_id, scope)) WITHOUT ROWID"),
+             QStringLiteral("INSERT INTO known_scopes (tenant_id, scope)"
+                            " SELECT tenant_id, scope FROM commits UNION SELECT tenant_id, scope FROM nodes"),
+             QStringLiteral("INSERT INTO row_counts (name, value) VALUES"
+                            " ('nodes', (SELECT COUNT(*) FROM nodes)),"
+                            " ('edges', (SELECT COUNT(*) FROM edges)),"
+                            " ('commits', (SELECT COUNT(*) FROM commits)),"
+                            " ('scopes', (SELECT COUNT(*) FROM known_scopes))"),
+             // An upsert that updates fires no INSERT trigger; cascaded deletes fire DELETE ones.
+             QStringLiteral("CREATE TRIGGER nodes_counted AFTER INSERT ON nodes BEGIN"
+                            " UPDATE row_counts SET value = value + 1 WHERE name = 'nodes';"
+                            " INSERT INTO known_scopes (tenant_id, scope) SELECT NEW.tenant_id, NEW.scope"
+                            "  WHERE NOT EXISTS (SELECT 1 FROM known_scopes"
+                            "   WHERE tenant_id = NEW.tenant_id AND scope = NEW.scope);"
+                            " END"),
+             QStringLiteral("CREATE TRIGGER nodes_uncounted AFTER DELETE ON nodes BEGIN"
+                            " UPDATE row_counts SET value = value - 1 WHERE name = 'nodes'; END"),
+             QStringLiteral("CREATE TRIGGER edges_counted AFTER INSERT ON edges BEGIN"
+                            " UPDATE row_counts SET value = value + 1 WHERE name = 'edges'; END"),
+             QStringLiteral("CREATE TRIGGER edges_uncounted AFTER DELETE ON edges BEGIN"
+                            " UPDATE row_counts SET value = value - 1 WHERE name = 'edges'; END"),
+             QStringLiteral("CREATE TRIGGER commits_counted AFTER INSERT ON commits BEGIN"
+                            " UPDATE row_counts SET value = value + 1 WHERE name = 'commits';"
+                            " INSERT INTO known_scopes (tenant_id, scope) SELECT NEW.tenant_id, NEW.scope"
+                            "  WHERE NOT EXISTS (SELECT 1 FROM known_scopes"
+                            "   WHERE tenant_id = NEW.tenant_id AND scope = NEW.scope);"
+                            " END"),
+             QStringLiteral("CREATE TRIGGER commits_uncounted AFTER DELETE ON commits BEGIN"
+                            " UPDATE row_counts SET value = value - 1 WHERE name = 'commits'; END"),
+             QStringLiteral("CREATE TRIGGER known_scopes_counted AFTER INSERT ON known_scopes BEGIN"
+                            " UPDATE row_counts SET value = value + 1 WHERE name = 'scopes'; END"),
+         }},
     };
     return steps;
 }

@@ -99,13 +99,16 @@ private slots:
     {
         ServiceConfig config;
         config.localAgentId = s("desk");
-        QCOMPARE(defaultActor(s("given"), withPrincipal(s("agent-a"), QString()), config), s("given"));
-        QCOMPARE(defaultActor(QString(), withPrincipal(s("agent-a"), QString()), config), s("agent-a"));
-        QCOMPARE(defaultActor(QString(), RequestMeta(), config), s("desk"));
-        // A credential without an agent falls through to the auth-mode default.
+        // With a credential the actor is its identity; a given actor is only a label.
+        QCOMPARE(commitActor(s("given"), withPrincipal(s("agent-a"), QString()), config).id, s("agent-a"));
+        QCOMPARE(commitActor(s("given"), withPrincipal(s("agent-a"), QString()), config).label, s("given"));
+        QCOMPARE(commitActor(QString(), withPrincipal(s("agent-a"), QString()), config).id, s("agent-a"));
+        QCOMPARE(commitActor(s("given"), RequestMeta(), config).id, s("given"));
+        QCOMPARE(commitActor(QString(), RequestMeta(), config).id, s("desk"));
+        // A credential without an agent is named by its team.
         config.authMode = AuthMode::ApiKey;
-        QCOMPARE(defaultActor(QString(), withPrincipal(QString(), s("team-t")), config), s("system"));
-        QCOMPARE(defaultActor(QString(), RequestMeta(), config), s("system"));
+        QCOMPARE(commitActor(QString(), withPrincipal(QString(), s("team-t")), config).id, s("team:team-t"));
+        QCOMPARE(commitActor(QString(), RequestMeta(), config).id, s("system"));
     }
 
     void commitInputNeedsTextOrDigest()

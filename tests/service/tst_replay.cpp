@@ -526,11 +526,14 @@ void tst_Replay::consoleReadsListRunsInEveryLane()
     QVERIFY(before(svc, first.value().runId, 1, s("shell")));
     QVERIFY(before(svc, first.value().runId, 2, s("editor")));
     QVERIFY(end(svc, first.value().runId, s("failed")));
-    // Ordinary memory sharing the prefix is not a run.
+    // Ordinary memory cannot take the prefix: it is reserved for the replay routes.
     auto plain = WriteRequest::fromJson(Test::writeBody(
         QJsonArray{QJsonObject{{s("client_id"), s("replay:run:not-a-run")}, {s("type"), s("event")},
                                {s("text_summary"), s("hello")}}}));
-    QVERIFY(plain && svc->write(plain.value(), {}));
+    QVERIFY(plain);
+    auto refused = svc->write(plain.value(), {});
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().status, 400);
 
     auto runs = svc->listReplayRuns(s("default"), s("default"));
     QVERIFY(runs);
