@@ -1,6 +1,8 @@
 #include "ui/models/nodetablemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QColor>
 #include <QTest>
 
 using MemoryGraph::NodeRecord;
@@ -42,6 +44,7 @@ private Q_SLOTS:
     void startsEmptyWithNamedColumns();
     void showsNodeFields();
     void flagsEmbeddingProblems();
+    void notRequestedEmbeddingIsNotAnError();
     void ownerFallsBackToTeamThenDash();
     void titleFallsBackToSummary();
     void findsRowsById();
@@ -101,6 +104,25 @@ void tst_NodeTableModel::flagsEmbeddingProblems()
     QVERIFY(cell(model, 1, Column::Embedding, Qt::ForegroundRole).isValid());
     QCOMPARE(cell(model, 0, Column::Embedding, Qt::ToolTipRole).toString(),
              QStringLiteral("Error: no_embed_text"));
+}
+
+void tst_NodeTableModel::notRequestedEmbeddingIsNotAnError()
+{
+    NodeTableModel model;
+    NodeRecord quiet = makeNode(QStringLiteral("q"), QStringLiteral("Replay step"));
+    quiet.embeddingStatus = QStringLiteral("failed");
+    quiet.embeddingError = QStringLiteral("auto_embed_disabled_or_no_provider");
+    NodeRecord broken = makeNode(QStringLiteral("b"), QStringLiteral("Broken"));
+    broken.embeddingStatus = QStringLiteral("failed");
+    broken.embeddingError = QStringLiteral("provider_timeout");
+    model.setNodes({quiet, broken});
+
+    QCOMPARE(cell(model, 0, Column::Embedding).toString(), QStringLiteral("not requested"));
+    QCOMPARE(cell(model, 1, Column::Embedding).toString(), QStringLiteral("failed"));
+    const QColor quietColour = cell(model, 0, Column::Embedding, Qt::ForegroundRole).value<QBrush>().color();
+    const QColor failedColour = cell(model, 1, Column::Embedding, Qt::ForegroundRole).value<QBrush>().color();
+    QVERIFY(quietColour != failedColour);
+    QCOMPARE(cell(model, 1, Column::Embedding, Qt::ToolTipRole).toString(), QStringLiteral("Error: provider_timeout"));
 }
 
 void tst_NodeTableModel::ownerFallsBackToTeamThenDash()

@@ -1,6 +1,7 @@
 #include "ui/models/nodetablemodel.h"
 
 #include "ui/displayformat.h"
+#include "ui/embeddingstate.h"
 
 #include <QBrush>
 #include <QColor>
@@ -10,13 +11,19 @@ namespace MemoryGraph::Ui {
 namespace {
 
 // Mid-tone colours that stay readable on both the light and the dark palette.
-QVariant embeddingBrush(const QString &status)
+QVariant embeddingBrush(EmbeddingState::Kind kind)
 {
-    if (status == QLatin1String("failed"))
+    switch (kind) {
+    case EmbeddingState::Kind::Failed:
         return QBrush(QColor(0xd9, 0x4f, 0x4f));
-    if (status == QLatin1String("pending"))
+    case EmbeddingState::Kind::Pending:
         return QBrush(QColor(0xd0, 0x8a, 0x1a));
-    return {};
+    case EmbeddingState::Kind::NotRequested:
+        // Muted, not red: leaving the node unembedded was the writer's choice.
+        return QBrush(QColor(0x88, 0x88, 0x88));
+    default:
+        return {};
+    }
 }
 
 } // namespace
@@ -46,7 +53,7 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
         return toolTip(n, column);
     case Qt::ForegroundRole:
         if (column == Column::Embedding)
-            return embeddingBrush(n.embeddingStatus);
+            return embeddingBrush(EmbeddingState::of(n).kind);
         return {};
     case NodeIdRole:
         return n.id;
@@ -72,7 +79,7 @@ QVariant NodeTableModel::displayText(const NodeRecord &n, Column column) const
         // A team-owned node has no owning agent; say so rather than leave the cell blank.
         return n.ownerTeamId.isEmpty() ? orDash({}) : tr("team %1").arg(n.ownerTeamId);
     case Column::Embedding:
-        return n.embeddingStatus;
+        return EmbeddingState::of(n).text;
     case Column::Updated:
         return formatDateTime(n.updatedAt);
     case Column::ClientId:
@@ -93,10 +100,10 @@ QVariant NodeTableModel::toolTip(const NodeRecord &n, Column column) const
     case Column::Owner:
         return tr("Owner agent: %1\nOwner team: %2\nProducer: %3")
             .arg(orDash(n.ownerAgentId), orDash(n.ownerTeamId), orDash(n.producerAgentId));
-    case Column::Embedding:
-        if (!n.embeddingError.isEmpty())
-            return tr("Error: %1").arg(n.embeddingError);
-        return n.embeddingModel.isEmpty() ? QVariant() : QVariant(tr("Model: %1").arg(n.embeddingModel));
+    case Column::Embedding: {
+        const QString detail = EmbeddingState::of(n).detail;
+        return detail.isEmpty() ? QVariant() : QVariant(detail);
+    }
     default:
         return {};
     }

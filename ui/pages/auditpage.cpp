@@ -4,6 +4,7 @@
 #include "ui/asynccall.h"
 #include "ui/displayformat.h"
 #include "ui/models/commitlistmodel.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/consolidationdialog.h"
 #include "ui/widgets/jsonhighlighter.h"
 #include "ui/widgets/scopepicker.h"
@@ -23,7 +24,6 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -32,7 +32,6 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-constexpr int ReloadDebounceMs = 300;
 const QString OkColour = QStringLiteral("#2e8b57");
 const QString ShowLink = QStringLiteral("show-break");
 
@@ -64,13 +63,7 @@ AuditPage::AuditPage(MemoryService *service, QWidget *parent) : QWidget(parent),
     // Two workers: a long verification must not hold up loading the table.
     m_pool.setMaxThreadCount(2);
 
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(ReloadDebounceMs);
-    connect(m_reloadTimer, &QTimer::timeout, this, [this]() {
-        if (m_offset == 0)
-            loadCommits(0, false);
-    });
+    m_skeleton = new PageSkeleton(m_service, this);
 
     QWidget *toolBar = createToolBar();
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -81,22 +74,14 @@ AuditPage::AuditPage(MemoryService *service, QWidget *parent) : QWidget(parent),
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({720, 480});
 
-    m_statusLabel = new QLabel(this);
-    m_statusLabel->setObjectName(QStringLiteral("auditStatus"));
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QLabel *statusLine = m_skeleton->statusLine();
+    statusLine->setObjectName(QStringLiteral("auditStatus"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(toolBar);
     layout->addWidget(m_verifyLabel);
     layout->addWidget(splitter, 1);
-    layout->addWidget(m_statusLabel);
-
-    // committed() comes from the writer's thread; with this page as context it is queued.
-    connect(m_service, &MemoryService::committed, this,
-            [this](const QString &tenantId, const QString &scope) {
-                if (tenantId == currentTenant() && scope == currentScope())
-                    m_reloadTimer->start();
-            });
+    layout->addWidget(statusLine);
     onScopeChanged();
 }
 
@@ -109,10 +94,10 @@ AuditPage::~AuditPage()
 QWidget *AuditPage::createToolBar()
 {
     auto *bar = new QWidget(this);
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &AuditPage::onScopeChanged);
-    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, [this]() {
+    ScopePicker *picker = m_skeleton->scopePicker();
+    connect(picker, &ScopePicker::scopeChanged, this, &AuditPage::onScopeChanged);
+    // Same scope: fetch its new commits, unless the operator is looking at older ones.
+    connect(picker, &ScopePicker::scopesReloaded, this, [this]() {
         if (m_offset == 0)
             loadCommits(0, false);
     });
@@ -166,7 +151,7 @@ QWidget *AuditPage::createToolBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addWidget(refreshButton);
     layout->addSpacing(16);
     layout->addWidget(m_verifyButton);
@@ -239,12 +224,17 @@ QWidget *AuditPage::createDiffPanel()
 
 QString AuditPage::currentTenant() const
 {
-    return m_scopePicker->currentTenant();
+    return m_skeleton->currentTenant();
 }
 
 QString AuditPage::currentScope() const
 {
-    return m_scopePicker->currentScope();
+    return m_skeleton->currentScope();
+}
+
+ScopePicker *AuditPage::scopePicker() const
+{
+    return m_skeleton->scopePicker();
 }
 
 QString AuditPage::selectedCommitId() const
@@ -260,7 +250,7 @@ ConsolidationDialog *AuditPage::consolidationDialog() const
 
 QString AuditPage::statusText() const
 {
-    return m_statusLabel->text();
+    return m_skeleton->statusText();
 }
 
 QString AuditPage::verificationText() const
@@ -270,18 +260,17 @@ QString AuditPage::verificationText() const
 
 void AuditPage::refresh()
 {
-    m_reloadTimer->stop();
-    m_scopePicker->reload();
+    m_skeleton->refresh();
 }
 
 void AuditPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void AuditPage::onScopeChanged()
 {
-    const bool hasScope = m_scopePicker->hasScope();
+    const bool hasScope = m_skeleton->hasScope();
     for (QPushButton *b : {m_verifyButton, m_decayButton, m_consolidateButton})
         b->setEnabled(hasScope);
     ++m_verifyGeneration;   // a verification of the previous scope no longer applies
@@ -299,7 +288,7 @@ void AuditPage::onScopeChanged()
 
 void AuditPage::loadCommits(int offset, bool append)
 {
-    if (!m_scopePicker->hasScope())
+    if (!m_skeleton->hasScope())
         return;
     if (!append && m_pendingCommitId.isEmpty())
         m_pendingCommitId = selectedCommitId();   // keep the selection across reloads
@@ -314,7 +303,7 @@ void AuditPage::loadCommits(int offset, bool append)
                      return;
                  if (!result) {
                      const QString text = tr("Loading commits failed: %1").arg(result.error().message);
-                     setStatus(text, true);
+                     m_skeleton->setStatus(text, true);
                      Q_EMIT loadFailed(text);
                      return;
                  }
@@ -376,7 +365,7 @@ void AuditPage::showCommit(const QString &commitId, qint64 sequence)
                  if (generation != m_commitGeneration)
                      return;
                  if (!result) {
-                     setStatus(tr("Loading commits failed: %1").arg(result.error().message), true);
+                     m_skeleton->setStatus(tr("Loading commits failed: %1").arg(result.error().message), true);
                      return;
                  }
                  m_offset = result.value().offset;
@@ -385,7 +374,7 @@ void AuditPage::showCommit(const QString &commitId, qint64 sequence)
                  m_model->setMoreAvailable(result.value().commits.size() == PageSize);
                  selectLoadedCommit(commitId);
                  if (m_model->rowOf(commitId) < 0)
-                     setStatus(tr("Commit %1 is no longer in this scope.").arg(commitId), true);
+                     m_skeleton->setStatus(tr("Commit %1 is no longer in this scope.").arg(commitId), true);
                  else
                      m_view->setFocus(Qt::OtherFocusReason);
                  Q_EMIT commitsLoaded(m_model->rowCount());
@@ -426,7 +415,7 @@ void AuditPage::showDiff(const CommitRecord *commit)
 
 void AuditPage::verifyChain()
 {
-    if (!m_scopePicker->hasScope())
+    if (!m_skeleton->hasScope())
         return;
     const quint64 generation = ++m_verifyGeneration;
     m_verifyButton->setEnabled(false);
@@ -439,7 +428,7 @@ void AuditPage::verifyChain()
     runAsync(this, &m_pool, [service, tenant, scope]() { return service->verifyChain(tenant, scope); },
              [this, generation](const Result<ChainReport> &result) {
                  setBusy(false);
-                 m_verifyButton->setEnabled(m_scopePicker->hasScope());
+                 m_verifyButton->setEnabled(m_skeleton->hasScope());
                  if (generation != m_verifyGeneration)
                      return;
                  if (!result) {
@@ -479,28 +468,28 @@ void AuditPage::showVerification(const ChainReport &report)
 
 void AuditPage::runDecay()
 {
-    if (!m_scopePicker->hasScope())
+    if (!m_skeleton->hasScope())
         return;
     m_decayButton->setEnabled(false);
     setBusy(true);
-    setStatus(tr("Running adaptive decay\u2026"));
+    m_skeleton->setStatus(tr("Running adaptive decay\u2026"));
     MemoryService *service = m_service;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     runAsync(this, &m_pool, [service, tenant, scope]() { return service->runAdaptiveDecay(tenant, scope); },
              [this](const Result<DecayReport> &result) {
                  setBusy(false);
-                 m_decayButton->setEnabled(m_scopePicker->hasScope());
+                 m_decayButton->setEnabled(m_skeleton->hasScope());
                  if (!result) {
-                     setStatus(tr("Decay failed: %1").arg(result.error().message), true);
+                     m_skeleton->setStatus(tr("Decay failed: %1").arg(result.error().message), true);
                      Q_EMIT decayFinished(false, false);
                      return;
                  }
                  const DecayReport &r = result.value();
                  if (!r.committed())
-                     setStatus(tr("Decay: nothing to change (%n protected node(s) skipped).", nullptr, r.protectedNodes));
+                     m_skeleton->setStatus(tr("Decay: nothing to change (%n protected node(s) skipped).", nullptr, r.protectedNodes));
                  else
-                     setStatus(tr("Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 deferred by the daily budget), commit %4.")
+                     m_skeleton->setStatus(tr("Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 deferred by the daily budget), commit %4.")
                                    .arg(r.salienceChanged)
                                    .arg(r.moves.size())
                                    .arg(r.deferredMoves)
@@ -511,7 +500,7 @@ void AuditPage::runDecay()
 
 void AuditPage::openConsolidation()
 {
-    if (!m_scopePicker->hasScope())
+    if (!m_skeleton->hasScope())
         return;
     if (m_dialog) {
         m_dialog->raise();
@@ -522,7 +511,7 @@ void AuditPage::openConsolidation()
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_dialog, &ConsolidationDialog::applied, this, [this](bool ok, const QString &commitId) {
         if (ok)
-            setStatus(commitId.isEmpty() ? tr("Consolidation: nothing left to merge.")
+            m_skeleton->setStatus(commitId.isEmpty() ? tr("Consolidation: nothing left to merge.")
                                          : tr("Consolidation applied in commit %1.").arg(shortHash(commitId, 8)));
     });
     m_dialog->open();
@@ -532,11 +521,6 @@ void AuditPage::setBusy(bool busy)
 {
     m_busyCount = std::max(0, m_busyCount + (busy ? 1 : -1));
     m_busy->setVisible(m_busyCount > 0);
-}
-
-void AuditPage::setStatus(const QString &text, bool isError)
-{
-    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

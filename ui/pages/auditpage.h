@@ -11,7 +11,6 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
-class QTimer;
 
 namespace MemoryGraph {
 class MemoryService;
@@ -23,6 +22,7 @@ namespace MemoryGraph::Ui {
 
 class CommitListModel;
 class ConsolidationDialog;
+class PageSkeleton;
 class ScopePicker;
 
 /// The audit trail of one (tenant, scope): its commit chain (newest first, loaded page by
@@ -51,7 +51,7 @@ public:
     QString verificationText() const;
     bool isBusy() const { return m_busyCount > 0; }
 
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
     CommitListModel *commitModel() const { return m_model; }
     QTableView *commitView() const { return m_view; }
     QPlainTextEdit *diffView() const { return m_diffView; }
@@ -98,7 +98,6 @@ private:
     void showVerification(const ChainReport &report);
     void selectLoadedCommit(const QString &commitId);
     void setBusy(bool busy);
-    void setStatus(const QString &text, bool isError = false);
 
     MemoryService *m_service;
     QThreadPool m_pool;
@@ -110,19 +109,17 @@ private:
     QString m_breakCommitId;     ///< target of the "Show" link
     qint64 m_breakSequence = 0;
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QPushButton *m_verifyButton = nullptr;
     QPushButton *m_decayButton = nullptr;
     QPushButton *m_consolidateButton = nullptr;
     QPushButton *m_newestButton = nullptr;
     QProgressBar *m_busy = nullptr;
     QLabel *m_verifyLabel = nullptr;
-    QLabel *m_statusLabel = nullptr;
     CommitListModel *m_model = nullptr;
     QTableView *m_view = nullptr;
     QLabel *m_diffTitle = nullptr;
     QPlainTextEdit *m_diffView = nullptr;
-    QTimer *m_reloadTimer = nullptr;
     QPointer<ConsolidationDialog> m_dialog;
 };
 

@@ -3,9 +3,9 @@
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/models/decisiontablemodel.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -30,7 +30,6 @@ namespace MemoryGraph::Ui {
 namespace {
 
 constexpr int FilterDelayMs = 250;
-constexpr int ReloadDebounceMs = 300;
 
 qint64 sinceSeconds(DecisionsPage::Since since)
 {
@@ -69,10 +68,8 @@ DecisionsPage::DecisionsPage(MemoryService *service, QWidget *parent)
     m_filterTimer->setInterval(FilterDelayMs);
     connect(m_filterTimer, &QTimer::timeout, this, &DecisionsPage::loadDecisions);
 
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(ReloadDebounceMs);
-    connect(m_reloadTimer, &QTimer::timeout, this, &DecisionsPage::loadDecisions);
+    // Decisions arrive without a commit; a first one in a new scope comes with a commit.
+    m_skeleton = new PageSkeleton(m_service, this, PageSkeleton::FollowDecisions);
 
     // Created in keyboard order (the focus chain follows creation): filter bar, list, detail.
     // The filter bar also comes first because the panels ask its scope picker for the scope.
@@ -101,15 +98,6 @@ DecisionsPage::DecisionsPage(MemoryService *service, QWidget *parent)
     layout->addWidget(filterBar);
     layout->addWidget(columns, 1);
 
-    // decisionRecorded() comes from the selecting (HTTP or UI worker) thread; with this page
-    // as context it is queued. A burst of selections costs one reload.
-    connect(m_service, &MemoryService::decisionRecorded, this,
-            [this](const QString &tenantId, const QString &scope) {
-                if (tenantId == currentTenant() && scope == currentScope())
-                    m_reloadTimer->start();
-            });
-    // A first decision in a new scope (or new rules, for the links) arrives with a commit.
-    m_scopePicker->setAutoReload(true);
     m_detail->showMessage(tr("Select a decision to see how it was made.\n\nDecisions are recorded "
                              "by tools/select and tools/feedback calls."));
 }
@@ -124,10 +112,9 @@ QWidget *DecisionsPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
 
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &DecisionsPage::onScopeChanged);
-    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, &DecisionsPage::loadDecisions);
+    ScopePicker *picker = m_skeleton->scopePicker();
+    connect(picker, &ScopePicker::scopeChanged, this, &DecisionsPage::onScopeChanged);
+    connect(picker, &ScopePicker::scopesReloaded, this, &DecisionsPage::loadDecisions);
 
     auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
@@ -175,7 +162,7 @@ QWidget *DecisionsPage::createFilterBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addWidget(m_refreshButton);
     layout->addSpacing(16);
     layout->addWidget(runLabel);
@@ -225,14 +212,14 @@ QWidget *DecisionsPage::createListPanel()
 
     m_countLabel = new QLabel(box);
     m_countLabel->setObjectName(QStringLiteral("decisionCountLabel"));
-    m_statusLabel = new QLabel(box);
-    m_statusLabel->setObjectName(QStringLiteral("decisionsStatus"));
-    m_statusLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QLabel *statusLine = m_skeleton->statusLine();
+    statusLine->setObjectName(QStringLiteral("decisionsStatus"));
+    statusLine->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    statusLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto *footer = new QHBoxLayout;
     footer->addWidget(m_countLabel);
-    footer->addWidget(m_statusLabel, 1);
+    footer->addWidget(statusLine, 1);
 
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(m_view, 1);
@@ -243,12 +230,17 @@ QWidget *DecisionsPage::createListPanel()
 
 QString DecisionsPage::currentTenant() const
 {
-    return m_scopePicker->currentTenant();
+    return m_skeleton->currentTenant();
 }
 
 QString DecisionsPage::currentScope() const
 {
-    return m_scopePicker->currentScope();
+    return m_skeleton->currentScope();
+}
+
+ScopePicker *DecisionsPage::scopePicker() const
+{
+    return m_skeleton->scopePicker();
 }
 
 QString DecisionsPage::currentDecisionId() const
@@ -258,18 +250,17 @@ QString DecisionsPage::currentDecisionId() const
 
 QString DecisionsPage::statusText() const
 {
-    return m_statusLabel->text();
+    return m_skeleton->statusText();
 }
 
 void DecisionsPage::refresh()
 {
-    m_reloadTimer->stop();
-    m_scopePicker->reload();
+    m_skeleton->refresh();
 }
 
 void DecisionsPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void DecisionsPage::selectDecision(const QString &decisionId)
@@ -344,11 +335,11 @@ void DecisionsPage::applyLoaded(const Loaded &loaded)
 {
     if (loaded.error) {
         const QString text = tr("Loading decisions failed: %1").arg(loaded.error->message);
-        setStatus(text, true);
+        m_skeleton->setStatus(text, true);
         Q_EMIT loadFailed(text);
         return;
     }
-    setStatus(QString());
+    m_skeleton->setStatus(QString());
     const QString keep = m_selectedId;
     m_restoringSelection = true;
     m_model->setDecisions(loaded.decisions);
@@ -426,11 +417,6 @@ void DecisionsPage::updateCount()
         m_countLabel->setText(tr("Newest %1 decisions").arg(count));
     else
         m_countLabel->setText(tr("%n decision(s)", nullptr, count));
-}
-
-void DecisionsPage::setStatus(const QString &text, bool isError)
-{
-    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

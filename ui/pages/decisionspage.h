@@ -19,6 +19,7 @@ namespace MemoryGraph::Ui {
 
 class DecisionDetail;
 class DecisionTableModel;
+class PageSkeleton;
 class ScopePicker;
 
 /// Replays tool selections: the decisions persisted by tools/select (and feedback) in one
@@ -48,7 +49,7 @@ public:
     QString currentDecisionId() const;
     QString statusText() const;
 
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
     DecisionTableModel *decisionModel() const { return m_model; }
     QTableView *decisionView() const { return m_view; }
     DecisionDetail *detail() const { return m_detail; }
@@ -89,7 +90,6 @@ private:
     void onCurrentRowChanged(const QModelIndex &current);
     void showDecisionAt(int row);
     void updateCount();
-    void setStatus(const QString &text, bool isError = false);
 
     MemoryService *m_service;
     QThreadPool m_pool;
@@ -98,18 +98,16 @@ private:
     bool m_restoringSelection = false;
     QString m_selectedId;
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_runEdit = nullptr;
     QLineEdit *m_toolEdit = nullptr;
     QComboBox *m_sinceCombo = nullptr;
     QTimer *m_filterTimer = nullptr;
-    QTimer *m_reloadTimer = nullptr;
 
     DecisionTableModel *m_model = nullptr;
     QTableView *m_view = nullptr;
     QLabel *m_countLabel = nullptr;
-    QLabel *m_statusLabel = nullptr;
     DecisionDetail *m_detail = nullptr;
 };
 

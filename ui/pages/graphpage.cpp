@@ -3,6 +3,7 @@
 #include "service/core/ids.h"
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/graphstyle.h"
@@ -71,6 +72,7 @@ GraphPage::GraphPage(MemoryService *service, QWidget *parent)
     Q_ASSERT(m_service);
     // Two workers: a big neighbourhood must not hold up the search list or the inspector.
     m_pool.setMaxThreadCount(2);
+    m_skeleton = new PageSkeleton(m_service, this);
 
     m_searchTimer = new QTimer(this);
     m_searchTimer->setSingleShot(true);
@@ -102,7 +104,7 @@ GraphPage::GraphPage(MemoryService *service, QWidget *parent)
     });
     addAction(findAction);
 
-    setTabOrder(m_scopePicker, m_hopsSpin);
+    setTabOrder(m_skeleton->scopePicker(), m_hopsSpin);
     setTabOrder(m_hopsSpin, m_refreshButton);
     setTabOrder(m_refreshButton, m_searchEdit);
     setTabOrder(m_searchEdit, m_results);
@@ -112,7 +114,7 @@ GraphPage::GraphPage(MemoryService *service, QWidget *parent)
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
     m_canvas->setPlaceholderText(tr("Search for a start node on the left, or use \u201cShow in "
                                     "graph\u201d on the Memory or Recall page."));
-    setStatus(tr("No graph yet."));
+    m_skeleton->setStatus(tr("No graph yet."));
 }
 
 GraphPage::~GraphPage()
@@ -124,11 +126,10 @@ QWidget *GraphPage::createTopBar()
 {
     auto *bar = new QWidget(this);
 
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("graphScopePicker"));
-    m_scopePicker->setAutoReload(true);
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &GraphPage::onScopeChanged);
-    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, [this]() {
+    ScopePicker *picker = m_skeleton->scopePicker();
+    picker->setObjectName(QStringLiteral("graphScopePicker"));
+    connect(picker, &ScopePicker::scopeChanged, this, &GraphPage::onScopeChanged);
+    connect(picker, &ScopePicker::scopesReloaded, this, [this]() {
         if (m_searchTimer->isActive() || m_results->count() == 0)
             runSearch();
     });
@@ -156,7 +157,7 @@ QWidget *GraphPage::createTopBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addSpacing(16);
     layout->addWidget(hopsLabel);
     layout->addWidget(m_hopsSpin);
@@ -260,13 +261,12 @@ QWidget *GraphPage::createCanvasPanel()
     zoomIn->setObjectName(QStringLiteral("zoomInButton"));
     fit->setObjectName(QStringLiteral("fitButton"));
 
-    m_statusLabel = new QLabel(box);
-    m_statusLabel->setObjectName(QStringLiteral("graphStatusLabel"));
-    m_statusLabel->setWordWrap(true);
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QLabel *statusLine = m_skeleton->statusLine();
+    statusLine->setObjectName(QStringLiteral("graphStatusLabel"));
+    statusLine->setWordWrap(true);
 
     auto *bottom = new QHBoxLayout;
-    bottom->addWidget(m_statusLabel, 1);
+    bottom->addWidget(statusLine, 1);
     bottom->addWidget(zoomOut);
     bottom->addWidget(zoomIn);
     bottom->addWidget(fit);
@@ -308,7 +308,7 @@ void GraphPage::connectNodeActions()
     m_canvas->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_canvas, &QWidget::customContextMenuRequested, this, &GraphPage::showCanvasMenu);
     connect(m_nodeActions, &NodeActions::succeeded, this, [this](const QString &nodeId, const QString &message) {
-        setStatus(message);
+        m_skeleton->setStatus(message);
         if (m_canvas->containsNode(nodeId))
             m_pendingSelection = nodeId;   // keep the changed node selected after the redraw
         reloadGraph();
@@ -317,7 +317,8 @@ void GraphPage::connectNodeActions()
         if (m_nodeActions->node().id == nodeId)
             loadDetail(nodeId);
     });
-    connect(m_nodeActions, &NodeActions::failed, this, [this](const QString &message) { setStatus(message, true); });
+    connect(m_nodeActions, &NodeActions::failed, this,
+            [this](const QString &message) { m_skeleton->setStatus(message, true); });
     connect(m_nodeActions, &NodeActions::nodeForgotten, this, &GraphPage::onNodeForgotten);
 }
 
@@ -364,7 +365,7 @@ int GraphPage::hops() const
 
 QString GraphPage::statusText() const
 {
-    return m_statusLabel->text();
+    return m_skeleton->statusText();
 }
 
 void GraphPage::showNode(const QString &tenantId, const QString &scope, const QString &nodeId)
@@ -376,7 +377,7 @@ void GraphPage::showNode(const QString &tenantId, const QString &scope, const QS
     m_graphScope = scope;
     m_centres = {nodeId};
     m_centreTitle.clear();
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
     loadNeighbourhood(QString(), false);
 }
 
@@ -398,7 +399,7 @@ void GraphPage::reloadGraph()
 
 void GraphPage::refresh()
 {
-    m_scopePicker->reload();
+    m_skeleton->refresh();
     runSearch();
     reloadGraph();
 }
@@ -417,7 +418,7 @@ void GraphPage::onScopeChanged(const QString &tenantId, const QString &scope)
     m_canvas->clearGraph();
     m_nodeActions->clearNode();
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
-    setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
+    m_skeleton->setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
 }
 
 void GraphPage::runSearch()
@@ -425,8 +426,8 @@ void GraphPage::runSearch()
     m_searchTimer->stop();
     const quint64 generation = ++m_searchGeneration;
     NodeQuery query;
-    query.tenantId = m_scopePicker->currentTenant();
-    query.scope = m_scopePicker->currentScope();
+    query.tenantId = m_skeleton->currentTenant();
+    query.scope = m_skeleton->currentScope();
     if (query.tenantId.isEmpty()) {
         m_results->clear();
         m_resultsLabel->setText(tr("No scope selected"));
@@ -470,14 +471,14 @@ void GraphPage::applySearch(const NodePage &page)
 void GraphPage::openSearchText()
 {
     const QString text = m_searchEdit->text().trimmed();
-    const QString tenant = m_scopePicker->currentTenant();
+    const QString tenant = m_skeleton->currentTenant();
     if (tenant.isEmpty() || text.isEmpty()) {
         if (m_results->count() > 0)
             openResult(std::max(0, m_results->currentRow()));
         return;
     }
     if (isUuid(text)) {
-        showNode(tenant, m_scopePicker->currentScope(), text.toLower());
+        showNode(tenant, m_skeleton->currentScope(), text.toLower());
         return;
     }
     if (m_searchTimer->isActive()) {
@@ -486,7 +487,7 @@ void GraphPage::openSearchText()
         const quint64 generation = ++m_searchGeneration;
         NodeQuery query;
         query.tenantId = tenant;
-        query.scope = m_scopePicker->currentScope();
+        query.scope = m_skeleton->currentScope();
         query.text = text;
         query.limit = SearchLimit;
         MemoryService *service = m_service;
@@ -509,7 +510,7 @@ void GraphPage::openResult(int row)
     const QListWidgetItem *item = m_results->item(row);
     if (!item)
         return;
-    showNode(m_scopePicker->currentTenant(), m_scopePicker->currentScope(),
+    showNode(m_skeleton->currentTenant(), m_skeleton->currentScope(),
              item->data(NodeIdRole).toString());
 }
 
@@ -520,7 +521,7 @@ void GraphPage::loadNeighbourhood(const QString &anchorId, bool merge)
     const QString scope = m_graphScope;
     const QStringList centres = merge ? QStringList{anchorId} : m_centres;
     const int hopCount = hops();
-    setStatus(merge ? tr("Expanding\u2026") : tr("Loading the neighbourhood\u2026"));
+    m_skeleton->setStatus(merge ? tr("Expanding\u2026") : tr("Loading the neighbourhood\u2026"));
     MemoryService *service = m_service;
     runAsync(this, &m_pool,
              [service, tenant, scope, centres, hopCount]() {
@@ -532,7 +533,7 @@ void GraphPage::loadNeighbourhood(const QString &anchorId, bool merge)
                  if (!result) {
                      const QString message = tr("Loading the graph failed: %1: %2")
                                                  .arg(result.error().code, result.error().message);
-                     setStatus(message, true);
+                     m_skeleton->setStatus(message, true);
                      Q_EMIT loadFailed(message);
                      return;
                  }
@@ -545,7 +546,7 @@ void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QStrin
     if (!merge && graph.nodes.isEmpty()) {
         m_canvas->clearGraph();
         m_inspector->showMessage(tr("The node is not in this scope."));
-        setStatus(tr("Node %1 was not found in %2 / %3.").arg(m_centres.value(0), m_graphTenant, m_graphScope),
+        m_skeleton->setStatus(tr("Node %1 was not found in %2 / %3.").arg(m_centres.value(0), m_graphTenant, m_graphScope),
                   true);
         m_centres.clear();
         Q_EMIT graphLoaded(0, 0, false);
@@ -580,7 +581,7 @@ void GraphPage::onCanvasChanged()
     if (m_canvas->hasMoreMarker())
         text += QStringLiteral(" \u00b7 ") + tr("more not shown (limit %1)").arg(GraphCanvas::MaxNodes);
     text += QLatin1String(". ") + tr("Double-click a node to expand it.");
-    setStatus(text);
+    m_skeleton->setStatus(text);
 
     const QString select = m_pendingSelection;
     m_pendingSelection.clear();
@@ -612,11 +613,9 @@ void GraphPage::loadDetail(const QString &nodeId)
              });
 }
 
-void GraphPage::setStatus(const QString &text, bool error)
+ScopePicker *GraphPage::scopePicker() const
 {
-    m_statusLabel->setText(text);
-    // Mid-tone red reads on both palettes.
-    m_statusLabel->setStyleSheet(error ? QStringLiteral("color: #d94f4f;") : QString());
+    return m_skeleton->scopePicker();
 }
 
 } // namespace MemoryGraph::Ui

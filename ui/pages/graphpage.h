@@ -23,6 +23,7 @@ class GraphCanvas;
 class GraphLegend;
 class NodeActions;
 class NodeInspector;
+class PageSkeleton;
 class ScopePicker;
 
 /// Draws the neighbourhood of a start node on a GraphCanvas: pick a scope, find a node (search
@@ -45,7 +46,7 @@ public:
     GraphCanvas *canvas() const { return m_canvas; }
     NodeInspector *inspector() const { return m_inspector; }
     NodeActions *nodeActions() const { return m_nodeActions; }
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
     QLineEdit *searchEdit() const { return m_searchEdit; }
     QListWidget *searchResults() const { return m_results; }
     QSpinBox *hopsSpin() const { return m_hopsSpin; }
@@ -90,7 +91,6 @@ private:
     void applyNeighbourhood(const GraphNeighbourhood &graph, const QString &anchorId, bool merge);
     void loadDetail(const QString &nodeId);
     void onCanvasChanged();
-    void setStatus(const QString &text, bool error = false);
     void connectNodeActions();
     void showCanvasMenu(const QPoint &pos);
     void onNodeForgotten(const QString &nodeId);
@@ -107,7 +107,7 @@ private:
     QString m_centreTitle;
     QString m_pendingSelection;   ///< node to select once the canvas has drawn
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QSpinBox *m_hopsSpin = nullptr;
     QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_searchEdit = nullptr;
@@ -116,7 +116,6 @@ private:
     QTimer *m_searchTimer = nullptr;
     GraphLegend *m_legend = nullptr;
     GraphCanvas *m_canvas = nullptr;
-    QLabel *m_statusLabel = nullptr;
     NodeInspector *m_inspector = nullptr;
     NodeActions *m_nodeActions = nullptr;
 };

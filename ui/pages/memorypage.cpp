@@ -4,6 +4,7 @@
 #include "ui/asynccall.h"
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/nodeactions.h"
 #include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
@@ -32,7 +33,6 @@ namespace MemoryGraph::Ui {
 namespace {
 
 constexpr int FilterDelayMs = 250;
-constexpr int CommitDebounceMs = 300;
 constexpr int CommitListLimit = 200;
 constexpr int PendingPollMs = 2000;
 
@@ -73,10 +73,7 @@ MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
     m_filterTimer->setInterval(FilterDelayMs);
     connect(m_filterTimer, &QTimer::timeout, this, &MemoryPage::onFiltersChanged);
 
-    m_commitTimer = new QTimer(this);
-    m_commitTimer->setSingleShot(true);
-    m_commitTimer->setInterval(CommitDebounceMs);
-    connect(m_commitTimer, &QTimer::timeout, this, &MemoryPage::refresh);
+    m_skeleton = new PageSkeleton(m_service, this);
 
     // Embedding backfill finishes without a commit, so nothing announces it; poll while the
     // page shows pending nodes.
@@ -107,12 +104,6 @@ MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
     layout->addWidget(createFilterBar());
     layout->addWidget(columns, 1);
 
-    // committed() is emitted on the writer's thread; with this page as context the call is
-    // queued onto the GUI thread.
-    // Any commit changes the scope list's counts, and a burst of writes (an agent importing,
-    // the sample loader) should cost one reload, so every commit just restarts the debounce.
-    connect(m_service, &MemoryService::committed, this, [this]() { m_commitTimer->start(); });
-
     m_inspector->showMessage(tr("No node selected.\n\nLoad the sample memories from the File "
                                 "menu, or write through the HTTP API, to see nodes here."));
     updatePager();
@@ -129,11 +120,10 @@ QWidget *MemoryPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
 
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &MemoryPage::onScopeChanged);
+    ScopePicker *picker = m_skeleton->scopePicker();
+    connect(picker, &ScopePicker::scopeChanged, this, &MemoryPage::onScopeChanged);
     // Same scope after a reload: keep the page and selection, refresh the content.
-    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, [this]() {
+    connect(picker, &ScopePicker::scopesReloaded, this, [this]() {
         loadNodes();
         loadCommits();
     });
@@ -174,7 +164,7 @@ QWidget *MemoryPage::createFilterBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addWidget(m_refreshButton);
     layout->addSpacing(16);
     layout->addWidget(m_filterEdit, 1);
@@ -330,23 +320,27 @@ QWidget *MemoryPage::createCommitPanel()
 
 QString MemoryPage::currentTenant() const
 {
-    return m_scopePicker->currentTenant();
+    return m_skeleton->currentTenant();
 }
 
 QString MemoryPage::currentScope() const
 {
-    return m_scopePicker->currentScope();
+    return m_skeleton->currentScope();
+}
+
+ScopePicker *MemoryPage::scopePicker() const
+{
+    return m_skeleton->scopePicker();
 }
 
 void MemoryPage::refresh()
 {
-    m_commitTimer->stop();
-    m_scopePicker->reload();
+    m_skeleton->refresh();
 }
 
 void MemoryPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void MemoryPage::showCurrentNodeInGraph()

@@ -22,6 +22,7 @@ class CommitListModel;
 class NodeActions;
 class NodeInspector;
 class NodeTableModel;
+class PageSkeleton;
 class ScopePicker;
 
 /// Browses one (tenant, scope) of the memory graph: a filtered, paged node table, the
@@ -52,7 +53,7 @@ public:
     NodeActions *nodeActions() const { return m_nodeActions; }
     /// The outcome of the last node action, as shown above the inspector.
     QString actionStatusText() const;
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
 
 public Q_SLOTS:
     /// Reloads the scope list, then the current scope's nodes and commits.
@@ -104,14 +105,13 @@ private:
     qint64 m_total = 0;
     QString m_selectedNodeId;
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_typeCombo = nullptr;
     QComboBox *m_tierCombo = nullptr;
     QComboBox *m_laneCombo = nullptr;
     QTimer *m_filterTimer = nullptr;
-    QTimer *m_commitTimer = nullptr;
     QTimer *m_pendingTimer = nullptr;
 
     NodeTableModel *m_nodeModel = nullptr;

@@ -6,6 +6,7 @@
 #include "ui/asynccall.h"
 #include "ui/models/rankedtablemodel.h"
 #include "ui/models/seedtablemodel.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/layeredcontextview.h"
@@ -107,6 +108,7 @@ RecallPage::RecallPage(MemoryService *service, QWidget *parent)
     Q_ASSERT(m_service);
     // Two workers: a slow recall (a remote embedder) must not hold up the inspector.
     m_pool.setMaxThreadCount(2);
+    m_skeleton = new PageSkeleton(m_service, this);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(createQueryBar());
@@ -160,11 +162,10 @@ QWidget *RecallPage::createQueryBar()
 {
     auto *bar = new QWidget(this);
 
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("recallScopePicker"));
-    m_scopePicker->setAutoReload(true);
+    ScopePicker *picker = m_skeleton->scopePicker();
+    picker->setObjectName(QStringLiteral("recallScopePicker"));
     // "Server default" knobs depend on the tenant (profile policy); refresh the unpinned ones.
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, [this]() { fillKnobs(true); });
+    connect(picker, &ScopePicker::scopeChanged, this, [this]() { fillKnobs(true); });
 
     m_queryEdit = new QLineEdit(bar);
     m_queryEdit->setObjectName(QStringLiteral("queryEdit"));
@@ -214,7 +215,7 @@ QWidget *RecallPage::createQueryBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addSpacing(12);
     layout->addWidget(queryLabel);
     layout->addWidget(m_queryEdit, 1);
@@ -613,7 +614,7 @@ void RecallPage::fillKnobs(bool onlyUnpinned)
         values = *named;
     } else {
         // What the server would use for this tenant with no knob pinned (policy layers included).
-        values = resolveRecallKnobs(RecallRequest{}, m_scopePicker->currentTenant(), Endpoint,
+        values = resolveRecallKnobs(RecallRequest{}, m_skeleton->currentTenant(), Endpoint,
                                     m_service->config(), 0.0).knobs;
     }
     const QVector<double> numbers{double(values.limit), double(values.hops), double(values.maxNodes),
@@ -656,7 +657,7 @@ void RecallPage::updateKnobHint()
         font.setBold(knob.pinned);
         knob.label->setFont(font);
     }
-    const ResolvedKnobs server = resolveRecallKnobs(RecallRequest{}, m_scopePicker->currentTenant(),
+    const ResolvedKnobs server = resolveRecallKnobs(RecallRequest{}, m_skeleton->currentTenant(),
                                                     Endpoint, m_service->config(), 0.0);
     if (pinned.isEmpty()) {
         m_knobHint->setText(tr("No knobs sent: the server's profile policy applies (%1, from %2).")
@@ -674,9 +675,9 @@ void RecallPage::updateKnobHint()
 QJsonObject RecallPage::requestBody() const
 {
     QJsonObject body{{QStringLiteral("query_text"), m_queryEdit->text().trimmed()}};
-    if (m_scopePicker->hasScope()) {
-        body.insert(QStringLiteral("tenant_id"), m_scopePicker->currentTenant());
-        body.insert(QStringLiteral("scope"), m_scopePicker->currentScope());
+    if (m_skeleton->hasScope()) {
+        body.insert(QStringLiteral("tenant_id"), m_skeleton->currentTenant());
+        body.insert(QStringLiteral("scope"), m_skeleton->currentScope());
     }
     for (const Knob &knob : m_knobs) {
         if (!knob.pinned)
@@ -711,12 +712,12 @@ void RecallPage::setQueryText(const QString &text)
 
 void RecallPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void RecallPage::refresh()
 {
-    m_scopePicker->reload();
+    m_skeleton->refresh();
 }
 
 void RecallPage::run()
@@ -1097,6 +1098,11 @@ QString RecallPage::contextSizeText() const
 QString RecallPage::statusText() const
 {
     return m_statusLabel->text();
+}
+
+ScopePicker *RecallPage::scopePicker() const
+{
+    return m_skeleton->scopePicker();
 }
 
 } // namespace MemoryGraph::Ui

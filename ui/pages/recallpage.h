@@ -36,6 +36,7 @@ class GraphCanvas;
 class LayeredContextView;
 class NodeInspector;
 class RankedTableModel;
+class PageSkeleton;
 class ScopePicker;
 class SeedTableModel;
 
@@ -55,7 +56,7 @@ public:
     explicit RecallPage(MemoryService *service, QWidget *parent = nullptr);
     ~RecallPage() override;
 
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
     QLineEdit *queryEdit() const { return m_queryEdit; }
     QPushButton *runButton() const { return m_runButton; }
     QPushButton *assembleButton() const { return m_assembleButton; }
@@ -155,7 +156,7 @@ private:
     QString m_resultScope;
     QString m_inspectedId;
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QLineEdit *m_queryEdit = nullptr;
     QPushButton *m_runButton = nullptr;
     QPushButton *m_assembleButton = nullptr;

@@ -4,10 +4,10 @@
 #include "ui/asynccall.h"
 #include "ui/displayformat.h"
 #include "ui/models/replayrunlistmodel.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/replaystepdetail.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QGroupBox>
@@ -25,7 +25,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -35,7 +34,6 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-constexpr int ReloadDebounceMs = 300;
 constexpr int NodeIdRole = Qt::UserRole + 1;
 constexpr int KindRole = Qt::UserRole + 2;
 
@@ -84,10 +82,8 @@ ReplayPage::ReplayPage(MemoryService *service, QWidget *parent)
     // Two workers: a decision's feedback must not wait behind a run load.
     m_pool.setMaxThreadCount(2);
 
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(ReloadDebounceMs);
-    connect(m_reloadTimer, &QTimer::timeout, this, &ReplayPage::loadRuns);
+    // A decision changes a run's decision list without a commit.
+    m_skeleton = new PageSkeleton(m_service, this, PageSkeleton::FollowDecisions);
 
     QWidget *topBar = createTopBar();
     QWidget *runPanel = createRunPanel();
@@ -105,15 +101,6 @@ ReplayPage::ReplayPage(MemoryService *service, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(topBar);
     layout->addWidget(columns, 1);
-
-    // Both signals come from worker threads; with this page as context they are queued.
-    // A burst of replay calls costs one reload.
-    const auto reloadIfShown = [this](const QString &tenantId, const QString &scope) {
-        if (tenantId == currentTenant() && scope == currentScope())
-            m_reloadTimer->start();
-    };
-    connect(m_service, &MemoryService::committed, this, reloadIfShown);
-    connect(m_service, &MemoryService::decisionRecorded, this, reloadIfShown);
     clearRun(tr("Select a run to replay it.\n\nRuns are recorded by the replay/run/start, "
                 "step/before, step/after and run/end calls."));
 }
@@ -127,14 +114,13 @@ ReplayPage::~ReplayPage()
 QWidget *ReplayPage::createTopBar()
 {
     auto *bar = new QWidget(this);
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, [this]() {
+    ScopePicker *picker = m_skeleton->scopePicker();
+    connect(picker, &ScopePicker::scopeChanged, this, [this]() {
         m_selectedRunId.clear();
         clearRun(currentTenant().isEmpty() ? tr("No scope selected.") : tr("Select a run to replay it."));
         loadRuns();
     });
-    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, &ReplayPage::loadRuns);
+    connect(picker, &ScopePicker::scopesReloaded, this, &ReplayPage::loadRuns);
 
     auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
@@ -156,7 +142,7 @@ QWidget *ReplayPage::createTopBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addWidget(refreshButton);
     layout->addSpacing(16);
     layout->addWidget(filterLabel);
@@ -208,13 +194,13 @@ QWidget *ReplayPage::createRunPanel()
 
     m_runCountLabel = new QLabel(box);
     m_runCountLabel->setObjectName(QStringLiteral("runCountLabel"));
-    m_statusLabel = new QLabel(box);
-    m_statusLabel->setObjectName(QStringLiteral("replayStatus"));
-    m_statusLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QLabel *statusLine = m_skeleton->statusLine();
+    statusLine->setObjectName(QStringLiteral("replayStatus"));
+    statusLine->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    statusLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *footer = new QHBoxLayout;
     footer->addWidget(m_runCountLabel);
-    footer->addWidget(m_statusLabel, 1);
+    footer->addWidget(statusLine, 1);
 
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(m_runTable, 1);
@@ -353,28 +339,32 @@ void ReplayPage::createStepActions()
 
 QString ReplayPage::currentTenant() const
 {
-    return m_scopePicker->currentTenant();
+    return m_skeleton->currentTenant();
 }
 
 QString ReplayPage::currentScope() const
 {
-    return m_scopePicker->currentScope();
+    return m_skeleton->currentScope();
 }
 
 QString ReplayPage::statusText() const
 {
-    return m_statusLabel->text();
+    return m_skeleton->statusText();
+}
+
+ScopePicker *ReplayPage::scopePicker() const
+{
+    return m_skeleton->scopePicker();
 }
 
 void ReplayPage::refresh()
 {
-    m_reloadTimer->stop();
-    m_scopePicker->reload();
+    m_skeleton->refresh();
 }
 
 void ReplayPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void ReplayPage::showRun(const QString &tenantId, const QString &scope, const QString &runId)
@@ -383,12 +373,11 @@ void ReplayPage::showRun(const QString &tenantId, const QString &scope, const QS
     if (tenantId == currentTenant() && scope == currentScope())
         loadRuns();
     else
-        m_scopePicker->selectScope(tenantId, scope);   // the scope change loads the runs
+        m_skeleton->selectScope(tenantId, scope);   // the scope change loads the runs
 }
 
 void ReplayPage::loadRuns()
 {
-    m_reloadTimer->stop();
     const quint64 generation = ++m_runsGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
@@ -404,7 +393,7 @@ void ReplayPage::loadRuns()
                      return;
                  if (!runs) {
                      const QString text = tr("Loading runs failed: %1").arg(runs.error().message);
-                     setStatus(text, true);
+                     m_skeleton->setStatus(text, true);
                      Q_EMIT loadFailed(text);
                      return;
                  }
@@ -414,7 +403,7 @@ void ReplayPage::loadRuns()
 
 void ReplayPage::applyRuns(const QVector<ReplayRunSummary> &runs)
 {
-    setStatus(QString());
+    m_skeleton->setStatus(QString());
     const QString wanted = !m_pendingRunId.isEmpty() ? m_pendingRunId : m_selectedRunId;
     m_restoring = true;
     m_runModel->setRuns(runs);
@@ -483,7 +472,7 @@ void ReplayPage::applyRun(const LoadedRun &loaded)
 {
     if (loaded.error) {
         const QString text = tr("Loading the run failed: %1").arg(loaded.error->message);
-        setStatus(text, true);
+        m_skeleton->setStatus(text, true);
         clearRun(text);
         Q_EMIT loadFailed(text);
         return;
@@ -728,11 +717,6 @@ void ReplayPage::updateRunCount()
         m_runCountLabel->setText(tr("%1 of %n run(s)", nullptr, total).arg(shown));
     else
         m_runCountLabel->setText(tr("%n run(s)", nullptr, total));
-}
-
-void ReplayPage::setStatus(const QString &text, bool isError)
-{
-    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

@@ -14,7 +14,6 @@ class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
 class QTabWidget;
-class QTimer;
 class QToolButton;
 
 namespace MemoryGraph {
@@ -26,6 +25,7 @@ namespace MemoryGraph::Ui {
 class DecisionDetail;
 class ReplayRunListModel;
 class ReplayStepDetail;
+class PageSkeleton;
 class ScopePicker;
 
 /// Replay runs of one (tenant, scope) (spec §4.12, reference §7): the run list, and for the
@@ -57,7 +57,7 @@ public:
     const ReplayRunView &runView() const { return m_view; }
     QString statusText() const;
 
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
     ReplayRunListModel *runModel() const { return m_runModel; }
     QSortFilterProxyModel *runProxy() const { return m_runProxy; }
     QTableView *runTable() const { return m_runTable; }
@@ -116,7 +116,6 @@ private:
     void showDecisionAt(int row);
     void onRunRowChanged(const QModelIndex &current);
     void updateRunCount();
-    void setStatus(const QString &text, bool isError = false);
 
     MemoryService *m_service;
     QThreadPool m_pool;
@@ -130,14 +129,12 @@ private:
     QHash<QString, QString> m_ruleTitles;
     int m_currentStep = -1;
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
-    QTimer *m_reloadTimer = nullptr;
     ReplayRunListModel *m_runModel = nullptr;
     QSortFilterProxyModel *m_runProxy = nullptr;
     QTableView *m_runTable = nullptr;
     QLabel *m_runCountLabel = nullptr;
-    QLabel *m_statusLabel = nullptr;
     QLabel *m_runHeader = nullptr;
     QLabel *m_stepPosition = nullptr;
     QToolButton *m_firstButton = nullptr;

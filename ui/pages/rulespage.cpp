@@ -3,10 +3,10 @@
 #include "service/engine/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/models/ruletablemodel.h"
+#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/ruleeditor.h"
 #include "ui/widgets/ruletrypanel.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/widgets/statustext.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -23,7 +23,6 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
-#include <QTimer>
 #include <QToolButton>
 #include <QUuid>
 #include <QVBoxLayout>
@@ -34,7 +33,6 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-constexpr int ReloadDebounceMs = 300;
 
 QString newClientId()
 {
@@ -59,10 +57,8 @@ RulesPage::RulesPage(MemoryService *service, QWidget *parent)
     // Two workers: a slow rule list must not hold up a save or a state change.
     m_pool.setMaxThreadCount(2);
 
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(ReloadDebounceMs);
-    connect(m_reloadTimer, &QTimer::timeout, this, &RulesPage::refresh);
+    // A decision moves its rules' "last matched" time without a commit.
+    m_skeleton = new PageSkeleton(m_service, this, PageSkeleton::FollowDecisions);
 
     // Created in keyboard order (the focus chain follows creation): filter bar, rules table,
     // editor, then Try it. The filter bar also comes first because the panels ask its scope
@@ -104,16 +100,6 @@ RulesPage::RulesPage(MemoryService *service, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(filterBar);
     layout->addWidget(columns, 1);
-
-    // Both signals arrive from the service's threads; with this page as context they are queued
-    // onto the GUI thread. A burst (an agent importing rules, many selections) costs one reload.
-    connect(m_service, &MemoryService::committed, this, [this]() { m_reloadTimer->start(); });
-    // A decision moves its rules' "last matched" time without a commit.
-    connect(m_service, &MemoryService::decisionRecorded, this,
-            [this](const QString &tenantId, const QString &scope) {
-                if (tenantId == currentTenant() && scope == currentScope())
-                    m_reloadTimer->start();
-            });
     // The picker loads the scope list by itself; the rules follow from its signals.
 }
 
@@ -127,10 +113,9 @@ QWidget *RulesPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
 
-    m_scopePicker = new ScopePicker(m_service, bar);
-    m_scopePicker->setObjectName(QStringLiteral("scopePicker"));
-    connect(m_scopePicker, &ScopePicker::scopeChanged, this, &RulesPage::onScopeChanged);
-    connect(m_scopePicker, &ScopePicker::scopesReloaded, this, &RulesPage::loadRules);
+    ScopePicker *picker = m_skeleton->scopePicker();
+    connect(picker, &ScopePicker::scopeChanged, this, &RulesPage::onScopeChanged);
+    connect(picker, &ScopePicker::scopesReloaded, this, &RulesPage::loadRules);
 
     auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
@@ -194,7 +179,7 @@ QWidget *RulesPage::createFilterBar()
 
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scopePicker);
+    layout->addWidget(picker);
     layout->addWidget(m_refreshButton);
     layout->addSpacing(16);
     layout->addWidget(filterLabel);
@@ -267,15 +252,14 @@ QWidget *RulesPage::createRulesPanel()
 
     m_countLabel = new QLabel(box);
     m_countLabel->setObjectName(QStringLiteral("ruleCountLabel"));
-    m_statusLabel = new QLabel(box);
-    m_statusLabel->setObjectName(QStringLiteral("rulesStatus"));
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_statusLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QLabel *statusLine = m_skeleton->statusLine();
+    statusLine->setObjectName(QStringLiteral("rulesStatus"));
+    statusLine->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    statusLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto *footer = new QHBoxLayout;
     footer->addWidget(m_countLabel);
-    footer->addWidget(m_statusLabel, 1);
+    footer->addWidget(statusLine, 1);
 
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(m_view, 1);
@@ -286,12 +270,17 @@ QWidget *RulesPage::createRulesPanel()
 
 QString RulesPage::currentTenant() const
 {
-    return m_scopePicker->currentTenant();
+    return m_skeleton->currentTenant();
 }
 
 QString RulesPage::currentScope() const
 {
-    return m_scopePicker->currentScope();
+    return m_skeleton->currentScope();
+}
+
+ScopePicker *RulesPage::scopePicker() const
+{
+    return m_skeleton->scopePicker();
 }
 
 QString RulesPage::currentRuleId() const
@@ -301,18 +290,17 @@ QString RulesPage::currentRuleId() const
 
 QString RulesPage::statusText() const
 {
-    return m_statusLabel->text();
+    return m_skeleton->statusText();
 }
 
 void RulesPage::refresh()
 {
-    m_reloadTimer->stop();
-    m_scopePicker->reload();
+    m_skeleton->refresh();
 }
 
 void RulesPage::selectScope(const QString &tenantId, const QString &scope)
 {
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void RulesPage::showRule(const QString &tenantId, const QString &scope, const QString &ruleId)
@@ -326,7 +314,7 @@ void RulesPage::showRule(const QString &tenantId, const QString &scope, const QS
     m_pendingRuleId = ruleId;
     m_wantedTenant = tenantId;
     m_wantedScope = scope;
-    m_scopePicker->selectScope(tenantId, scope);
+    m_skeleton->selectScope(tenantId, scope);
 }
 
 void RulesPage::selectRule(const QString &ruleId)
@@ -347,7 +335,7 @@ void RulesPage::selectRule(const QString &ruleId)
 void RulesPage::newRule()
 {
     if (currentTenant().isEmpty()) {
-        setStatus(tr("Select a scope first."), true);
+        m_skeleton->setStatus(tr("Select a scope first."), true);
         return;
     }
     if (!confirmDiscard())
@@ -358,7 +346,7 @@ void RulesPage::newRule()
     }
     m_editor->startNewRule(newClientId());
     m_editor->titleEdit()->setFocus(Qt::OtherFocusReason);
-    setStatus(tr("New rule: fill it in and save; it starts in SHADOW."));
+    m_skeleton->setStatus(tr("New rule: fill it in and save; it starts in SHADOW."));
 }
 
 void RulesPage::saveRule()
@@ -379,7 +367,7 @@ void RulesPage::saveRule()
     const QString name = m_editor->titleEdit()->text().trimmed();
     const quint64 generation = ++m_actionGeneration;
     m_editor->setBusy(true);
-    setStatus(tr("Saving\u2026"));
+    m_skeleton->setStatus(tr("Saving\u2026"));
     MemoryService *service = m_service;
     runAsync(this, &m_pool,
              [service, body]() -> Result<WriteResult> {
@@ -398,13 +386,13 @@ void RulesPage::saveRule()
                      const QString message = result ? tr("the write returned no node")
                                                     : tr("%1 (%2)").arg(result.error().message, result.error().code);
                      m_editor->setStatusMessage(tr("Save failed: %1").arg(message), true);
-                     setStatus(tr("Save failed: %1").arg(message), true);
+                     m_skeleton->setStatus(tr("Save failed: %1").arg(message), true);
                      Q_EMIT ruleSaved(false, QString());
                      return;
                  }
                  const QString id = result.value().nodes.first().id;
                  m_pendingRuleId = id;
-                 setStatus(result.value().replayed
+                 m_skeleton->setStatus(result.value().replayed
                                ? tr("\u201c%1\u201d is unchanged.").arg(name)
                                : tr("Saved \u201c%1\u201d (commit %2).").arg(name, result.value().commitId.left(8)));
                  loadRules();
@@ -435,7 +423,7 @@ void RulesPage::onStateRequested(const QString &ruleId, const QString &state)
     const QString name = m_editor->titleEdit()->text().trimmed();
     const quint64 generation = ++m_actionGeneration;
     m_editor->setBusy(true);
-    setStatus(tr("Changing the state\u2026"));
+    m_skeleton->setStatus(tr("Changing the state\u2026"));
     MemoryService *service = m_service;
     runAsync(this, &m_pool,
              [service, body]() -> Result<RuleStateOutcome> {
@@ -451,12 +439,12 @@ void RulesPage::onStateRequested(const QString &ruleId, const QString &state)
                  if (!result) {
                      const QString message = tr("%1 (%2)").arg(result.error().message, result.error().code);
                      m_editor->setStatusMessage(tr("State change failed: %1").arg(message), true);
-                     setStatus(tr("State change failed: %1").arg(message), true);
+                     m_skeleton->setStatus(tr("State change failed: %1").arg(message), true);
                      Q_EMIT ruleStateChanged(false, ruleId, state);
                      return;
                  }
                  m_pendingRuleId = ruleId;
-                 setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
+                 m_skeleton->setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
                  loadRules();
                  Q_EMIT ruleStateChanged(true, ruleId, state);
              });
@@ -493,7 +481,7 @@ void RulesPage::loadRules()
                      return;
                  if (!result) {
                      const QString text = tr("Loading rules failed: %1").arg(result.error().message);
-                     setStatus(text, true);
+                     m_skeleton->setStatus(text, true);
                      Q_EMIT loadFailed(text);
                      return;
                  }
@@ -524,7 +512,7 @@ void RulesPage::applyRules(const QVector<RuleSummary> &rules)
         m_pendingRuleId.clear();
         m_wantedTenant.clear();
         m_wantedScope.clear();
-        setStatus(tr("Rule %1 is not in this scope.").arg(keep), true);
+        m_skeleton->setStatus(tr("Rule %1 is not in this scope.").arg(keep), true);
     }
 
     if (row >= 0) {
@@ -547,7 +535,7 @@ void RulesPage::onScopeChanged()
                             ? tr("No scope selected.")
                             : tr("Select a rule to edit it, or create a new one."));
     m_tryPanel->setScope(currentTenant(), currentScope());
-    setStatus(QString());
+    m_skeleton->setStatus(QString());
     loadRules();
 }
 
@@ -632,11 +620,6 @@ void RulesPage::updateCount()
         m_countLabel->setText(tr("%n rule(s)", nullptr, m_loadedCount));
     else
         m_countLabel->setText(tr("%1 of %n rule(s) shown", nullptr, m_loadedCount).arg(shown));
-}
-
-void RulesPage::setStatus(const QString &text, bool isError)
-{
-    showStatus(m_statusLabel, text, isError);
 }
 
 } // namespace MemoryGraph::Ui

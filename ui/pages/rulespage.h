@@ -10,7 +10,6 @@ class QLineEdit;
 class QModelIndex;
 class QPushButton;
 class QTableView;
-class QTimer;
 class QToolButton;
 
 namespace MemoryGraph {
@@ -24,6 +23,7 @@ class RuleEditor;
 class RuleFilterModel;
 class RuleTableModel;
 class RuleTryPanel;
+class PageSkeleton;
 class ScopePicker;
 
 /// The rules of one (tenant, scope): a filterable table (state, rule scope, target, rank knobs,
@@ -47,7 +47,7 @@ public:
     QString currentRuleId() const;
     QString statusText() const;
 
-    ScopePicker *scopePicker() const { return m_scopePicker; }
+    ScopePicker *scopePicker() const;
     RuleTableModel *ruleModel() const { return m_model; }
     RuleFilterModel *filterModel() const { return m_filter; }
     QTableView *ruleView() const { return m_view; }
@@ -102,7 +102,6 @@ private:
     bool confirmDiscard();
     void selectRow(const QString &ruleId);
     void updateCount();
-    void setStatus(const QString &text, bool isError = false);
 
     MemoryService *m_service;
     QThreadPool m_pool;
@@ -114,19 +113,17 @@ private:
     QString m_wantedTenant;    ///< showRule() target scope, until the picker switches
     QString m_wantedScope;
 
-    ScopePicker *m_scopePicker = nullptr;
+    PageSkeleton *m_skeleton = nullptr;
     QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_stateCombo = nullptr;
     QComboBox *m_ruleScopeCombo = nullptr;
     QPushButton *m_newButton = nullptr;
-    QTimer *m_reloadTimer = nullptr;
 
     RuleTableModel *m_model = nullptr;
     RuleFilterModel *m_filter = nullptr;
     QTableView *m_view = nullptr;
     QLabel *m_countLabel = nullptr;
-    QLabel *m_statusLabel = nullptr;
     RuleEditor *m_editor = nullptr;
     RuleTryPanel *m_tryPanel = nullptr;
 };

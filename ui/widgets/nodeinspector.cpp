@@ -1,7 +1,10 @@
 #include "ui/widgets/nodeinspector.h"
 
 #include "ui/displayformat.h"
+#include "ui/embeddingstate.h"
+#include "ui/widgets/statustext.h"
 
+#include <QColor>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -241,12 +244,24 @@ QTreeWidgetItem *NodeInspector::addSection(const QString &title)
     return item;
 }
 
-void NodeInspector::addField(QTreeWidgetItem *section, const QString &name, const QString &value)
+QTreeWidgetItem *NodeInspector::addField(QTreeWidgetItem *section, const QString &name, const QString &value)
 {
     // Field names are the spec's wire names, so operators can match them to API payloads.
     auto *item = new QTreeWidgetItem(section, {name, orDash(value)});
     item->setToolTip(1, value);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    return item;
+}
+
+void NodeInspector::addEmbeddingStatus(QTreeWidgetItem *section, const NodeRecord &n)
+{
+    // The stored "failed" also covers nodes left unembedded on purpose; say which it is.
+    const EmbeddingState state = EmbeddingState::of(n);
+    QTreeWidgetItem *item = addField(section, QStringLiteral("embedding_status"), state.text);
+    if (!state.detail.isEmpty())
+        item->setToolTip(1, state.detail);
+    if (state.isError())
+        item->setForeground(1, QColor(errorColour()));
 }
 
 void NodeInspector::fillFields(const NodeRecord &n)
@@ -275,7 +290,7 @@ void NodeInspector::fillFields(const NodeRecord &n)
     addField(content, QStringLiteral("evidence_ref"), n.evidenceRef);
 
     QTreeWidgetItem *embedding = addSection(tr("Embedding"));
-    addField(embedding, QStringLiteral("embedding_status"), n.embeddingStatus);
+    addEmbeddingStatus(embedding, n);
     addField(embedding, QStringLiteral("embedding_model"), n.embeddingModel);
     addField(embedding, QStringLiteral("embedding_error"), n.embeddingError);
 

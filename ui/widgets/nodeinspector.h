@@ -51,7 +51,8 @@ private:
     void fillFields(const NodeRecord &node);
     void fillEdges(const NodeDetail &detail);
     QTreeWidgetItem *addSection(const QString &title);
-    void addField(QTreeWidgetItem *section, const QString &name, const QString &value);
+    QTreeWidgetItem *addField(QTreeWidgetItem *section, const QString &name, const QString &value);
+    void addEmbeddingStatus(QTreeWidgetItem *section, const NodeRecord &n);
     QString titleFor(const QString &nodeId) const;
 
     QString m_nodeId;

@@ -7,7 +7,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <QTimer>
 
 namespace MemoryGraph::Ui {
 
@@ -15,7 +14,6 @@ namespace {
 
 constexpr int TenantRole = Qt::UserRole + 1;
 constexpr int ScopeRole = Qt::UserRole + 2;
-constexpr int ReloadDebounceMs = 400;
 
 } // namespace
 
@@ -43,16 +41,6 @@ ScopePicker::ScopePicker(MemoryService *service, QWidget *parent)
     layout->addWidget(m_combo, 1);
     setFocusProxy(m_combo);
 
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(ReloadDebounceMs);
-    connect(m_reloadTimer, &QTimer::timeout, this, &ScopePicker::reload);
-    // committed() comes from the writer's thread; with this object as context it is queued.
-    connect(m_service, &MemoryService::committed, this, [this]() {
-        if (m_autoReload)
-            m_reloadTimer->start();
-    });
-
     reload();
 }
 
@@ -76,14 +64,8 @@ int ScopePicker::scopeCount() const
     return m_combo->count();
 }
 
-void ScopePicker::setAutoReload(bool on)
-{
-    m_autoReload = on;
-}
-
 void ScopePicker::reload()
 {
-    m_reloadTimer->stop();
     const quint64 generation = ++m_generation;
     MemoryService *service = m_service;
     runAsync(this, &m_pool, [service]() { return service->listScopes(); },

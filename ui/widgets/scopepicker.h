@@ -6,7 +6,6 @@
 
 class QComboBox;
 class QLabel;
-class QTimer;
 
 namespace MemoryGraph {
 class MemoryService;
@@ -17,7 +16,8 @@ namespace MemoryGraph::Ui {
 
 /// "Scope: [tenant / scope (n nodes)]": the (tenant, scope) pairs the store holds, loaded off
 /// the GUI thread. Starts on the configured default scope and keeps the current one across
-/// reloads. The service must outlive the picker.
+/// reloads. It reloads when asked: PageSkeleton does so as the service changes. The service
+/// must outlive the picker.
 class ScopePicker : public QWidget
 {
     Q_OBJECT
@@ -30,10 +30,6 @@ public:
     bool hasScope() const { return !currentTenant().isEmpty(); }
     QComboBox *comboBox() const { return m_combo; }
     int scopeCount() const;
-
-    /// Reload by itself (debounced) whenever the service commits. Off by default: a page that
-    /// reloads on commits anyway calls reload() itself.
-    void setAutoReload(bool on);
 
 public Q_SLOTS:
     /// Reloads the scope list; the current scope stays selected if it still exists.
@@ -58,8 +54,6 @@ private:
     QString m_wantedScope;
     QComboBox *m_combo = nullptr;
     QLabel *m_label = nullptr;
-    QTimer *m_reloadTimer = nullptr;
-    bool m_autoReload = false;
 };
 
 } // namespace MemoryGraph::Ui

@@ -1,0 +1,129 @@
+#include "tests/support/tempservice.h"
+#include "ui/models/commitlistmodel.h"
+#include "ui/pages/auditpage.h"
+#include "ui/pages/pageskeleton.h"
+#include "ui/pages/replaypage.h"
+#include "ui/widgets/scopepicker.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QJsonArray>
+#include <QLabel>
+#include <QTest>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
+
+using namespace MemoryGraph;
+using MemoryGraph::Ui::AuditPage;
+using MemoryGraph::Ui::PageSkeleton;
+using MemoryGraph::Ui::ReplayPage;
+
+namespace {
+
+const QString kScope = QStringLiteral("default");
+constexpr int kWaitMs = 15000;
+
+QProcessEnvironment quietEnv()
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
+    return env;
+}
+
+/// Writes one node through the facade on a worker thread, as an HTTP request would.
+bool writeFromAnotherThread(MemoryService *svc, const QString &clientId)
+{
+    const QJsonObject node{{QStringLiteral("client_id"), clientId},
+                           {QStringLiteral("type"), QStringLiteral("event")},
+                           {QStringLiteral("text_summary"), QStringLiteral("written while the page is open")}};
+    QFuture<bool> written = QtConcurrent::run([svc, node]() {
+        auto request = WriteRequest::fromJson(Test::writeBody({node}));
+        return request && svc->write(request.value(), RequestMeta()).ok();
+    });
+    written.waitForFinished();
+    return written.result();
+}
+
+bool waitForScope(const QString &name, const std::function<QString()> &currentScope)
+{
+    const bool ok = QTest::qWaitFor([&]() { return currentScope() == kScope; }, kWaitMs);
+    if (!ok)
+        qWarning("%s never showed the scope (it shows \"%s\")", qPrintable(name), qPrintable(currentScope()));
+    return ok;
+}
+
+} // namespace
+
+/// The shared page skeleton: pages follow scopes and commits written while they are open.
+class tst_PageSkeleton : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pagesPickUpAScopeWrittenWhileOpen();
+    void auditFollowsNewCommits();
+    void statusLineShowsErrorsInTheErrorColour();
+};
+
+void tst_PageSkeleton::pagesPickUpAScopeWrittenWhileOpen()
+{
+    Test::TempService svc(quietEnv());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    ReplayPage replay(svc.service());
+    AuditPage audit(svc.service());
+    replay.resize(1280, 760);
+    audit.resize(1200, 700);
+    replay.show();
+    audit.show();
+    // The empty store lists no scope yet.
+    QVERIFY(QTest::qWaitFor([&]() { return !replay.scopePicker()->comboBox()->isEnabled(); }, kWaitMs));
+    QVERIFY(replay.currentScope().isEmpty());
+
+    QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("first")));
+
+    // No Refresh pressed: the commit alone brings the new scope onto both pages.
+    QVERIFY(waitForScope(QStringLiteral("Replay"), [&]() { return replay.currentScope(); }));
+    QVERIFY(waitForScope(QStringLiteral("Audit"), [&]() { return audit.currentScope(); }));
+    QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 1; }, kWaitMs));
+    QVERIFY(replay.scopePicker()->comboBox()->isEnabled());
+
+    QCoreApplication::processEvents();   // let the labels that just changed lay out first
+    replay.grab().save(QDir(Test::testOutputDir()).filePath(QStringLiteral("pageskeleton-replay.png")));
+}
+
+void tst_PageSkeleton::auditFollowsNewCommits()
+{
+    Test::TempService svc(quietEnv());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("before")));
+    AuditPage audit(svc.service());
+    audit.show();
+    QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 1; }, kWaitMs));
+
+    QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("after-1")));
+    QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("after-2")));
+
+    QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 3; }, kWaitMs));
+    QCOMPARE(audit.currentScope(), kScope);
+}
+
+void tst_PageSkeleton::statusLineShowsErrorsInTheErrorColour()
+{
+    Test::TempService svc(quietEnv());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QWidget page;
+    PageSkeleton skeleton(svc.service(), &page);
+    QVERIFY(skeleton.statusText().isEmpty());
+
+    skeleton.setStatus(QStringLiteral("Loading failed"), true);
+    QCOMPARE(skeleton.statusText(), QStringLiteral("Loading failed"));
+    QCOMPARE(skeleton.statusLine()->toolTip(), QStringLiteral("Loading failed"));
+    QVERIFY(skeleton.statusLine()->styleSheet().contains(QStringLiteral("color")));
+
+    skeleton.setStatus(QStringLiteral("Done"));
+    QVERIFY(skeleton.statusLine()->styleSheet().isEmpty());
+}
+
+QTEST_MAIN(tst_PageSkeleton)
+#include "tst_pageskeleton.moc"
