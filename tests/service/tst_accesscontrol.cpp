@@ -23,21 +23,10 @@ QString s(const char *text)
     return QString::fromLatin1(text);
 }
 
-QProcessEnvironment apiKeyEnvironment()
-{
-    QProcessEnvironment env;
-    env.insert(s("MEMORY_AUTH_MODE"), s("api_key"));
-    env.insert(s("MEMORY_API_KEYS_JSON"), s(R"({"unused":{"tenant_id":"acme"}})"));
-    env.insert(s("EMBEDDING_PROVIDER"), s("none"));
-    return env;
-}
-
 /// A call made with an authenticated credential of tenant `tenant`.
 RequestMeta as(const QString &agent, const QString &team, const QString &tenant = kTenant)
 {
-    RequestMeta meta;
-    meta.principal = Principal{tenant, agent, team, QString(), s("api_key")};
-    return meta;
+    return Test::credentialAs(agent, team, tenant);
 }
 
 const RequestMeta &agentA()
@@ -251,7 +240,7 @@ private slots:
 };
 
 #define OPEN_SERVICE(name)                                                                         \
-    TempService name(apiKeyEnvironment());                                                        \
+    TempService name(Test::apiKeyTestEnvironment());                                                        \
     QVERIFY2(name.isValid(), qPrintable(name.errorText()))
 
 void tst_AccessControl::rewriteOfAnInvisibleNodeByClientIdIsRefused()

@@ -3,6 +3,7 @@
 
 #include "service/embedding/fakeembeddingprovider.h"
 #include "service/engine/memoryservice.h"
+#include "tests/support/tempservice.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -46,9 +47,7 @@ private:
 
 RequestMeta as(const QString &agent, const QString &team)
 {
-    RequestMeta meta;
-    meta.principal = Principal{s("acme"), agent, team, QString(), s("api_key")};
-    return meta;
+    return Test::credentialAs(agent, team);
 }
 
 QByteArray describe(const Error &e)

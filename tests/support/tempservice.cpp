@@ -38,6 +38,22 @@ QJsonObject writeBody(const QJsonArray &nodes, const QJsonArray &edges, const QS
     return body;
 }
 
+QProcessEnvironment apiKeyTestEnvironment()
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("MEMORY_AUTH_MODE"), QStringLiteral("api_key"));
+    env.insert(QStringLiteral("MEMORY_API_KEYS_JSON"), QStringLiteral(R"({"unused":{"tenant_id":"acme"}})"));
+    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
+    return env;
+}
+
+RequestMeta credentialAs(const QString &agent, const QString &team, const QString &tenant)
+{
+    RequestMeta meta;
+    meta.principal = Principal{tenant, agent, team, QString(), QStringLiteral("api_key")};
+    return meta;
+}
+
 QString testOutputDir()
 {
     QString dir = qEnvironmentVariable("MEMORYGRAPH_TEST_OUTPUT_DIR");

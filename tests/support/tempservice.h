@@ -36,6 +36,15 @@ private:
 QJsonObject writeBody(const QJsonArray &nodes, const QJsonArray &edges = {},
                       const QString &inputText = QStringLiteral("test input"));
 
+/// The environment of a service in api_key mode for tenant "acme" with no embedding provider;
+/// calls carry their identity through credentialAs().
+QProcessEnvironment apiKeyTestEnvironment();
+
+/// A call made with an authenticated api_key credential of `tenant` for `agent` and `team`
+/// (either may be empty: a key that does not carry that field).
+RequestMeta credentialAs(const QString &agent, const QString &team,
+                         const QString &tenant = QStringLiteral("acme"));
+
 /// Where tests may leave artefacts such as screenshots (MEMORYGRAPH_TEST_OUTPUT_DIR or temp).
 QString testOutputDir();
 
