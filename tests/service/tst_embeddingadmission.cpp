@@ -50,20 +50,8 @@ RequestMeta as(const QString &agent, const QString &team)
     return Test::credentialAs(agent, team);
 }
 
-QByteArray describe(const Error &e)
-{
-    return QStringLiteral("%1 %2: %3 %4")
-        .arg(e.status)
-        .arg(e.code, e.message, QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact)))
-        .toUtf8();
-}
-
-/// The error of a failed result, for failure messages (empty when it succeeded).
-template <typename T>
-QByteArray why(const Result<T> &r)
-{
-    return r ? QByteArray() : describe(r.error());
-}
+using MemoryGraph::Test::describe;
+using MemoryGraph::Test::why;
 
 } // namespace
 

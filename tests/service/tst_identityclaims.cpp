@@ -87,20 +87,8 @@ QJsonObject note(const QString &clientId, const QJsonObject &extra = {})
     return n;
 }
 
-QByteArray describe(const Error &e)
-{
-    return QStringLiteral("%1 %2: %3 %4")
-        .arg(e.status)
-        .arg(e.code, e.message, QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact)))
-        .toUtf8();
-}
-
-/// The error of a failed result, for failure messages (empty when it succeeded).
-template <typename T>
-QByteArray why(const Result<T> &r)
-{
-    return r ? QByteArray() : describe(r.error());
-}
+using MemoryGraph::Test::describe;
+using MemoryGraph::Test::why;
 
 /// One facade call made with `meta`, reduced to its error (or none).
 using Call = std::function<std::optional<Error>(MemoryService *, const RequestMeta &)>;

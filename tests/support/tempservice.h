@@ -2,6 +2,7 @@
 
 #include "service/engine/memoryservice.h"
 
+#include <QJsonDocument>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 
@@ -44,6 +45,23 @@ QProcessEnvironment apiKeyTestEnvironment();
 /// (either may be empty: a key that does not carry that field).
 RequestMeta credentialAs(const QString &agent, const QString &team,
                          const QString &tenant = QStringLiteral("acme"));
+
+/// An error as one line for failure messages: status, code, message and details.
+inline QByteArray describe(const Error &e)
+{
+    return QStringLiteral("%1 %2: %3 %4")
+        .arg(e.status)
+        .arg(e.code, e.message,
+             QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact)))
+        .toUtf8();
+}
+
+/// The error of a failed result, for failure messages (empty when it succeeded).
+template <typename T>
+QByteArray why(const Result<T> &r)
+{
+    return r ? QByteArray() : describe(r.error());
+}
 
 /// Where tests may leave artefacts such as screenshots (MEMORYGRAPH_TEST_OUTPUT_DIR or temp).
 QString testOutputDir();
