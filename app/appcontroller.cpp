@@ -5,7 +5,7 @@
 #include "service/core/config.h"
 #include "service/core/privatefiles.h"
 #include "service/core/requestlog.h"
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "service/net/embeddingfactory.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/serverpage.h"

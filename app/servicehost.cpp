@@ -1,7 +1,7 @@
 #include "app/servicehost.h"
 
-#include "service/engine/maintenancescheduler.h"
-#include "service/engine/memoryservice.h"
+#include "service/lifecycle/maintenancescheduler.h"
+#include "service/memoryservice.h"
 #include "service/http/httpserverhost.h"
 
 #include <QThreadPool>

@@ -1,6 +1,6 @@
 #include "ui/mainwindow.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/pages/auditpage.h"
 #include "ui/pages/decisionspage.h"

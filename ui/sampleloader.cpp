@@ -1,6 +1,6 @@
 #include "ui/sampleloader.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "service/embedding/fakeembeddingprovider.h"
 
-#include "service/engine/vocabulary.h"
+#include "service/core/vocabulary.h"
 
 #include <QCryptographicHash>
 #include <QtEndian>

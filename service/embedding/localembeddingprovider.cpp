@@ -1,7 +1,7 @@
 #include "service/embedding/localembeddingprovider.h"
 
 #include "service/embedding/lexicalterms.h"
-#include "service/engine/vocabulary.h"
+#include "service/core/vocabulary.h"
 
 #include <cmath>
 #include <map>

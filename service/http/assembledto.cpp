@@ -1,8 +1,8 @@
 #include "service/http/assembledto.h"
 
 #include "service/core/ids.h"
-#include "service/engine/contextbuilder.h"
-#include "service/engine/jsonvalues.h"
+#include "service/assemble/contextbuilder.h"
+#include "service/core/jsonvalues.h"
 #include "service/http/dto.h"
 #include "service/http/tooldto.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "service/core/result.h"
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 
 #include <QJsonObject>
 

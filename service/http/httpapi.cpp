@@ -1,8 +1,8 @@
 #include "service/http/httpapi.h"
 
 #include "service/core/ids.h"
-#include "service/engine/memoryservice.h"
-#include "service/engine/callscope.h"
+#include "service/memoryservice.h"
+#include "service/access/callscope.h"
 #include "service/http/browserguard.h"
 #include "service/http/dto.h"
 #include "service/http/routes.h"

@@ -1,6 +1,6 @@
 #include "service/http/httpserverhost.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "service/http/guardedtcpserver.h"
 #include "service/http/httpapi.h"
 

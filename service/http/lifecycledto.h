@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/engine/lifecycleengine.h"
+#include "service/lifecycle/lifecycleengine.h"
 
 #include <QJsonObject>
 

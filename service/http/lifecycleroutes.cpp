@@ -1,4 +1,4 @@
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "service/http/lifecycledto.h"
 #include "service/http/routes.h"
 

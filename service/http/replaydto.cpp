@@ -1,6 +1,6 @@
 #include "service/http/replaydto.h"
 
-#include "service/engine/jsonvalues.h"
+#include "service/core/jsonvalues.h"
 #include "service/http/dto.h"
 
 #include <QJsonArray>

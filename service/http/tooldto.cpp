@@ -1,7 +1,7 @@
 #include "service/http/tooldto.h"
 
 #include "service/core/ids.h"
-#include "service/engine/jsonvalues.h"
+#include "service/core/jsonvalues.h"
 #include "service/http/dto.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/engine/toolengine.h"
+#include "service/tools/toolengine.h"
 
 #include <QJsonObject>
 

@@ -1,6 +1,6 @@
 #include "service/net/embeddingwire.h"
 
-#include "service/engine/vocabulary.h"
+#include "service/core/vocabulary.h"
 #include "service/net/upstreamembeddingerrors.h"
 
 #include <QJsonArray>

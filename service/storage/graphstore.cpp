@@ -1,6 +1,6 @@
 #include "service/storage/graphstore.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "service/storage/database.h"
 
 #include <QJsonDocument>

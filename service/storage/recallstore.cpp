@@ -1,7 +1,7 @@
 #include "service/storage/recallstore.h"
 
 #include "service/storage/database.h"
-#include "service/engine/vectormath.h"
+#include "service/index/vectormath.h"
 #include "service/storage/graphstore.h"
 
 #include <QJsonDocument>

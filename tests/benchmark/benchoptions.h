@@ -29,7 +29,7 @@ struct BenchOptions
     int clients = 8;             ///< concurrent clients of the second recall run
     int annQueries = 200;        ///< queries of the recall@10 check
     /// ef of the recall@10 target figure: the service's indexes search with 128
-    /// (kEfSearch in service/engine/indexmanager.cpp); VectorIndex's own default is 64.
+    /// (kEfSearch in service/index/indexmanager.cpp); VectorIndex's own default is 64.
     int annEf = 128;
     int coldRuns = 3;            ///< cold starts per size (median reported)
     bool prime = true;           ///< recall once after the first batch so writes index at once

@@ -1,7 +1,7 @@
 #include "tests/benchmark/inprocessserver.h"
 
 #include "service/core/config.h"
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "service/http/httpserverhost.h"
 
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 
 #include "tests/http/httptestserver.h"
 
-#include "service/engine/lifecyclerequests.h"
+#include "service/api/lifecyclerequests.h"
 
 #include <QDir>
 #include <QMutex>

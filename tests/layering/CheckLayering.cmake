@@ -4,8 +4,9 @@
 # Rules (see tests/layering/CMakeLists.txt):
 #   service/ outside service/http/ and service/net/ includes no QtWidgets, QtGui, QtNetwork,
 #   QtHttpServer or QtWebSockets header: the service stays a headless library.
-#   ui/ includes no sqlite3.h, hnswlib, QtSql or QtHttpServer header and nothing from
-#   service/storage/, service/http/ or service/net/: the UI goes through the service facade.
+#   ui/ includes no sqlite3.h, hnswlib, QtSql or QtHttpServer header, and from service/ only the
+#   facade (memoryservice.h), its request and outcome types (api/), core/ values and the pure
+#   rule model (rules/, which the rule editor validates with): the UI goes through the facade.
 #
 # A Qt header is recognised either by its module prefix (<QtGui/QColor>) or by looking the name up
 # in the installed module's header folder (<QColor> exists in <QT_HEADERS_DIR>/QtGui/).
@@ -21,10 +22,12 @@ endif()
 set(_violations "")
 set(_checked 0)
 
-# _mg_check(<folder> <exclude-regex> <qt-modules> <path-regex>)
+# _mg_check(<folder> <exclude-regex> <qt-modules> <path-regex> [<service-allow-regex>])
 # Reports every include in <folder> (files whose relative path matches <exclude-regex> skipped)
-# that names a header of one of <qt-modules> or whose name matches <path-regex>.
+# that names a header of one of <qt-modules>, whose name matches <path-regex>, or, when a
+# <service-allow-regex> is given, that names a service/ header the regex does not allow.
 function(_mg_check folder exclude qt_modules path_regex)
+    set(service_allow "${ARGV4}")
     file(GLOB_RECURSE files LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}"
         "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.hpp"
         "${SOURCE_DIR}/${folder}/*.cpp" "${SOURCE_DIR}/${folder}/*.cc")
@@ -44,6 +47,8 @@ function(_mg_check folder exclude qt_modules path_regex)
             set(reason "")
             if(path_regex AND header MATCHES "${path_regex}")
                 set(reason "forbidden path")
+            elseif(service_allow AND header MATCHES "^service/" AND NOT header MATCHES "${service_allow}")
+                set(reason "service internal")
             else()
                 foreach(module IN LISTS qt_modules)
                     if(header MATCHES "^${module}/" OR EXISTS "${QT_HEADERS_DIR}/${module}/${header}")
@@ -65,7 +70,8 @@ _mg_check(service "^service/(http|net)/"
     "QtWidgets;QtGui;QtOpenGLWidgets;QtPrintSupport;QtNetwork;QtHttpServer;QtWebSockets" "")
 _mg_check(ui ""
     "QtSql;QtHttpServer"
-    "^(sqlite3\\.h|sqlite3ext\\.h|hnswlib/|service/(storage|http|net)/)")
+    "^(sqlite3\\.h|sqlite3ext\\.h|hnswlib/)"
+    "^service/(memoryservice\\.h|api/|core/|rules/)")
 
 if(_checked EQUAL 0)
     message(FATAL_ERROR "CheckLayering: no sources found under ${SOURCE_DIR}/service or /ui")
@@ -76,6 +82,6 @@ if(_count GREATER 0)
     list(JOIN _violations "\n  " _text)
     message(FATAL_ERROR "${_count} layering violation(s), ${_checked} files checked:\n  ${_text}\n"
         "service/ outside http/ and net/ must not use widget, GUI or network headers; "
-        "ui/ must reach storage, SQL, the vector index and HTTP only through the service facade.")
+        "ui/ must reach the service only through its facade, api/ and core/ types and the rule model.")
 endif()
 message(STATUS "layering: ${_checked} files checked, no violations")

@@ -1,4 +1,4 @@
-#include "service/engine/vocabulary.h"
+#include "service/core/vocabulary.h"
 #include "service/net/embeddingfactory.h"
 #include "service/net/embeddingwire.h"
 #include "service/net/openaiembeddingprovider.h"

@@ -2,10 +2,10 @@
 // commit is attributed to, and the request fields parsed the same way everywhere.
 #include "service/core/config.h"
 #include "service/core/identity.h"
-#include "service/engine/callscope.h"
-#include "service/engine/requestfields.h"
-#include "service/engine/slotvalues.h"
-#include "service/engine/viewer.h"
+#include "service/access/callscope.h"
+#include "service/api/requestfields.h"
+#include "service/core/slotvalues.h"
+#include "service/access/viewer.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -1,3 +1,4 @@
+#include "service/lifecycle/consolidationjob.h"
 #include "tests/support/tempservice.h"
 
 #include <QJsonArray>

@@ -1,4 +1,5 @@
-#include "service/engine/maintenancescheduler.h"
+#include "service/lifecycle/decayjob.h"
+#include "service/lifecycle/maintenancescheduler.h"
 #include "tests/support/tempservice.h"
 
 #include <QFile>

@@ -2,7 +2,7 @@
 #include "service/embedding/fakeembeddingprovider.h"
 #include "service/embedding/lexicalterms.h"
 #include "service/embedding/localembeddingprovider.h"
-#include "service/engine/vocabulary.h"
+#include "service/core/vocabulary.h"
 
 #include <QTest>
 

@@ -2,7 +2,7 @@
 // the embedding provider, so a refused call never spends an embedding (issue: trust boundaries §3).
 
 #include "service/embedding/fakeembeddingprovider.h"
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "tests/support/tempservice.h"
 
 #include <QJsonArray>

@@ -2,11 +2,11 @@
 // folder inside it) is 0700 and every file the service writes there is 0600.
 
 #include "service/core/config.h"
-#include "service/engine/maintenancescheduler.h"
-#include "service/engine/memoryservice.h"
-#include "service/engine/recallrequest.h"
-#include "service/engine/vocabulary.h"
-#include "service/engine/writerequest.h"
+#include "service/lifecycle/maintenancescheduler.h"
+#include "service/memoryservice.h"
+#include "service/api/recallrequest.h"
+#include "service/core/vocabulary.h"
+#include "service/api/writerequest.h"
 
 #include <QDir>
 #include <QDirIterator>

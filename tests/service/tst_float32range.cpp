@@ -1,9 +1,9 @@
 // Embeddings are stored and searched as float32: a JSON number that is finite as a double but
 // beyond float32 (1e39) must be refused with the element named, never turned into infinity.
 
-#include "service/engine/recallrequest.h"
-#include "service/engine/vocabulary.h"
-#include "service/engine/writerequest.h"
+#include "service/api/recallrequest.h"
+#include "service/core/vocabulary.h"
+#include "service/api/writerequest.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,5 +1,5 @@
-#include "service/engine/indexmanager.h"
-#include "service/engine/vocabulary.h"
+#include "service/index/indexmanager.h"
+#include "service/core/vocabulary.h"
 #include "service/storage/database.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // The pure layered-context builder of context/assemble (spec §4.13, reference §7.3): layer
 // mapping, line formats, budgets, caps, forgetting, static block scoring and the merged text.
 
-#include "service/engine/layeredcontext.h"
+#include "service/assemble/layeredcontext.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "service/engine/nodefeedback.h"
+#include "service/tools/nodefeedback.h"
 #include "tests/support/tempservice.h"
 
 #include <QJsonArray>

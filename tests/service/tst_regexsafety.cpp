@@ -2,9 +2,9 @@
 // at validation and never run at evaluation, a rule holds a bounded number of them, and only
 // the first kMaxRegexSubjectLength characters of a value are tested.
 
-#include "service/engine/memoryservice.h"
-#include "service/engine/toolrequests.h"
-#include "service/engine/writerequest.h"
+#include "service/memoryservice.h"
+#include "service/api/toolrequests.h"
+#include "service/api/writerequest.h"
 #include "service/rules/conditionmatcher.h"
 #include "tests/support/tempservice.h"
 

@@ -2,7 +2,7 @@
 // issues, lane visibility, tenant isolation and malformed URIs.
 
 #include "service/core/ids.h"
-#include "service/engine/vocabulary.h"
+#include "service/core/vocabulary.h"
 #include "tests/support/tempservice.h"
 
 #include <QJsonArray>

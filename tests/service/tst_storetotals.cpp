@@ -1,8 +1,8 @@
 // The store totals behind /health (schema step "row_counts") are seeded from the existing rows
 // when a database is upgraded, then kept by triggers.
 
-#include "service/engine/memoryservice.h"
-#include "service/engine/writerequest.h"
+#include "service/memoryservice.h"
+#include "service/api/writerequest.h"
 #include "tests/support/tempservice.h"
 
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "service/engine/writerequest.h"
+#include "service/api/writerequest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/engine/replayengine.h"
+#include "service/api/replayviews.h"
 
 #include <QAbstractTableModel>
 #include <QVector>

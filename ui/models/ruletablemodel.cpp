@@ -1,6 +1,6 @@
 #include "ui/models/ruletablemodel.h"
 
-#include "service/engine/ruledefinition.h"
+#include "service/rules/ruledefinition.h"
 #include "service/rules/rulerank.h"
 #include "ui/displayformat.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/engine/recallengine.h"
+#include "service/api/recalloutcome.h"
 
 #include <QAbstractTableModel>
 #include <QVector>

@@ -1,6 +1,6 @@
 #include "ui/pages/decisionspage.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/models/decisiontablemodel.h"
 #include "ui/pages/pageskeleton.h"

@@ -1,7 +1,7 @@
 #include "ui/pages/graphpage.h"
 
 #include "service/core/ids.h"
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/pages/pageskeleton.h"
 #include "ui/widgets/graphcanvas.h"

@@ -1,6 +1,6 @@
 #include "ui/pages/memorypage.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"

@@ -1,6 +1,6 @@
 #include "ui/pages/pageskeleton.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/widgets/scopepicker.h"
 #include "ui/widgets/statustext.h"
 

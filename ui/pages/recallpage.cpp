@@ -1,8 +1,8 @@
 #include "ui/pages/recallpage.h"
 
 #include "service/core/ids.h"
-#include "service/engine/contextbuilder.h"
-#include "service/engine/memoryservice.h"
+#include "service/api/contextresult.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/models/rankedtablemodel.h"
 #include "ui/models/seedtablemodel.h"

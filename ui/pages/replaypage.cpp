@@ -1,6 +1,6 @@
 #include "ui/pages/replaypage.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/displayformat.h"
 #include "ui/models/replayrunlistmodel.h"

@@ -1,6 +1,6 @@
 #include "ui/pages/rulespage.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/models/ruletablemodel.h"
 #include "ui/pages/pageskeleton.h"

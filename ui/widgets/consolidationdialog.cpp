@@ -1,6 +1,6 @@
 #include "ui/widgets/consolidationdialog.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/displayformat.h"
 #include "ui/widgets/statustext.h"
@@ -55,7 +55,7 @@ ConsolidationDialog::ConsolidationDialog(MemoryService *service, const QString &
                                 "or embeddings with cosine similarity of at least %1. The oldest node "
                                 "stays canonical; duplicates are marked alias_of / superseded_by and "
                                 "nothing is deleted.")
-                                 .arg(ConsolidationJob::kCosineThreshold),
+                                 .arg(kConsolidationCosineThreshold),
                              this);
     intro->setWordWrap(true);
 

@@ -1,6 +1,6 @@
 #include "ui/widgets/layeredcontextview.h"
 
-#include "service/engine/layeredcontext.h"
+#include "service/api/layeredcontexttypes.h"
 
 #include <QFontDatabase>
 #include <QLabel>

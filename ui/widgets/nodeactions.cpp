@@ -1,6 +1,6 @@
 #include "ui/widgets/nodeactions.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 #include "ui/widgets/activatedialog.h"
 #include "ui/widgets/forgetdialog.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 
 #include <QHash>
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "ui/widgets/ruleeditor.h"
 
-#include "service/engine/ruledefinition.h"
+#include "service/rules/ruledefinition.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policypatch.h"
 #include "service/rules/rulerank.h"

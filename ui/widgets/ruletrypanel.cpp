@@ -1,6 +1,6 @@
 #include "ui/widgets/ruletrypanel.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "service/rules/toolpolicy.h"
 #include "ui/asynccall.h"
 #include "ui/widgets/jsonhighlighter.h"

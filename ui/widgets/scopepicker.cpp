@@ -1,6 +1,6 @@
 #include "ui/widgets/scopepicker.h"
 
-#include "service/engine/memoryservice.h"
+#include "service/memoryservice.h"
 #include "ui/asynccall.h"
 
 #include <QComboBox>

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "service/api/assembleoutcome.h"
+#include "service/core/config.h"
+#include "service/core/identity.h"
+#include "service/api/assemblerequest.h"
+#include "service/access/callscope.h"
+#include "service/assemble/layeredcontext.h"
+#include "service/recall/recallengine.h"
+#include "service/tools/toolengine.h"
+
+#include <optional>
+
+namespace MemoryGraph {
+
+class Database;
+class EmbeddingProvider;
+class IndexManager;
+class RecallAudit;
+
+/// POST /v1/memory/context/assemble (spec §4.13, reference §7.3): embed the query, recall,
+/// evaluate rules against the runtime context, optionally select a tool (which persists a
+/// decision), then build the layered context.
+class AssembleEngine
+{
+public:
+    AssembleEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
+                   EmbeddingProvider *provider, const ServiceConfig &config);
+
+    Result<AssembleOutcome> assemble(const AssembleRequest &request, const RequestMeta &meta);
+
+private:
+    Database &m_db;
+    IndexManager &m_indexes;
+    RecallAudit &m_audit;
+    EmbeddingProvider *m_provider;
+    const ServiceConfig &m_config;
+};
+
+} // namespace MemoryGraph

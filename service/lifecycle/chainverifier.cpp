@@ -1,0 +1,146 @@
+#include "service/lifecycle/chainverifier.h"
+
+#include "service/core/hashing.h"
+#include "service/core/ids.h"
+#include "service/storage/database.h"
+
+#include <QJsonDocument>
+#include <QVariant>
+
+namespace MemoryGraph {
+
+namespace {
+
+/// The stored fields of one commit, exactly as written (diff as its stored text).
+struct StoredCommit
+{
+    QString id;
+    qint64 sequence = 0;
+    QString parentId;
+    QString parentHash;
+    QString inputSha256;
+    QString diffSha256;
+    QByteArray diffText;
+    QString actor;
+    QString kind;
+    QString commitHash;
+};
+
+QString text(const QSqlQuery &q, int column)
+{
+    const QVariant v = q.value(column);
+    return v.isNull() ? QString() : v.toString();
+}
+
+/// One page of the chain after `afterSequence`, oldest first (keyset paging on the
+/// (tenant_id, scope, seq) unique index, so a page costs the same at any depth).
+Result<QVector<StoredCommit>> page(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                   qint64 afterSequence, int limit)
+{
+    auto q = runSql(db, QStringLiteral(
+        "SELECT id, seq, parent_id, parent_hash, input_sha256, diff_sha256, diff, actor, kind,"
+        " commit_hash FROM commits WHERE tenant_id = ? AND scope = ? AND seq > ?"
+        " ORDER BY seq LIMIT ?"),
+        {tenantId, scope, afterSequence, limit});
+    if (!q)
+        return q.error();
+    QVector<StoredCommit> rows;
+    while (q.value().next()) {
+        const QSqlQuery &r = q.value();
+        rows.append({text(r, 0), r.value(1).toLongLong(), text(r, 2), text(r, 3), text(r, 4),
+                     text(r, 5), r.value(6).toByteArray(), text(r, 7), text(r, 8), text(r, 9)});
+    }
+    return rows;
+}
+
+/// The first mismatch of `c` against its predecessor's id and hash, if any.
+std::optional<ChainBreak> check(const StoredCommit &c, qint64 expectedSequence,
+                                const QString &previousId, const QString &previousHash,
+                                const QString &scopeKeyText)
+{
+    const auto broken = [&c](const char *reason, const QString &expected, const QString &found) {
+        return ChainBreak{c.sequence, c.id, QString::fromLatin1(reason), expected, found};
+    };
+    if (c.sequence != expectedSequence)
+        return broken("sequence_gap", QString::number(expectedSequence), QString::number(c.sequence));
+    if (c.parentHash != previousHash)
+        return broken("parent_mismatch", previousHash, c.parentHash);
+    if (c.parentId != previousId)
+        return broken("parent_mismatch", previousId, c.parentId);
+    const QJsonObject diff = QJsonDocument::fromJson(c.diffText).object();
+    const QString diffSha = sha256Hex(stableJson(diff));
+    if (diffSha != c.diffSha256)
+        return broken("diff_mismatch", diffSha, c.diffSha256);
+    // Same fields as CommitLog::append.
+    const QString hash = sha256Hex(stableJson(QJsonObject{
+        {QStringLiteral("parent_hash"), c.parentHash},
+        {QStringLiteral("input_sha256"), c.inputSha256},
+        {QStringLiteral("diff_sha256"), c.diffSha256},
+        {QStringLiteral("scope"), scopeKeyText},
+        {QStringLiteral("actor"), c.actor},
+        {QStringLiteral("kind"), c.kind},
+        {QStringLiteral("seq"), c.sequence}}));
+    if (hash != c.commitHash)
+        return broken("hash_mismatch", hash, c.commitHash);
+    const QString id = stableUuid(QStringLiteral("commit:") + c.commitHash);
+    if (id != c.id)
+        return broken("id_mismatch", id, c.id);
+    return std::nullopt;
+}
+
+} // namespace
+
+QJsonObject ChainReport::toJson() const
+{
+    QJsonValue breakValue;
+    if (firstBreak)
+        breakValue = QJsonObject{{QStringLiteral("sequence"), firstBreak->sequence},
+                                 {QStringLiteral("commit_id"), firstBreak->commitId},
+                                 {QStringLiteral("reason"), firstBreak->reason},
+                                 {QStringLiteral("expected"), firstBreak->expected},
+                                 {QStringLiteral("found"), firstBreak->found}};
+    return {{QStringLiteral("tenant_id"), tenantId},
+            {QStringLiteral("scope"), scope},
+            {QStringLiteral("ok"), ok},
+            {QStringLiteral("commits_checked"), commitsChecked},
+            {QStringLiteral("first_break"), breakValue}};
+}
+
+ChainVerifier::ChainVerifier(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+
+Result<ChainReport> ChainVerifier::verify(const QString &tenantId, const QString &scope, int pageSize)
+{
+    auto conn = m_db.connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase db = conn.value();
+    const QString key = scopeKey(tenantId, scope, m_config.defaultTenant);
+    ChainReport report;
+    report.tenantId = tenantId;
+    report.scope = scope;
+    qint64 expectedSequence = 1;
+    QString previousId;
+    QString previousHash = QStringLiteral("");
+    qint64 after = 0;
+    for (;;) {
+        auto rows = page(db, tenantId, scope, after, qMax(1, pageSize));
+        if (!rows)
+            return rows.error();
+        for (const StoredCommit &c : rows.value()) {
+            ++report.commitsChecked;
+            if (auto broken = check(c, expectedSequence, previousId, previousHash, key)) {
+                report.ok = false;
+                report.firstBreak = *broken;
+                return report;
+            }
+            previousId = c.id;
+            previousHash = c.commitHash;
+            expectedSequence = c.sequence + 1;
+            after = c.sequence;
+        }
+        if (rows.value().size() < qMax(1, pageSize))
+            return report;
+    }
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "service/api/recalloutcome.h"
+#include "service/core/config.h"
+#include "service/core/identity.h"
+#include "service/core/records.h"
+#include "service/access/callscope.h"
+#include "service/assemble/contextbuilder.h"
+#include "service/api/recallrequest.h"
+#include "service/rules/ruleevaluator.h"
+#include "service/access/viewer.h"
+
+#include <QJsonArray>
+
+namespace MemoryGraph {
+
+class Database;
+class IndexManager;
+class RecallAudit;
+
+/// What a recall checks before it does any work: the call scope (403 for another tenant), the
+/// consumer ids and the rules_context identity (403 identity_mismatch).
+struct RecallAdmission
+{
+    CallScope scope;
+    Viewer viewer;
+    std::optional<QJsonValue> rulesContext;   ///< with the caller's identity, when given
+};
+
+/// The recall pipeline (spec §4.3, reference §4): seeds by vector similarity among visible,
+/// ready, hot/warm nodes; a 1-2 hop neighbourhood; spreading activation and score; a bounded
+/// subgraph with draft topics appended; and the context text.
+class RecallEngine
+{
+public:
+    RecallEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
+                 const ServiceConfig &config);
+
+    /// endpoint: "recall" or "recall_text" (profile policy key and audit label).
+    Result<RecallOutcome> recall(const RecallRequest &request, const QVector<float> &query,
+                                 const RequestMeta &meta, const QString &endpoint);
+
+    /// The tenant and identity checks of recall(), for callers that must pass them before they
+    /// spend an embedding call (recall_text, context/assemble).
+    static Result<RecallAdmission> admit(const RecallRequest &request, const RequestMeta &meta,
+                                         const ServiceConfig &config);
+
+private:
+    Database &m_db;
+    IndexManager &m_indexes;
+    RecallAudit &m_audit;
+    const ServiceConfig &m_config;
+};
+
+} // namespace MemoryGraph

@@ -1,0 +1,117 @@
+#include "service/resolve/resolveengine.h"
+
+#include "service/core/ids.h"
+#include "service/core/jsonreader.h"
+#include "service/access/callscope.h"
+#include "service/api/requestfields.h"
+#include "service/access/viewer.h"
+#include "service/core/vocabulary.h"
+#include "service/storage/database.h"
+#include "service/storage/graphstore.h"
+#include "service/storage/rulestore.h"
+
+namespace MemoryGraph {
+
+namespace {
+
+Error absent(const QString &what)
+{
+    return Error::notFound(QStringLiteral("no %1 with this URI").arg(what),
+                           {{QStringLiteral("reason"), what + QStringLiteral("_not_found_in_scope")}});
+}
+
+bool inScope(const QString &tenantId, const QString &scope, const RecordUri &uri)
+{
+    return tenantId == uri.tenantId && scope == uri.scope;
+}
+
+} // namespace
+
+ResolveEngine::ResolveEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+
+Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const RequestMeta &meta)
+{
+    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
+    if (!cs)
+        return cs.error();
+    const auto parsed = parseRecordUri(req.uri);
+    if (!parsed)
+        return Error::invalidField(QStringLiteral("uri"),
+                                   QStringLiteral("must be memorygraph://<tenant>/<scope>/<kind>/<id>"));
+    const RecordUri uri = *parsed;
+    const bool nodeKind = Vocabulary::nodeTypes().contains(uri.kind);
+    const QStringList recordKinds{QStringLiteral("edge"), QStringLiteral("commit"), QStringLiteral("decision")};
+    if (!nodeKind && !recordKinds.contains(uri.kind))
+        return Error::invalidField(QStringLiteral("uri"),
+                                   QStringLiteral("unknown record kind '%1'; expected a node type, edge, commit or decision")
+                                       .arg(uri.kind));
+    if (uri.tenantId != cs.value().tenantId)
+        return Error::make(403, QStringLiteral("forbidden"),
+                           QStringLiteral("the URI names another tenant than the caller's"),
+                           {{QStringLiteral("tenant_id"), cs.value().tenantId}});
+    auto viewer = resolveViewer(req.consumerAgentId, req.consumerTeamId, meta, m_config);
+    if (!viewer)
+        return viewer.error();
+    auto conn = m_db.connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase db = conn.value();
+
+    ResolveOutcome out;
+    out.tenantId = uri.tenantId;
+    out.scope = uri.scope;
+    out.uri = recordUri(uri.tenantId, uri.scope, uri.kind, uri.id);
+    out.kind = uri.kind;
+    out.includeSlots = req.includeSlots;
+    out.includeMeta = req.includeMeta;
+    // A node the caller may not see answers exactly like an absent one.
+    const auto visibleNode = [&](const QString &id) -> Result<std::optional<NodeRecord>> {
+        auto node = GraphStore::findNode(db, id);
+        if (!node)
+            return node.error();
+        if (!node.value() || !inScope(node.value()->tenantId, node.value()->scope, uri)
+            || !viewer.value().sees(*node.value()))
+            return std::optional<NodeRecord>();
+        return node.value();
+    };
+    if (nodeKind) {
+        auto node = visibleNode(uri.id);
+        if (!node)
+            return node.error();
+        if (!node.value() || node.value()->type != uri.kind)
+            return absent(QStringLiteral("node"));
+        out.node = node.value();
+    } else if (uri.kind == QLatin1String("edge")) {
+        auto edge = GraphStore::findEdgeById(db, uri.id);
+        if (!edge)
+            return edge.error();
+        if (!edge.value() || !inScope(edge.value()->tenantId, edge.value()->scope, uri))
+            return absent(QStringLiteral("edge"));
+        for (const QString &end : {edge.value()->fromId, edge.value()->toId}) {
+            auto node = visibleNode(end);
+            if (!node)
+                return node.error();
+            if (!node.value())
+                return absent(QStringLiteral("edge"));
+        }
+        out.edge = edge.value();
+    } else if (uri.kind == QLatin1String("commit")) {
+        auto commit = GraphStore::findCommit(db, uri.id);
+        if (!commit)
+            return commit.error();
+        if (!commit.value() || !inScope(commit.value()->tenantId, commit.value()->scope, uri))
+            return absent(QStringLiteral("commit"));
+        out.commit = commit.value();
+        out.commit->uri = out.uri;
+    } else {
+        auto decision = RuleStore::decision(db, uri.tenantId, uri.scope, uri.id.toLower());
+        if (!decision)
+            return decision.error();
+        if (!decision.value())
+            return absent(QStringLiteral("decision"));
+        out.decision = decision.value();
+    }
+    return out;
+}
+
+} // namespace MemoryGraph

@@ -1,0 +1,169 @@
+#include "service/rules/ruleevaluator.h"
+
+#include "service/access/callscope.h"
+#include "service/core/jsonvalues.h"
+#include "service/rules/conditionmatcher.h"
+#include "service/rules/policypatch.h"
+#include "service/storage/rulestore.h"
+
+#include <algorithm>
+
+namespace MemoryGraph::RuleEvaluator {
+
+namespace {
+
+QString contextAgentId(const QJsonObject &c)
+{
+    const QString nested = c.value(QStringLiteral("agent")).toObject().value(QStringLiteral("id")).toString().trimmed();
+    return nested.isEmpty() ? c.value(QStringLiteral("agent_id")).toString().trimmed() : nested;
+}
+
+QString contextTeamId(const QJsonObject &c)
+{
+    const QString nested = c.value(QStringLiteral("agent")).toObject().value(QStringLiteral("team_id")).toString().trimmed();
+    return nested.isEmpty() ? c.value(QStringLiteral("team_id")).toString().trimmed() : nested;
+}
+
+bool ranksBefore(const RuleMatch &a, const RuleMatch &b)
+{
+    return a.rank.score > b.rank.score || (a.rank.score == b.rank.score && a.node.id < b.node.id);
+}
+
+QVector<Rules::MatchedRule> forMerge(const QVector<RuleMatch> &matches, const QString &state)
+{
+    QVector<Rules::MatchedRule> out;
+    for (const RuleMatch &m : matches)
+        out.append({m.node.id, state, m.node.commitId, m.patch, m.rank});
+    return out;
+}
+
+} // namespace
+
+Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMeta &meta)
+{
+    if (!meta.principal)
+        return context;
+    const Principal &p = *meta.principal;
+    // A context that is not an object still gets the caller's identity, so lanes are enforced.
+    QJsonObject c = context.isObject() ? context.toObject() : QJsonObject();
+    if (!context.isObject() && !context.isUndefined() && !context.isNull())
+        c.insert(QStringLiteral("input"), context);
+    QJsonObject agentObject = c.value(QStringLiteral("agent")).toObject();
+    // Every spelling of an identity field must agree with the credential.
+    const std::pair<QString, QString> agentForms[] = {
+        {QStringLiteral("context.agent.id"), agentObject.value(QStringLiteral("id")).toString().trimmed()},
+        {QStringLiteral("context.agent_id"), c.value(QStringLiteral("agent_id")).toString().trimmed()}};
+    const std::pair<QString, QString> teamForms[] = {
+        {QStringLiteral("context.agent.team_id"), agentObject.value(QStringLiteral("team_id")).toString().trimmed()},
+        {QStringLiteral("context.team_id"), c.value(QStringLiteral("team_id")).toString().trimmed()}};
+    for (const auto &[field, given] : agentForms) {
+        if (auto refused = checkClaim(p, field, given, p.agentId))
+            return *refused;
+    }
+    for (const auto &[field, given] : teamForms) {
+        if (auto refused = checkClaim(p, field, given, p.teamId))
+            return *refused;
+    }
+    if (!p.agentId.isEmpty()) {
+        agentObject.insert(QStringLiteral("id"), p.agentId);
+        c.insert(QStringLiteral("agent_id"), p.agentId);
+    }
+    if (!p.teamId.isEmpty()) {
+        agentObject.insert(QStringLiteral("team_id"), p.teamId);
+        c.insert(QStringLiteral("team_id"), p.teamId);
+    }
+    if (!agentObject.isEmpty())
+        c.insert(QStringLiteral("agent"), agentObject);
+    return QJsonValue(c);
+}
+
+Result<RuleEvaluation> evaluate(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                const QJsonValue &context, bool includeShadow, int limit)
+{
+    auto loaded = RuleStore::rules(db, tenantId, scope, {QStringLiteral("shadow"), QStringLiteral("active")}, limit);
+    if (!loaded)
+        return loaded.error();
+    const QJsonObject ctx = context.toObject();
+    const QString agent = contextAgentId(ctx);
+    const QString team = contextTeamId(ctx);
+    // spec §4.7.2-3: lanes are enforced only when the context names an agent or a team.
+    const bool laneApplied = !agent.isEmpty() || !team.isEmpty();
+    const QString laneReason = !laneApplied ? QStringLiteral("missing_agent_context")
+                               : !agent.isEmpty() && !team.isEmpty() ? QStringLiteral("enforced_agent_team")
+                               : !agent.isEmpty() ? QStringLiteral("enforced_agent_only")
+                                                  : QStringLiteral("enforced_team_only");
+
+    RuleEvaluation out;
+    out.considered = int(loaded.value().size());
+    int byScope = 0, byLane = 0, byCondition = 0, unownedPrivate = 0;
+    for (const RuleStore::StoredRule &r : loaded.value()) {
+        const RuleDefinition def = RuleDefinition::fromNode(r.node);
+        if ((def.ruleScope == QLatin1String("agent") && (agent.isEmpty() || agent != def.targetAgentId))
+            || (def.ruleScope == QLatin1String("team") && (team.isEmpty() || team != def.targetTeamId))) {
+            ++byScope;
+            continue;
+        }
+        if (r.node.memoryLane == QLatin1String("private")) {
+            const bool unowned = r.node.ownerAgentId.isEmpty() && r.node.ownerTeamId.isEmpty();
+            if (unowned)
+                ++unownedPrivate;
+            const bool visible = !unowned
+                                 && ((!agent.isEmpty() && r.node.ownerAgentId == agent)
+                                     || (!team.isEmpty() && r.node.ownerTeamId == team));
+            if (laneApplied && !visible) {
+                ++byLane;
+                continue;
+            }
+        }
+        if (!Rules::ruleMatchesContext(def.ifJson, def.exceptionsJson, context)) {
+            ++byCondition;
+            continue;
+        }
+        auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
+        if (!patch) {
+            ++out.skippedInvalidThen;
+            if (out.invalidThenSample.size() < 5)
+                out.invalidThenSample.append(QJsonObject{
+                    {QStringLiteral("rule_node_id"), r.node.id},
+                    {QStringLiteral("state"), r.status.state.toUpper()},
+                    {QStringLiteral("commit_id"), r.node.commitId},
+                    {QStringLiteral("error"), patch.error().message}});
+            continue;
+        }
+        RuleMatch m;
+        m.node = r.node;
+        m.status = r.status;
+        m.definition = def;
+        m.patch = patch.value();
+        m.conditionPaths = Rules::conditionPaths(def.ifJson);
+        m.rank = Rules::computeRank(r.node.slotData, int(r.status.positive), int(r.status.negative),
+                                    int(m.conditionPaths.size()));
+        if (r.status.state == QLatin1String("active"))
+            out.active.append(m);
+        else if (includeShadow)
+            out.shadow.append(m);
+    }
+    std::sort(out.active.begin(), out.active.end(), ranksBefore);
+    std::sort(out.shadow.begin(), out.shadow.end(), ranksBefore);
+    out.applied = Rules::mergePolicies(forMerge(out.active, QStringLiteral("ACTIVE")));
+    if (includeShadow)
+        out.shadowApplied = Rules::mergePolicies(forMerge(out.shadow, QStringLiteral("SHADOW")));
+    out.visibility = QJsonObject{
+        {QStringLiteral("agent"), QJsonObject{{QStringLiteral("id"), nullable(agent)},
+                                              {QStringLiteral("team_id"), nullable(team)}}},
+        {QStringLiteral("rule_scope"), QJsonObject{{QStringLiteral("scanned"), out.considered},
+                                                   {QStringLiteral("filtered_by_scope"), byScope},
+                                                   {QStringLiteral("filtered_by_lane"), byLane},
+                                                   {QStringLiteral("filtered_by_condition"), byCondition},
+                                                   {QStringLiteral("skipped_invalid_then"), out.skippedInvalidThen},
+                                                   {QStringLiteral("matched_active"), out.active.size()},
+                                                   {QStringLiteral("matched_shadow"), out.shadow.size()}}},
+        {QStringLiteral("lane"), QJsonObject{{QStringLiteral("applied"), laneApplied},
+                                             {QStringLiteral("reason"), laneReason},
+                                             {QStringLiteral("legacy_unowned_private_visible"),
+                                              laneApplied ? 0 : unownedPrivate},
+                                             {QStringLiteral("legacy_unowned_private_detected"), unownedPrivate}}}};
+    return out;
+}
+
+} // namespace MemoryGraph::RuleEvaluator
