@@ -113,33 +113,37 @@ double lenientNumber(const QProcessEnvironment &env, const char *name, double fa
     return v ? v.value() : fallback;
 }
 
-} // namespace
-
-QString authModeName(AuthMode mode)
+/// A text setting, trimmed; unset or blank keeps the fallback.
+QString textSetting(const QProcessEnvironment &env, const char *name, const QString &fallback)
 {
-    switch (mode) {
-    case AuthMode::Off: return QStringLiteral("off");
-    case AuthMode::ApiKey: return QStringLiteral("api_key");
-    case AuthMode::Jwt: return QStringLiteral("jwt");
-    case AuthMode::ApiKeyOrJwt: return QStringLiteral("api_key_or_jwt");
-    }
-    return QStringLiteral("off");
+    const QString v = env.value(QString::fromLatin1(name)).trimmed();
+    return v.isEmpty() ? fallback : v;
 }
 
-Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &env)
+/// A comma-separated list, trimmed and lower-cased, blanks dropped.
+QStringList listSetting(const QProcessEnvironment &env, const char *name)
 {
-    ServiceConfig c;
-    auto text = [&env](const char *name, const QString &fallback) {
-        const QString v = env.value(QString::fromLatin1(name)).trimmed();
-        return v.isEmpty() ? fallback : v;
-    };
-    c.defaultTenant = text("MEMORY_TENANT_ID", c.defaultTenant);
-    c.defaultScope = text("MEMORY_SCOPE", c.defaultScope);
-    c.localAgentId = text("MEMORY_LOCAL_AGENT_ID", c.localAgentId);
-    c.adminToken = env.value(QStringLiteral("ADMIN_TOKEN"));
-    c.jwtSecret = env.value(QStringLiteral("MEMORY_JWT_HS256_SECRET")).toUtf8();
+    QStringList items;
+    for (const QString &item : env.value(QString::fromLatin1(name)).split(QLatin1Char(',')))
+        if (!item.trimmed().isEmpty())
+            items.append(item.trimmed().toLower());
+    return items;
+}
 
-    const QString mode = text("MEMORY_AUTH_MODE", QStringLiteral("off")).toLower();
+/// The tenant, scope and local agent a call defaults to, and the admin token.
+void readDefaults(const QProcessEnvironment &env, ServiceConfig &c)
+{
+    c.defaultTenant = textSetting(env, "MEMORY_TENANT_ID", c.defaultTenant);
+    c.defaultScope = textSetting(env, "MEMORY_SCOPE", c.defaultScope);
+    c.localAgentId = textSetting(env, "MEMORY_LOCAL_AGENT_ID", c.localAgentId);
+    c.adminToken = env.value(QStringLiteral("ADMIN_TOKEN"));
+}
+
+/// How callers prove who they are: auth mode, API keys, the JWT secret and clock skew.
+Result<void> readAuth(const QProcessEnvironment &env, ServiceConfig &c)
+{
+    c.jwtSecret = env.value(QStringLiteral("MEMORY_JWT_HS256_SECRET")).toUtf8();
+    const QString mode = textSetting(env, "MEMORY_AUTH_MODE", QStringLiteral("off")).toLower();
     if (mode == QLatin1String("off"))
         c.authMode = AuthMode::Off;
     else if (mode == QLatin1String("api_key"))
@@ -165,7 +169,12 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
     if (!skew)
         return skew.error();
     c.jwtClockSkewSec = int(skew.value());
+    return {};
+}
 
+/// Size bounds of a request: body bytes and text length.
+Result<void> readRequestLimits(const QProcessEnvironment &env, ServiceConfig &c)
+{
     auto body = readInt(env, QStringLiteral("MEMORY_MAX_BODY_BYTES"), c.maxBodyBytes, 1024,
                         qint64(1) << 30);
     if (!body)
@@ -176,16 +185,14 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
     if (!textLen)
         return textLen.error();
     c.maxTextLength = int(textLen.value());
+    return {};
+}
 
-    auto list = [&env](const char *name) {
-        QStringList items;
-        for (const QString &item : env.value(QString::fromLatin1(name)).split(QLatin1Char(',')))
-            if (!item.trimmed().isEmpty())
-                items.append(item.trimmed().toLower());
-        return items;
-    };
-    c.allowedHosts = list("MEMORY_ALLOWED_HOSTS");
-    c.allowedOrigins = list("MEMORY_ALLOWED_ORIGINS");
+/// The HTTP listener: browser guards (hosts, origins) and what one client may hold.
+Result<void> readListener(const QProcessEnvironment &env, ServiceConfig &c)
+{
+    c.allowedHosts = listSetting(env, "MEMORY_ALLOWED_HOSTS");
+    c.allowedOrigins = listSetting(env, "MEMORY_ALLOWED_ORIGINS");
     const std::tuple<const char *, int *, qint64, qint64> listenerSettings[] = {
         {"MEMORY_HTTP_IDLE_TIMEOUT_MS", &c.listener.idleTimeoutMs, 100, 3600000},
         {"MEMORY_HTTP_MAX_CONNECTIONS", &c.listener.maxConnections, 1, 100000},
@@ -197,33 +204,48 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
             return v.error();
         *field = int(v.value());
     }
+    return {};
+}
 
+/// Whether a write must carry nodes.
+Result<void> readWritePolicy(const QProcessEnvironment &env, ServiceConfig &c)
+{
     auto requireNodes = readBool(env, QStringLiteral("MEMORY_WRITE_REQUIRE_NODES"), false);
     if (!requireNodes)
         return requireNodes.error();
     c.writeRequireNodes = requireNodes.value();
+    return {};
+}
 
-    c.embeddingProvider = text("EMBEDDING_PROVIDER", c.embeddingProvider).toLower();
+/// The embedding provider and how to reach it.
+Result<void> readEmbedding(const QProcessEnvironment &env, ServiceConfig &c)
+{
+    c.embeddingProvider = textSetting(env, "EMBEDDING_PROVIDER", c.embeddingProvider).toLower();
     static const QStringList providers{QStringLiteral("none"), QStringLiteral("fake"),
                                        QStringLiteral("local"), QStringLiteral("openai")};
     if (!providers.contains(c.embeddingProvider))
         return badVariable(QStringLiteral("EMBEDDING_PROVIDER"),
                            QStringLiteral("expected none, fake, local or openai"));
-    c.embeddingBaseUrl = text("EMBEDDING_BASE_URL", c.embeddingBaseUrl);
-    c.embeddingModel = text("EMBEDDING_MODEL", c.embeddingModel);
-    c.embeddingApiKey = text("EMBEDDING_API_KEY", env.value(QStringLiteral("OPENAI_API_KEY")));
+    c.embeddingBaseUrl = textSetting(env, "EMBEDDING_BASE_URL", c.embeddingBaseUrl);
+    c.embeddingModel = textSetting(env, "EMBEDDING_MODEL", c.embeddingModel);
+    c.embeddingApiKey = textSetting(env, "EMBEDDING_API_KEY", env.value(QStringLiteral("OPENAI_API_KEY")));
     auto timeout = readInt(env, QStringLiteral("EMBEDDING_TIMEOUT_MS"), c.embeddingTimeoutMs, 100, 600000);
     if (!timeout)
         return timeout.error();
     c.embeddingTimeoutMs = int(timeout.value());
+    return {};
+}
 
+/// The recall profiles, their policy override, adaptive downgrade and the text token budget.
+Result<void> readRecall(const QProcessEnvironment &env, ServiceConfig &c)
+{
     static const QStringList profiles{QStringLiteral("strict_edges"), QStringLiteral("quality_first"),
                                       QStringLiteral("legacy")};
-    c.recallProfile = text("MEMORY_RECALL_PROFILE", c.recallProfile);
+    c.recallProfile = textSetting(env, "MEMORY_RECALL_PROFILE", c.recallProfile);
     if (!profiles.contains(c.recallProfile))
         return badVariable(QStringLiteral("MEMORY_RECALL_PROFILE"),
                            QStringLiteral("expected strict_edges, quality_first or legacy"));
-    c.adaptiveTargetProfile = text("MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE", c.adaptiveTargetProfile);
+    c.adaptiveTargetProfile = textSetting(env, "MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE", c.adaptiveTargetProfile);
     if (!profiles.contains(c.adaptiveTargetProfile))
         return badVariable(QStringLiteral("MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE"),
                            QStringLiteral("expected strict_edges, quality_first or legacy"));
@@ -249,12 +271,21 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
     if (!budget)
         return budget.error();
     c.recallTextTokenBudgetDefault = int(budget.value());
+    return {};
+}
 
+/// APP_ENV or NODE_ENV naming production: it turns off the loopback rate-limit bypass.
+bool isProduction(const QProcessEnvironment &env)
+{
     const QString appEnv = env.value(QStringLiteral("APP_ENV")).trimmed().toLower();
     const QString nodeEnv = env.value(QStringLiteral("NODE_ENV")).trimmed().toLower();
-    c.production = appEnv == QLatin1String("prod") || appEnv == QLatin1String("production")
-                   || nodeEnv == QLatin1String("production");
+    return appEnv == QLatin1String("prod") || appEnv == QLatin1String("production")
+           || nodeEnv == QLatin1String("production");
+}
 
+/// Class limiters and tenant quotas; production never bypasses them for loopback.
+Result<void> readRateLimits(const QProcessEnvironment &env, ServiceConfig &c)
+{
     RateLimits &rl = c.rateLimits;
     auto classLimits = readBool(env, QStringLiteral("RATE_LIMIT_ENABLED"), true);
     if (!classLimits)
@@ -282,13 +313,45 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
         if (auto r = readLimit(env, prefix, limit); !r)
             return r.error();
     }
+    return {};
+}
 
+/// Adaptive decay and scope budgets of the maintenance jobs (lenient: never fails start-up).
+void readDecay(const QProcessEnvironment &env, ServiceConfig &c)
+{
     c.adaptiveDecayEnabled = lenientBool(env, "MEMORY_ADAPTIVE_DECAY_ENABLED", c.adaptiveDecayEnabled);
     c.adaptiveRecentDays = int(lenientInt(env, "MEMORY_ADAPTIVE_RECENT_DAYS", c.adaptiveRecentDays, 0, 3650));
     c.salienceDecayFactor = lenientNumber(env, "MEMORY_SALIENCE_DECAY_FACTOR", c.salienceDecayFactor, 0, 1);
     c.scopeHotNodeBudget = int(lenientInt(env, "MEMORY_SCOPE_HOT_NODE_BUDGET", c.scopeHotNodeBudget, 0, 100000000));
     c.scopeActiveNodeBudget = int(lenientInt(env, "MEMORY_SCOPE_ACTIVE_NODE_BUDGET", c.scopeActiveNodeBudget, 0, 100000000));
     c.decayIntervalHours = int(lenientInt(env, "MEMORY_DECAY_INTERVAL_HOURS", c.decayIntervalHours, 0, 24 * 365));
+}
+
+} // namespace
+
+QString authModeName(AuthMode mode)
+{
+    switch (mode) {
+    case AuthMode::Off: return QStringLiteral("off");
+    case AuthMode::ApiKey: return QStringLiteral("api_key");
+    case AuthMode::Jwt: return QStringLiteral("jwt");
+    case AuthMode::ApiKeyOrJwt: return QStringLiteral("api_key_or_jwt");
+    }
+    return QStringLiteral("off");
+}
+
+Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &env)
+{
+    ServiceConfig c;
+    readDefaults(env, c);
+    c.production = isProduction(env);
+    // Strict groups, in the order their errors are reported: the first bad variable wins.
+    for (auto readGroup : {readAuth, readRequestLimits, readListener, readWritePolicy, readEmbedding,
+                           readRecall, readRateLimits}) {
+        if (auto r = readGroup(env, c); !r)
+            return r.error();
+    }
+    readDecay(env, c);
     return c;
 }
 

@@ -15,8 +15,119 @@ Q_LOGGING_CATEGORY(lcBackfill, "memorygraph.service.backfill")
 namespace MemoryGraph {
 
 namespace {
+
 constexpr int kIdlePollMs = 30000;   // also picks up work left pending by a previous run
+
+Error badResponse(const QString &message)
+{
+    return Error::make(502, QStringLiteral("upstream_embedding_bad_response"), message);
 }
+
+/// The provider's answer for a batch: one result per text, and the batch call itself (its
+/// error is what a round with upstream trouble logs).
+struct BatchEmbeddings
+{
+    Result<QVector<Embedding>> batch;
+    QVector<Result<Embedding>> perText;
+};
+
+/// One result per text. A 400 means the provider rejected some input (a text with nothing
+/// to embed); embed one by one so a single bad text does not hold back the others.
+BatchEmbeddings embedTexts(EmbeddingProvider &provider, const QStringList &texts)
+{
+    BatchEmbeddings out{provider.embed(texts), {}};
+    if (out.batch && out.batch.value().size() != texts.size())
+        out.batch = badResponse(QStringLiteral("the provider returned a different number of vectors"));
+    if (out.batch) {
+        for (const Embedding &v : out.batch.value())
+            out.perText.append(v);
+    } else if (out.batch.error().status == 400 && texts.size() > 1) {
+        for (const QString &t : texts) {
+            auto one = provider.embed({t});
+            if (one && one.value().size() == 1)
+                out.perText.append(one.value().first());
+            else
+                out.perText.append(one ? badResponse(QStringLiteral("no vector returned")) : one.error());
+        }
+    } else {
+        for (int i = 0; i < texts.size(); ++i)
+            out.perText.append(out.batch.error());
+    }
+    return out;
+}
+
+/// What storing a batch changed: the vectors for the index, and whether upstream trouble
+/// asks for a retry (and how soon the provider allows it).
+struct StoredBatch
+{
+    QVector<EmbeddingChange> changes;
+    bool upstreamFailed = false;
+    int retryAfterSec = 0;
+};
+
+/// Marks the node ready and stores its vector.
+Result<void> storeVector(QSqlDatabase &wdb, NodeRecord &n, const Embedding &vector,
+                         const EmbeddingProvider &provider, StoredBatch &out)
+{
+    n.embeddingStatus = QStringLiteral("ready");
+    n.embeddingModel = provider.model();
+    n.embeddingError.clear();
+    if (auto saved = GraphStore::saveNode(wdb, n); !saved)
+        return saved.error();
+    const QByteArray bytes = VectorMath::toBytes(vector);
+    auto stamp = GraphStore::setEmbedding(wdb, n.id, bytes);
+    if (!stamp)
+        return stamp.error();
+    out.changes.append({n.tenantId, n.scope, stamp.value().label, stamp.value().version, bytes});
+    return {};
+}
+
+/// Counts the failed attempt. Bad input will not get better: fail it now. Upstream trouble is
+/// retried until kMaxAttempts.
+Result<void> recordFailure(QSqlDatabase &wdb, NodeRecord &n, const Error &error, StoredBatch &out)
+{
+    const bool permanent = error.status == 400;
+    if (!permanent) {
+        out.upstreamFailed = true;
+        out.retryAfterSec = qMax(out.retryAfterSec, error.details.value(QStringLiteral("retry_after_sec")).toInt());
+    }
+    auto attempts = GraphStore::countEmbeddingAttempt(wdb, n.id);
+    if (!attempts)
+        return attempts.error();
+    if (permanent || attempts.value() >= EmbeddingBackfill::kMaxAttempts) {
+        n.embeddingStatus = QStringLiteral("failed");
+        n.embeddingError = error.code;
+        if (auto saved = GraphStore::saveNode(wdb, n); !saved)
+            return saved.error();
+    }
+    return {};
+}
+
+/// Stores each node's result inside the writer's transaction, skipping nodes that changed
+/// since they were read.
+Result<void> storeBatch(QSqlDatabase &wdb, const QVector<NodeRecord> &nodes, const QStringList &texts,
+                        const QVector<Result<Embedding>> &results, const EmbeddingProvider &provider,
+                        StoredBatch &out)
+{
+    for (int i = 0; i < nodes.size(); ++i) {
+        auto current = GraphStore::findNode(wdb, nodes[i].id);
+        if (!current)
+            return current.error();
+        // The node was edited or forgotten meanwhile: its new text is embedded next round.
+        if (!current.value() || current.value()->embeddingStatus != QLatin1String("pending")
+            || current.value()->embedText() != texts[i])
+            continue;
+        NodeRecord &n = *current.value();
+        const Result<Embedding> &vector = results[i];
+        auto stored = vector ? storeVector(wdb, n, vector.value(), provider, out)
+                             : recordFailure(wdb, n, vector.error(), out);
+        if (!stored)
+            return stored;
+    }
+    return {};
+}
+
+} // namespace
 
 EmbeddingBackfill::EmbeddingBackfill(Database &db, IndexManager &indexes, EmbeddingProvider &provider)
     : m_db(db), m_indexes(indexes), m_provider(provider)
@@ -109,101 +220,31 @@ int EmbeddingBackfill::processBatch(int *retryAfterMs)
     auto conn = m_db.connection();
     if (!conn)
         return -1;
-    QSqlDatabase db = conn.value();
-    auto pending = GraphStore::nodesWhere(db, QStringLiteral(
-        "embedding_status = 'pending' ORDER BY updated_at, id LIMIT %1").arg(kBatchSize), {});
+    auto pending = GraphStore::pendingEmbeddingNodes(conn.value(), kBatchSize);
     if (!pending)
         return -1;
-    const QVector<NodeRecord> nodes = pending.value();
+    const QVector<NodeRecord> &nodes = pending.value();
     if (nodes.isEmpty())
         return 0;
     QStringList texts;
     for (const NodeRecord &n : nodes)
         texts << n.embedText();
 
-    // One result per node. A 400 means the provider rejected some input (a text with nothing
-    // to embed); embed one by one so a single bad text does not hold back the others.
-    QVector<Result<Embedding>> results;
-    auto vectors = m_provider.embed(texts);
-    if (vectors && vectors.value().size() != texts.size())
-        vectors = Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
-                              QStringLiteral("the provider returned a different number of vectors"));
-    if (vectors) {
-        for (const Embedding &v : vectors.value())
-            results.append(v);
-    } else if (vectors.error().status == 400 && texts.size() > 1) {
-        for (const QString &t : texts) {
-            auto one = m_provider.embed({t});
-            if (one && one.value().size() == 1)
-                results.append(one.value().first());
-            else
-                results.append(one ? Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
-                                                 QStringLiteral("no vector returned"))
-                                   : one.error());
-        }
-    } else {
-        for (int i = 0; i < texts.size(); ++i)
-            results.append(vectors.error());
-    }
-    bool upstreamFailed = false;
-    int retryAfterSec = 0;
-    QVector<EmbeddingChange> changes;
+    const BatchEmbeddings embedded = embedTexts(m_provider, texts);
+    StoredBatch stored;
     auto written = m_db.write([&](QSqlDatabase &wdb) -> Result<void> {
-        for (int i = 0; i < nodes.size(); ++i) {
-            auto current = GraphStore::findNode(wdb, nodes[i].id);
-            if (!current)
-                return current.error();
-            // The node was edited or forgotten meanwhile: its new text is embedded next round.
-            if (!current.value() || current.value()->embeddingStatus != QLatin1String("pending")
-                || current.value()->embedText() != texts[i])
-                continue;
-            NodeRecord n = *current.value();
-            const Result<Embedding> &vector = results[i];
-            if (vector) {
-                n.embeddingStatus = QStringLiteral("ready");
-                n.embeddingModel = m_provider.model();
-                n.embeddingError.clear();
-                if (auto saved = GraphStore::saveNode(wdb, n); !saved)
-                    return saved.error();
-                const QByteArray bytes = VectorMath::toBytes(vector.value());
-                auto stamp = GraphStore::setEmbedding(wdb, n.id, bytes);
-                if (!stamp)
-                    return stamp.error();
-                changes.append({n.tenantId, n.scope, stamp.value().label, stamp.value().version, bytes});
-                continue;
-            }
-            // Bad input will not get better: fail it now. Upstream trouble is retried.
-            const bool permanent = vector.error().status == 400;
-            if (!permanent) {
-                upstreamFailed = true;
-                retryAfterSec = qMax(retryAfterSec,
-                                     vector.error().details.value(QStringLiteral("retry_after_sec")).toInt());
-            }
-            auto attempts = runSql(wdb, QStringLiteral(
-                "UPDATE nodes SET embedding_attempts = embedding_attempts + 1 WHERE id = ?"
-                " RETURNING embedding_attempts"), {n.id});
-            if (!attempts)
-                return attempts.error();
-            attempts.value().next();
-            if (permanent || attempts.value().value(0).toInt() >= kMaxAttempts) {
-                n.embeddingStatus = QStringLiteral("failed");
-                n.embeddingError = vector.error().code;
-                if (auto saved = GraphStore::saveNode(wdb, n); !saved)
-                    return saved.error();
-            }
-        }
-        return {};
+        return storeBatch(wdb, nodes, texts, embedded.perText, m_provider, stored);
     });
     if (!written) {
         qCWarning(lcBackfill) << "cannot store embeddings:" << written.error().message;
         return -1;
     }
-    for (const EmbeddingChange &c : changes)
+    for (const EmbeddingChange &c : std::as_const(stored.changes))
         m_indexes.apply(c.tenantId, c.scope, c.label, c.version, c.vector);
-    if (upstreamFailed) {
-        qCWarning(lcBackfill) << "embedding provider failed:" << vectors.error().code
-                              << vectors.error().message;
-        *retryAfterMs = retryAfterSec * 1000;
+    if (stored.upstreamFailed) {
+        qCWarning(lcBackfill) << "embedding provider failed:" << embedded.batch.error().code
+                              << embedded.batch.error().message;
+        *retryAfterMs = stored.retryAfterSec * 1000;
         return -1;
     }
     return int(nodes.size());

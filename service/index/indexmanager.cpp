@@ -6,6 +6,7 @@
 #include "service/index/vectormath.h"
 #include "service/core/vocabulary.h"
 #include "service/storage/database.h"
+#include "service/storage/indexstore.h"
 
 #include <QDir>
 #include <QLoggingCategory>
@@ -85,6 +86,20 @@ bool betterMatch(const VectorMatch &a, const VectorMatch &b)
 /// the whole batch (multi-threaded inserts) when nothing is waiting on it.
 enum class Locking { PerVector, WholeBatch };
 
+/// Upserts vectors (stored row after row) into the index, in one multi-threaded batch when
+/// allowed; a batch holding a vector the index refuses falls back to one by one so the others
+/// still land.
+void upsertWithFallback(VectorIndex &index, const QVector<quint64> &labels, const QByteArray &vectors,
+                        Locking locking)
+{
+    if (labels.isEmpty() || (locking == Locking::WholeBatch && index.upsertMany(labels, floats(vectors))))
+        return;
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        if (auto r = index.upsert(labels.at(i), floats(vectors) + i * kDim); !r)
+            qCWarning(lcIndex) << "cannot index label" << labels.at(i) << r.error().message;
+    }
+}
+
 /// Writes a batch of changes (one per label) into the index. The index has its own lock.
 void writeChanges(VectorIndex &index, const QVector<qint64> &labels,
                   const QVector<PendingChange> &changes, Locking locking)
@@ -99,14 +114,67 @@ void writeChanges(VectorIndex &index, const QVector<qint64> &labels,
             qCWarning(lcIndex) << "cannot unindex label" << labels.at(i) << r.error().message;
         }
     }
-    // A batch holding a vector the index refuses falls back to one by one so the others land.
-    if (upsertLabels.isEmpty()
-        || (locking == Locking::WholeBatch && index.upsertMany(upsertLabels, floats(upsertVectors))))
-        return;
-    for (qsizetype i = 0; i < upsertLabels.size(); ++i) {
-        if (auto r = index.upsert(upsertLabels.at(i), floats(upsertVectors) + i * kDim); !r)
-            qCWarning(lcIndex) << "cannot index label" << upsertLabels.at(i) << r.error().message;
+    upsertWithFallback(index, upsertLabels, upsertVectors, locking);
+}
+
+/// What a search reads of a scope, taken under the scope lock and used without it.
+struct SearchSnapshot
+{
+    VectorIndex *index = nullptr;
+    QHash<qint64, PendingChange> pending;   // implicitly shared: copying it is O(1)
+    int inFlight = 0;
+};
+
+/// The index's hits for the query, none of them a label with a pending change.
+///
+/// A pending change overrides what the index holds for its label. When some pending label is
+/// in the index, a filter keeps it out and lets the index widen its search, so overrides never
+/// starve the result. Without one, only labels a drain is inserting right now can appear after
+/// the check: fetch that many more and drop them when merging.
+QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &query, int k,
+                             const std::function<bool(qint64)> &accept)
+{
+    const QHash<qint64, PendingChange> &pending = snap.pending;
+    bool pendingIndexed = false;
+    for (auto it = pending.cbegin(); it != pending.cend() && !pendingIndexed; ++it)
+        pendingIndexed = snap.index->contains(quint64(it.key()));
+    std::function<bool(quint64)> filter;
+    if (accept || pendingIndexed) {
+        filter = [&accept, &pending](quint64 label) {
+            return !pending.contains(qint64(label)) && (!accept || accept(qint64(label)));
+        };
     }
+    const int fetch = filter ? k : k + qMin(snap.inFlight, int(pending.size()));
+    return snap.index->size() < kExactScanBelow ? snap.index->exactSearch(query.constData(), fetch, filter)
+                                                : snap.index->search(query.constData(), fetch, filter);
+}
+
+/// The index's hits and the pending upserts, scored alike, best k first.
+QVector<VectorMatch> mergeWithPending(const QVector<VectorHit> &hits,
+                                      const QHash<qint64, PendingChange> &pending,
+                                      const QVector<float> &query, int k,
+                                      const std::function<bool(qint64)> &accept)
+{
+    QVector<VectorMatch> matches;
+    matches.reserve(hits.size() + pending.size());
+    for (const VectorHit &h : hits) {
+        if (!pending.contains(qint64(h.label)))
+            matches.append({qint64(h.label), h.similarity});
+    }
+    // Pending upserts are scored exactly, the way the index scores: dot of unit vectors.
+    const QByteArray unitQuery = pending.isEmpty() ? QByteArray() : unitVector(query.constData());
+    if (!unitQuery.isEmpty()) {
+        for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
+            if (it->isRemoval() || (accept && !accept(it.key())))
+                continue;
+            const float dot = VectorMath::dot(floats(unitQuery), floats(it->unit), kDim);
+            matches.append({it.key(), std::clamp(dot, -1.0f, 1.0f)});
+        }
+    }
+    std::sort(matches.begin(), matches.end(), betterMatch);
+    if (matches.size() > k)
+        matches.resize(k);
+    return matches;
 }
 } // namespace
 
@@ -142,6 +210,52 @@ struct IndexManager::ScopeIndex
         }
         pending.insert(label, PendingChange{version, unit});
         return true;
+    }
+
+    /// Catch-up phase 1: labels changed after appliedVersion that neither pending nor
+    /// heldVersion mirrors yet; newest receives the highest version seen.
+    Result<QVector<qint64>> unmirroredLabels(QSqlDatabase &db, qint64 *newest) const
+    {
+        QVector<qint64> stale;
+        auto read = IndexStore::forEachChangedLabel(
+            db, tenantId, scope, appliedVersion, [&](qint64 label, qint64 version) {
+                *newest = qMax(*newest, version);
+                const auto p = pending.constFind(label);
+                const bool recorded = p != pending.cend() && p->version == version;
+                if (!recorded && heldVersion.value(label, -1) != version)
+                    stale.append(label);
+            });
+        if (!read)
+            return read.error();
+        return stale;
+    }
+
+    /// Catch-up phase 2 for one batch of labels: their stored vectors go into the index, or
+    /// into pending when the index is already shared with searches and its drain.
+    Result<void> mirrorStored(QSqlDatabase &db, const QVector<qint64> &labels, CatchUpMode mode)
+    {
+        QVector<quint64> readyLabels;
+        QByteArray readyVectors;
+        auto read = IndexStore::forEachEmbedding(db, labels, [&](const IndexStore::StoredEmbedding &row) {
+            const bool usable = row.status == QLatin1String("ready") && row.vector.size() == kVectorBytes;
+            if (mode == CatchUpMode::IntoPending) {
+                // Leave hnswlib to the drain, which writes every change of a label in version order.
+                record(row.label, row.version, usable ? unitVector(floats(row.vector)) : QByteArray());
+                return;
+            }
+            ++unsaved;
+            if (usable) {
+                readyLabels.append(quint64(row.label));
+                readyVectors.append(row.vector);
+            } else if (auto r = index->remove(quint64(row.label)); !r) {
+                qCWarning(lcIndex) << "cannot unindex label" << row.label << r.error().message;
+            }
+        });
+        if (!read)
+            return read;
+        // Batches insert on several threads (a rebuild of 100k vectors).
+        upsertWithFallback(*index, readyLabels, readyVectors, Locking::WholeBatch);
+        return {};
     }
 
     /// The newest version a saved file may claim: everything at or below it is in the index.
@@ -217,13 +331,10 @@ Result<void> IndexManager::load(ScopeIndex &entry)
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto count = runSql(conn.value(), QStringLiteral(
-        "SELECT COUNT(*), COALESCE(MAX(embedding_version), 0) FROM nodes"
-        " WHERE tenant_id = ? AND scope = ?"), {entry.tenantId, entry.scope});
-    if (!count)
-        return count.error();
-    count.value().next();
-    const int capacity = qMax(1024, count.value().value(0).toInt() + 1024);
+    auto size = IndexStore::scopeSize(conn.value(), entry.tenantId, entry.scope);
+    if (!size)
+        return size.error();
+    const int capacity = qMax(1024, int(size.value().rows) + 1024);
     entry.index = std::make_unique<VectorIndex>(kDim, capacity);
     entry.index->setEfSearch(kEfSearch);
     entry.appliedVersion = 0;
@@ -242,71 +353,15 @@ Result<void> IndexManager::catchUp(ScopeIndex &entry, CatchUpMode mode)
     // Phase 1 reads only the covering (tenant, scope, version, label) index: after a bulk load
     // almost every changed row was already mirrored by apply(), and reading their vectors
     // again would cost a full table read.
-    auto changed = runSql(db, QStringLiteral(
-        "SELECT vector_label, embedding_version FROM nodes INDEXED BY nodes_embedding_version"
-        " WHERE tenant_id = ? AND scope = ? AND embedding_version > ?"),
-        {entry.tenantId, entry.scope, entry.appliedVersion});
-    if (!changed)
-        return changed.error();
     qint64 newest = entry.appliedVersion;
-    QVector<qint64> stale;
-    while (changed.value().next()) {
-        const qint64 label = changed.value().value(0).toLongLong();
-        const qint64 version = changed.value().value(1).toLongLong();
-        newest = qMax(newest, version);
-        const auto pending = entry.pending.constFind(label);
-        const bool recorded = pending != entry.pending.cend() && pending->version == version;
-        if (!recorded && entry.heldVersion.value(label, -1) != version)
-            stale.append(label);
-    }
+    auto stale = entry.unmirroredLabels(db, &newest);
+    if (!stale)
+        return stale.error();
     // Phase 2: vectors of the rows not mirrored yet, by primary label lookups.
     constexpr int kBatch = 500;
-    for (int from = 0; from < stale.size(); from += kBatch) {
-        const int n = qMin(kBatch, int(stale.size()) - from);
-        QStringList marks;
-        QVariantList labels;
-        for (int i = 0; i < n; ++i) {
-            marks << QStringLiteral("?");
-            labels << stale.at(from + i);
-        }
-        auto rows = runSql(db, QStringLiteral(
-            "SELECT vector_label, embedding_status, embedding, embedding_version FROM nodes"
-            " WHERE vector_label IN (%1)")
-            .arg(marks.join(QLatin1Char(','))), labels);
-        if (!rows)
-            return rows.error();
-        QSqlQuery &q = rows.value();
-        QVector<quint64> readyLabels;
-        QByteArray readyVectors;
-        while (q.next()) {
-            const qint64 label = q.value(0).toLongLong();
-            const QByteArray vector = q.value(2).toByteArray();
-            const bool usable = q.value(1).toString() == QLatin1String("ready")
-                                && vector.size() == kVectorBytes;
-            if (mode == CatchUpMode::IntoPending) {
-                // A loaded index is shared with searches and its drain: leave hnswlib to the
-                // drain, which writes every change of a label in version order.
-                entry.record(label, q.value(3).toLongLong(),
-                             usable ? unitVector(floats(vector)) : QByteArray());
-                continue;
-            }
-            ++entry.unsaved;
-            if (usable) {
-                readyLabels.append(quint64(label));
-                readyVectors.append(vector);
-            } else if (auto r = entry.index->remove(quint64(label)); !r) {
-                qCWarning(lcIndex) << "cannot unindex label" << label << r.error().message;
-            }
-        }
-        // Batches insert on several threads (a rebuild of 100k vectors); a batch holding a
-        // vector the index refuses falls back to one by one so the others still land.
-        const auto *vectors = reinterpret_cast<const float *>(readyVectors.constData());
-        if (!readyLabels.isEmpty() && !entry.index->upsertMany(readyLabels, vectors)) {
-            for (int i = 0; i < readyLabels.size(); ++i) {
-                if (auto r = entry.index->upsert(readyLabels.at(i), vectors + qsizetype(i) * kDim); !r)
-                    qCWarning(lcIndex) << "cannot index label" << readyLabels.at(i) << r.error().message;
-            }
-        }
+    for (qsizetype from = 0; from < stale.value().size(); from += kBatch) {
+        if (auto mirrored = entry.mirrorStored(db, stale.value().mid(from, kBatch), mode); !mirrored)
+            return mirrored;
     }
     entry.appliedVersion = newest;
     entry.heldVersion.clear();
@@ -431,72 +486,36 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    // Answered from the (tenant, scope, embedding_version) index alone: no row is read.
-    auto newest = runSql(conn.value(), QStringLiteral(
-        "SELECT embedding_version FROM nodes INDEXED BY nodes_embedding_version"
-        " WHERE tenant_id = ? AND scope = ? ORDER BY embedding_version DESC LIMIT 1"),
-        {tenantId, scope});
+    auto newest = IndexStore::newestEmbeddingVersion(conn.value(), tenantId, scope);
     if (!newest)
         return newest.error();
-    const qint64 newestVersion = newest.value().next() ? newest.value().value(0).toLongLong() : 0;
-    VectorIndex *index = nullptr;
-    QHash<qint64, PendingChange> pending;   // implicitly shared: copying it here is O(1)
-    int inFlight = 0;
+    SearchSnapshot snap;
     {
         QMutexLocker lock(&entry->mutex);
-        if (!entry->ready.load()) {
-            auto loaded = load(*entry);
-            if (!loaded)
-                return loaded.error();
-            entry->ready = true;
-        } else if (newestVersion > entry->appliedVersion) {
-            auto caught = catchUp(*entry, CatchUpMode::IntoPending);
-            if (!caught)
-                return caught.error();
-            startDrainLocked(entry);
-        }
-        index = entry->index.get();
-        pending = entry->pending;
-        inFlight = entry->inFlight;
+        if (auto current = bringUpToDateLocked(entry, newest.value()); !current)
+            return current.error();
+        snap.index = entry->index.get();
+        snap.pending = entry->pending;
+        snap.inFlight = entry->inFlight;
     }
+    return mergeWithPending(indexHits(snap, query, k, accept), snap.pending, query, k, accept);
+}
 
-    // A pending change overrides what the index holds for its label. When some pending label
-    // is in the index, a filter keeps it out and lets the index widen its search, so overrides
-    // never starve the result. Without one, only labels a drain is inserting right now can
-    // appear after the check: fetch that many more and drop them below.
-    bool pendingIndexed = false;
-    for (auto it = pending.cbegin(); it != pending.cend() && !pendingIndexed; ++it)
-        pendingIndexed = index->contains(quint64(it.key()));
-    std::function<bool(quint64)> filter;
-    if (accept || pendingIndexed) {
-        filter = [&accept, &pending](quint64 label) {
-            return !pending.contains(qint64(label)) && (!accept || accept(qint64(label)));
-        };
+Result<void> IndexManager::bringUpToDateLocked(const std::shared_ptr<ScopeIndex> &entry,
+                                               qint64 newestVersion)
+{
+    if (!entry->ready.load()) {
+        auto loaded = load(*entry);
+        if (!loaded)
+            return loaded;
+        entry->ready = true;
+    } else if (newestVersion > entry->appliedVersion) {
+        auto caught = catchUp(*entry, CatchUpMode::IntoPending);
+        if (!caught)
+            return caught;
+        startDrainLocked(entry);
     }
-    const int fetch = filter ? k : k + qMin(inFlight, int(pending.size()));
-    const QVector<VectorHit> hits = index->size() < kExactScanBelow
-                                        ? index->exactSearch(query.constData(), fetch, filter)
-                                        : index->search(query.constData(), fetch, filter);
-    QVector<VectorMatch> matches;
-    matches.reserve(hits.size() + pending.size());
-    for (const VectorHit &h : hits) {
-        if (!pending.contains(qint64(h.label)))
-            matches.append({qint64(h.label), h.similarity});
-    }
-    // Pending upserts are scored exactly, the way the index scores: dot of unit vectors.
-    const QByteArray unitQuery = pending.isEmpty() ? QByteArray() : unitVector(query.constData());
-    if (!unitQuery.isEmpty()) {
-        for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
-            if (it->isRemoval() || (accept && !accept(it.key())))
-                continue;
-            const float dot = VectorMath::dot(floats(unitQuery), floats(it->unit), kDim);
-            matches.append({it.key(), std::clamp(dot, -1.0f, 1.0f)});
-        }
-    }
-    std::sort(matches.begin(), matches.end(), betterMatch);
-    if (matches.size() > k)
-        matches.resize(k);
-    return matches;
+    return {};
 }
 
 void IndexManager::warmUp()
@@ -504,12 +523,11 @@ void IndexManager::warmUp()
     auto conn = m_db.connection();
     if (!conn)
         return;
-    auto scopes = runSql(conn.value(), QStringLiteral(
-        "SELECT DISTINCT tenant_id, scope FROM nodes WHERE embedding IS NOT NULL"));
+    auto scopes = IndexStore::embeddedScopes(conn.value());
     if (!scopes)
         return;
-    while (scopes.value().next()) {
-        auto entry = scopeIndex(scopes.value().value(0).toString(), scopes.value().value(1).toString());
+    for (const IndexStore::ScopeKey &key : std::as_const(scopes.value())) {
+        auto entry = scopeIndex(key.tenantId, key.scope);
         m_pool.start([this, entry] {
             QMutexLocker lock(&entry->mutex);
             if (entry->ready.load())

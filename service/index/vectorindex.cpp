@@ -235,6 +235,233 @@ private:
     std::shared_mutex m_lock;
 };
 
+/// Validates and normalises every row into units so a bad row fails the batch before the
+/// index changes.
+Result<void> normaliseRows(const QVector<quint64> &labels, const float *vectors, int dimension,
+                           std::vector<float> &units)
+{
+    const auto dim = size_t(dimension);
+    units.resize(size_t(labels.size()) * dim);
+    for (qsizetype row = 0; row < labels.size(); ++row) {
+        const size_t at = size_t(row) * dim;
+        if (!normalise(vectors + at, dimension, units.data() + at))
+            return vectorError(QStringLiteral("Vector for label %1 is zero or not finite")
+                                   .arg(labels.at(row)));
+    }
+    return {};
+}
+
+/// The last row of each label, in row order: two threads must never insert the same new label
+/// at once, and a repeated label keeps its last vector.
+std::vector<qsizetype> lastRowPerLabel(const QVector<quint64> &labels)
+{
+    QHash<quint64, qsizetype> lastRow;
+    lastRow.reserve(labels.size());
+    for (qsizetype row = 0; row < labels.size(); ++row)
+        lastRow.insert(labels.at(row), row);
+    std::vector<qsizetype> rows;
+    rows.reserve(size_t(lastRow.size()));
+    for (qsizetype row = 0; row < labels.size(); ++row) {
+        if (lastRow.value(labels.at(row)) == row)
+            rows.push_back(row);
+    }
+    return rows;
+}
+
+/// Labels among rows the index has never held: each needs a new slot.
+quint64 newLabelCount(const Hnsw &index, const QVector<quint64> &labels, const std::vector<qsizetype> &rows)
+{
+    quint64 fresh = 0;
+    for (qsizetype row : rows)
+        fresh += index.label_lookup_.count(hnswlib::labeltype(labels.at(row))) == 0 ? 1 : 0;
+    return fresh;
+}
+
+/// Inserts rows[start..] on several threads. Parallel addPoint once the first element exists is
+/// how hnswlib's own bindings build an index: element and link-list locks keep the graph
+/// consistent. The one unguarded shared state is its level RNG (ThreadSanitizer reports it); the
+/// worst a race there does is repeat a random level. Exceptions are caught inside each worker
+/// since one escaping a std::thread would terminate the process. Returns the first failure.
+QString insertInParallel(Hnsw &index, const std::vector<float> &units, size_t dim,
+                         const QVector<quint64> &labels, const std::vector<qsizetype> &rows, size_t start)
+{
+    const size_t remaining = rows.size() - start;
+    const size_t threads = std::clamp<size_t>(remaining / 256, 1,
+                                              size_t(std::max(1, QThread::idealThreadCount())));
+    std::atomic<size_t> next{start};
+    std::atomic<bool> failed{false};
+    std::mutex failureLock;
+    QString failure;
+    auto work = [&] {
+        for (size_t i = next++; i < rows.size() && !failed.load(); i = next++) {
+            const qsizetype row = rows[i];
+            try {
+                index.addPoint(units.data() + size_t(row) * dim, hnswlib::labeltype(labels.at(row)));
+            } catch (const std::exception &e) {
+                std::lock_guard<std::mutex> failureGuard(failureLock);
+                failure = QStringLiteral("Cannot store label %1: %2").arg(labels.at(row)).arg(describe(e));
+                failed = true;
+            } catch (...) {
+                std::lock_guard<std::mutex> failureGuard(failureLock);
+                failure = QStringLiteral("Cannot store label %1").arg(labels.at(row));
+                failed = true;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(threads - 1);
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto &thread : pool)
+        thread.join();
+    return failed ? failure : QString();
+}
+
+Error saveError(const QString &path, const QString &reason)
+{
+    return Error::make(500, QStringLiteral("index_write_failed"),
+                       QStringLiteral("Cannot save vector index %1: %2").arg(path, reason),
+                       {{QStringLiteral("path"), path}, {QStringLiteral("reason"), reason}});
+}
+
+/// What the file header records besides magic and format version.
+struct HeaderFields
+{
+    quint32 dimension = 0;
+    quint64 live = 0;
+    quint64 elements = 0;
+    quint64 capacity = 0;
+    quint64 watermark = 0;
+    quint64 payloadSize = 0;
+};
+
+/// The header with a zero checksum: the checksum is patched in once the payload streamed past.
+QByteArray encodeHeader(const HeaderFields &f)
+{
+    QByteArray header(kHeaderSize, '\0');
+    char *h = header.data();
+    std::memcpy(h, kMagic, sizeof(kMagic));
+    putU32(h + 4, kFormatVersion);
+    putU32(h + 8, f.dimension);
+    putU32(h + 12, 0);
+    putU64(h + 16, f.live);
+    putU64(h + 24, f.elements);
+    putU64(h + 32, f.capacity);
+    putU64(h + 40, f.watermark);
+    putU64(h + 48, f.payloadSize);
+    return header;
+}
+
+/// Writes header and payload to path atomically, with the checksum over both.
+Result<void> writeIndexFile(const QString &path, const QByteArray &header, QFile &payload)
+{
+    Sha256Stream hash;
+    hash.addData(QByteArrayView(header.constData(), kChecksumOffset));
+
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        return saveError(path, out.errorString());
+    // QSaveFile gives a new file 0666 minus the umask; vectors are as private as the database.
+    // A file system without Unix modes may refuse, which must not stop the save.
+    if (!out.setPermissions(PrivateFiles::kFilePermissions))
+        qWarning("VectorIndex: cannot make the index file owner-only");
+    // The checksum is only known after the payload has streamed past, so write a placeholder
+    // and patch it; QSaveFile makes the file appear complete or not at all.
+    if (out.write(header) != kHeaderSize)
+        return saveError(path, out.errorString());
+    while (!payload.atEnd()) {
+        const QByteArray chunk = payload.read(kCopyChunk);
+        if (chunk.isEmpty() && payload.error() != QFileDevice::NoError)
+            return saveError(path, payload.errorString());
+        hash.addData(chunk);
+        if (out.write(chunk) != chunk.size())
+            return saveError(path, out.errorString());
+    }
+    const QByteArray digest = hash.result();
+    if (!out.seek(kChecksumOffset) || out.write(digest) != kChecksumSize)
+        return saveError(path, out.errorString());
+    if (!out.commit())
+        return saveError(path, out.errorString());
+    return {};
+}
+
+const QString kIndexMissing = QStringLiteral("index_missing");
+const QString kIndexCorrupt = QStringLiteral("index_corrupt");
+const QString kIndexIncompatible = QStringLiteral("index_incompatible");
+
+/// Reads and checks the header: magic, format version, dimension, the file size it promises
+/// and counts that can hold together.
+Result<HeaderFields> readHeader(QFile &file, const QString &path, int expectedDimension,
+                                QByteArray *raw)
+{
+    const QByteArray header = file.read(kHeaderSize);
+    if (header.size() != kHeaderSize)
+        return loadError(kIndexCorrupt, path, QStringLiteral("header truncated"));
+    const char *h = header.constData();
+    if (std::memcmp(h, kMagic, sizeof(kMagic)) != 0)
+        return loadError(kIndexCorrupt, path, QStringLiteral("not a vector index file"));
+    const quint32 version = getU32(h + 4);
+    if (version != kFormatVersion)
+        return loadError(kIndexIncompatible, path, QStringLiteral("format version %1, expected %2")
+                                                       .arg(version).arg(kFormatVersion));
+    HeaderFields f;
+    f.dimension = getU32(h + 8);
+    if (expectedDimension <= 0 || f.dimension != quint32(expectedDimension))
+        return loadError(kIndexIncompatible, path, QStringLiteral("dimension %1, expected %2")
+                                                       .arg(f.dimension).arg(expectedDimension));
+    f.live = getU64(h + 16);
+    f.elements = getU64(h + 24);
+    f.capacity = getU64(h + 32);
+    f.watermark = getU64(h + 40);
+    f.payloadSize = getU64(h + 48);
+    if (f.payloadSize > quint64(std::numeric_limits<qint64>::max() - kHeaderSize)
+        || file.size() != kHeaderSize + qint64(f.payloadSize))
+        return loadError(kIndexCorrupt, path, QStringLiteral("file is %1 bytes, header promises %2")
+                                                  .arg(file.size()).arg(kHeaderSize + f.payloadSize));
+    if (f.live > f.elements || f.elements > f.capacity || f.capacity > kMaxElements || f.capacity == 0)
+        return loadError(kIndexCorrupt, path, QStringLiteral("inconsistent element counts"));
+    *raw = header;
+    return f;
+}
+
+/// Opens a temporary file for the payload next to the index, else in the temp folder.
+Result<void> openPayloadCopy(QTemporaryFile &copy, const QString &path)
+{
+    const QString pattern =
+        QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
+    copy.setFileTemplate(QFileInfo(path).absolutePath() + pattern);
+    if (copy.open())
+        return {};
+    copy.setFileTemplate(QDir::tempPath() + pattern);
+    if (!copy.open())
+        return loadError(kIndexCorrupt, path, QStringLiteral("no room for a temporary copy: %1")
+                                                  .arg(copy.errorString()));
+    return {};
+}
+
+/// Copies the payload into copy, hashing it on the way; fails unless the checksum matches.
+Result<void> copyVerifiedPayload(QFile &file, const QByteArray &header, QTemporaryFile &copy,
+                                 const QString &path)
+{
+    Sha256Stream hash;
+    hash.addData(QByteArrayView(header.constData(), kChecksumOffset));
+    while (!file.atEnd()) {
+        const QByteArray chunk = file.read(kCopyChunk);
+        if (chunk.isEmpty() && file.error() != QFileDevice::NoError)
+            return loadError(kIndexCorrupt, path, file.errorString());
+        hash.addData(chunk);
+        if (copy.write(chunk) != chunk.size())
+            return loadError(kIndexCorrupt, path, QStringLiteral("cannot copy the payload: %1")
+                                                      .arg(copy.errorString()));
+    }
+    if (hash.result() != header.mid(kChecksumOffset, kChecksumSize))
+        return loadError(kIndexCorrupt, path, QStringLiteral("checksum mismatch"));
+    if (!copy.flush())
+        return loadError(kIndexCorrupt, path, copy.errorString());
+    return {};
+}
+
 } // namespace
 
 struct VectorIndex::Private
@@ -310,6 +537,51 @@ struct VectorIndex::Private
             best.pop();
         }
         return hits;
+    }
+
+    /// Has hnswlib write the payload to payloadPath under the shared lock (saveIndex only reads
+    /// the graph, so searches go on) and returns the counts the header records.
+    Result<HeaderFields> savePayload(const QString &payloadPath, const QString &path) const
+    {
+        std::shared_lock guard(lock);
+        if (!index)
+            return saveError(path, QStringLiteral("index not allocated"));
+        HeaderFields f;
+        f.dimension = quint32(dimension);
+        f.live = quint64(liveCount());
+        f.elements = quint64(index->cur_element_count);
+        f.capacity = quint64(index->max_elements_);
+        try {
+            index->saveIndex(localPath(payloadPath));
+        } catch (const std::exception &e) {
+            return saveError(path, describe(e));
+        } catch (...) {
+            return saveError(path, QStringLiteral("hnswlib saveIndex failed"));
+        }
+        return f;
+    }
+
+    /// Builds the index from a verified payload and checks it against the header's counts.
+    Result<void> loadPayload(const QString &payloadPath, const HeaderFields &header, const QString &path)
+    {
+        try {
+            // The loading constructor, not default construction + loadIndex: if loading throws,
+            // the half-built object is never destroyed (its destructor would free garbage).
+            index = std::make_unique<Hnsw>(&space, localPath(payloadPath), false, size_t(header.capacity));
+        } catch (const std::exception &e) {
+            return loadError(kIndexCorrupt, path, QStringLiteral("hnswlib: %1").arg(describe(e)));
+        } catch (...) {
+            return loadError(kIndexCorrupt, path, QStringLiteral("hnswlib refused the payload"));
+        }
+        // hnswlib 0.6.2's loadIndex adds to num_deleted_ without ever zeroing it: recount.
+        size_t removed = 0;
+        for (size_t i = 0; i < index->cur_element_count; ++i)
+            removed += index->isMarkedDeleted(hnswlib::tableint(i)) ? 1 : 0;
+        index->num_deleted_ = removed;
+        if (quint64(index->cur_element_count) != header.elements || header.elements - removed != header.live)
+            return loadError(kIndexCorrupt, path, QStringLiteral("live count differs from the header"));
+        index->setEf(size_t(efSearch));
+        return {};
     }
 
     int dimension;
@@ -395,86 +667,28 @@ Result<void> VectorIndex::upsertMany(const QVector<quint64> &labels, const float
         return {};
     if (!vectors)
         return vectorError(QStringLiteral("No vectors given for %1 labels").arg(labels.size()));
-
-    // Validate and normalise everything first so a bad row leaves the index untouched.
+    std::vector<float> units;
+    if (auto valid = normaliseRows(labels, vectors, m_d->dimension, units); !valid)
+        return valid;
+    const std::vector<qsizetype> rows = lastRowPerLabel(labels);
     const auto dim = size_t(m_d->dimension);
-    std::vector<float> units(size_t(labels.size()) * dim);
-    QHash<quint64, qsizetype> lastRow;
-    lastRow.reserve(labels.size());
-    for (qsizetype row = 0; row < labels.size(); ++row) {
-        const size_t at = size_t(row) * dim;
-        if (!normalise(vectors + at, m_d->dimension, units.data() + at))
-            return vectorError(QStringLiteral("Vector for label %1 is zero or not finite")
-                                   .arg(labels.at(row)));
-        lastRow.insert(labels.at(row), row);
-    }
-    // One row per label: two threads must never insert the same new label at once.
-    std::vector<qsizetype> rows;
-    rows.reserve(size_t(lastRow.size()));
-    for (qsizetype row = 0; row < labels.size(); ++row) {
-        if (lastRow.value(labels.at(row)) == row)
-            rows.push_back(row);
-    }
 
     std::unique_lock guard(m_d->lock);
     if (!m_d->index)
         return indexError(QStringLiteral("Vector index is not allocated"));
     Hnsw &index = *m_d->index;
     try {
-        quint64 fresh = 0;
-        for (qsizetype row : rows)
-            fresh += index.label_lookup_.count(hnswlib::labeltype(labels.at(row))) == 0 ? 1 : 0;
-        auto room = m_d->reserve(fresh);
+        auto room = m_d->reserve(newLabelCount(index, labels, rows));
         if (!room)
             return room;
-
         size_t start = 0;
         // hnswlib sets up the entry point on the first insert without locking: do it alone.
         if (index.cur_element_count == 0) {
-            index.addPoint(units.data() + size_t(rows[0]) * dim,
-                           hnswlib::labeltype(labels.at(rows[0])));
+            index.addPoint(units.data() + size_t(rows[0]) * dim, hnswlib::labeltype(labels.at(rows[0])));
             start = 1;
         }
-
-        const size_t remaining = rows.size() - start;
-        const size_t threads = std::clamp<size_t>(remaining / 256, 1,
-                                                  size_t(std::max(1, QThread::idealThreadCount())));
-        std::atomic<size_t> next{start};
-        std::atomic<bool> failed{false};
-        std::mutex failureLock;
-        QString failure;
-        // Parallel addPoint once the first element exists is how hnswlib's own bindings build
-        // an index: element and link-list locks keep the graph consistent. The one unguarded
-        // shared state is its level RNG (ThreadSanitizer reports it); the worst a race there
-        // does is repeat a random level. Exceptions are caught inside each worker since one
-        // escaping a std::thread would terminate the process.
-        auto work = [&] {
-            for (size_t i = next++; i < rows.size() && !failed.load(); i = next++) {
-                const qsizetype row = rows[i];
-                try {
-                    index.addPoint(units.data() + size_t(row) * dim,
-                                   hnswlib::labeltype(labels.at(row)));
-                } catch (const std::exception &e) {
-                    std::lock_guard<std::mutex> failureGuard(failureLock);
-                    failure = QStringLiteral("Cannot store label %1: %2")
-                                  .arg(labels.at(row))
-                                  .arg(describe(e));
-                    failed = true;
-                } catch (...) {
-                    std::lock_guard<std::mutex> failureGuard(failureLock);
-                    failure = QStringLiteral("Cannot store label %1").arg(labels.at(row));
-                    failed = true;
-                }
-            }
-        };
-        std::vector<std::thread> pool;
-        pool.reserve(threads - 1);
-        for (size_t t = 1; t < threads; ++t)
-            pool.emplace_back(work);
-        work();
-        for (auto &thread : pool)
-            thread.join();
-        if (failed)
+        const QString failure = insertInParallel(index, units, dim, labels, rows, start);
+        if (!failure.isNull())
             return indexError(failure);
     } catch (const std::exception &e) {
         return indexError(QStringLiteral("Cannot store vectors: %1").arg(describe(e)));
@@ -581,188 +795,65 @@ int VectorIndex::efSearch() const
 
 Result<void> VectorIndex::save(const QString &path, quint64 watermark) const
 {
-    auto writeError = [&](const QString &reason) {
-        return Error::make(500, QStringLiteral("index_write_failed"),
-                           QStringLiteral("Cannot save vector index %1: %2").arg(path, reason),
-                           {{QStringLiteral("path"), path}, {QStringLiteral("reason"), reason}});
-    };
     const QFileInfo target(path);
     if (!target.absoluteDir().exists() && !PrivateFiles::ensureFolder(target.absolutePath()))
-        return writeError(QStringLiteral("cannot create the directory"));
+        return saveError(path, QStringLiteral("cannot create the directory"));
 
     // hnswlib only writes to a path: let it write the payload next to the target, then wrap it.
     QTemporaryFile payload(target.absolutePath() + QStringLiteral("/.") + target.fileName()
                            + QStringLiteral(".payload-XXXXXX"));
     if (!payload.open())
-        return writeError(payload.errorString());
+        return saveError(path, payload.errorString());
     payload.close();
-
-    quint64 live = 0;
-    quint64 elements = 0;
-    quint64 capacity = 0;
-    {
-        // Shared, not exclusive: saveIndex only reads the graph, and holding the shared lock
-        // already keeps every writer out, so searches go on during a long save.
-        std::shared_lock guard(m_d->lock);
-        if (!m_d->index)
-            return writeError(QStringLiteral("index not allocated"));
-        live = quint64(m_d->liveCount());
-        elements = quint64(m_d->index->cur_element_count);
-        capacity = quint64(m_d->index->max_elements_);
-        try {
-            m_d->index->saveIndex(localPath(payload.fileName()));
-        } catch (const std::exception &e) {
-            return writeError(describe(e));
-        } catch (...) {
-            return writeError(QStringLiteral("hnswlib saveIndex failed"));
-        }
-    }
+    auto header = m_d->savePayload(payload.fileName(), path);
+    if (!header)
+        return header.error();
 
     QFile in(payload.fileName());
     if (!in.open(QIODevice::ReadOnly))
-        return writeError(in.errorString());
+        return saveError(path, in.errorString());
     // hnswlib's ofstream never reports a short write (disk full): check what landed on disk.
-    const QString problem = checkPayload(in, m_d->dimension, elements);
+    const QString problem = checkPayload(in, m_d->dimension, header.value().elements);
     if (!problem.isEmpty())
-        return writeError(problem);
+        return saveError(path, problem);
     if (!in.seek(0))
-        return writeError(in.errorString());
-
-    QByteArray header(kHeaderSize, '\0');
-    char *h = header.data();
-    std::memcpy(h, kMagic, sizeof(kMagic));
-    putU32(h + 4, kFormatVersion);
-    putU32(h + 8, quint32(m_d->dimension));
-    putU32(h + 12, 0);
-    putU64(h + 16, live);
-    putU64(h + 24, elements);
-    putU64(h + 32, capacity);
-    putU64(h + 40, watermark);
-    putU64(h + 48, quint64(in.size()));
-
-    Sha256Stream hash;
-    hash.addData(QByteArrayView(header.constData(), kChecksumOffset));
-
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        return writeError(out.errorString());
-    // QSaveFile gives a new file 0666 minus the umask; vectors are as private as the database.
-    // A file system without Unix modes may refuse, which must not stop the save.
-    if (!out.setPermissions(PrivateFiles::kFilePermissions))
-        qWarning("VectorIndex: cannot make the index file owner-only");
-    // The checksum is only known after the payload has streamed past, so write a placeholder
-    // and patch it; QSaveFile makes the file appear complete or not at all.
-    if (out.write(header) != kHeaderSize)
-        return writeError(out.errorString());
-    while (!in.atEnd()) {
-        const QByteArray chunk = in.read(kCopyChunk);
-        if (chunk.isEmpty() && in.error() != QFileDevice::NoError)
-            return writeError(in.errorString());
-        hash.addData(chunk);
-        if (out.write(chunk) != chunk.size())
-            return writeError(out.errorString());
-    }
-    const QByteArray digest = hash.result();
-    if (!out.seek(kChecksumOffset) || out.write(digest) != kChecksumSize)
-        return writeError(out.errorString());
-    if (!out.commit())
-        return writeError(out.errorString());
-    return {};
+        return saveError(path, in.errorString());
+    header.value().watermark = watermark;
+    header.value().payloadSize = quint64(in.size());
+    return writeIndexFile(path, encodeHeader(header.value()), in);
 }
 
 Result<std::unique_ptr<VectorIndex>> VectorIndex::load(const QString &path, int expectedDimension,
                                                        quint64 *watermark)
 {
-    const QString missing = QStringLiteral("index_missing");
-    const QString corrupt = QStringLiteral("index_corrupt");
-    const QString incompatible = QStringLiteral("index_incompatible");
-
     QFile file(path);
     if (!file.exists())
-        return loadError(missing, path, QStringLiteral("no such file"));
+        return loadError(kIndexMissing, path, QStringLiteral("no such file"));
     if (!file.open(QIODevice::ReadOnly))
-        return loadError(missing, path, file.errorString());
-
-    const QByteArray header = file.read(kHeaderSize);
-    if (header.size() != kHeaderSize)
-        return loadError(corrupt, path, QStringLiteral("header truncated"));
-    const char *h = header.constData();
-    if (std::memcmp(h, kMagic, sizeof(kMagic)) != 0)
-        return loadError(corrupt, path, QStringLiteral("not a vector index file"));
-    const quint32 version = getU32(h + 4);
-    if (version != kFormatVersion)
-        return loadError(incompatible, path, QStringLiteral("format version %1, expected %2")
-                                                 .arg(version).arg(kFormatVersion));
-    const quint32 dimension = getU32(h + 8);
-    if (expectedDimension <= 0 || dimension != quint32(expectedDimension))
-        return loadError(incompatible, path, QStringLiteral("dimension %1, expected %2")
-                                                 .arg(dimension).arg(expectedDimension));
-    const quint64 live = getU64(h + 16);
-    const quint64 elements = getU64(h + 24);
-    const quint64 capacity = getU64(h + 32);
-    const quint64 mark = getU64(h + 40);
-    const quint64 payloadSize = getU64(h + 48);
-    if (payloadSize > quint64(std::numeric_limits<qint64>::max() - kHeaderSize)
-        || file.size() != kHeaderSize + qint64(payloadSize))
-        return loadError(corrupt, path, QStringLiteral("file is %1 bytes, header promises %2")
-                                            .arg(file.size()).arg(kHeaderSize + payloadSize));
-    if (live > elements || elements > capacity || capacity > kMaxElements || capacity == 0)
-        return loadError(corrupt, path, QStringLiteral("inconsistent element counts"));
+        return loadError(kIndexMissing, path, file.errorString());
+    QByteArray rawHeader;
+    auto header = readHeader(file, path, expectedDimension, &rawHeader);
+    if (!header)
+        return header.error();
 
     // loadIndex reads a path, so the payload goes to a file of its own; it is hashed on the
     // way and only reaches hnswlib once the checksum matched.
-    const QString pattern =
-        QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
-    QTemporaryFile copy(QFileInfo(path).absolutePath() + pattern);
-    if (!copy.open()) {
-        copy.setFileTemplate(QDir::tempPath() + pattern);
-        if (!copy.open())
-            return loadError(corrupt, path, QStringLiteral("no room for a temporary copy: %1")
-                                                .arg(copy.errorString()));
-    }
-    Sha256Stream hash;
-    hash.addData(QByteArrayView(h, kChecksumOffset));
-    while (!file.atEnd()) {
-        const QByteArray chunk = file.read(kCopyChunk);
-        if (chunk.isEmpty() && file.error() != QFileDevice::NoError)
-            return loadError(corrupt, path, file.errorString());
-        hash.addData(chunk);
-        if (copy.write(chunk) != chunk.size())
-            return loadError(corrupt, path, QStringLiteral("cannot copy the payload: %1")
-                                                .arg(copy.errorString()));
-    }
-    if (hash.result() != header.mid(kChecksumOffset, kChecksumSize))
-        return loadError(corrupt, path, QStringLiteral("checksum mismatch"));
-    if (!copy.flush())
-        return loadError(corrupt, path, copy.errorString());
+    QTemporaryFile copy;
+    if (auto opened = openPayloadCopy(copy, path); !opened)
+        return opened.error();
+    if (auto copied = copyVerifiedPayload(file, rawHeader, copy, path); !copied)
+        return copied.error();
     // The bytes are exactly what save() wrote, so a layout mismatch means another hnswlib.
-    const QString problem = checkPayload(copy, int(dimension), elements);
+    const QString problem = checkPayload(copy, int(header.value().dimension), header.value().elements);
     if (!problem.isEmpty())
-        return loadError(incompatible, path, problem);
+        return loadError(kIndexIncompatible, path, problem);
     copy.close();
 
-    auto d = std::make_unique<Private>(int(dimension));
-    try {
-        // The loading constructor, not default construction + loadIndex: if loading throws,
-        // the half-built object is never destroyed (its destructor would free garbage).
-        d->index = std::make_unique<Hnsw>(&d->space, localPath(copy.fileName()), false,
-                                          size_t(capacity));
-    } catch (const std::exception &e) {
-        return loadError(corrupt, path, QStringLiteral("hnswlib: %1").arg(describe(e)));
-    } catch (...) {
-        return loadError(corrupt, path, QStringLiteral("hnswlib refused the payload"));
-    }
-    // hnswlib 0.6.2's loadIndex adds to num_deleted_ without ever zeroing it: recount.
-    size_t removed = 0;
-    for (size_t i = 0; i < d->index->cur_element_count; ++i)
-        removed += d->index->isMarkedDeleted(hnswlib::tableint(i)) ? 1 : 0;
-    d->index->num_deleted_ = removed;
-    if (quint64(d->index->cur_element_count) != elements || elements - removed != live)
-        return loadError(corrupt, path, QStringLiteral("live count differs from the header"));
-    d->index->setEf(size_t(d->efSearch));
-
+    auto d = std::make_unique<Private>(int(header.value().dimension));
+    if (auto built = d->loadPayload(copy.fileName(), header.value(), path); !built)
+        return built.error();
     if (watermark)
-        *watermark = mark;
+        *watermark = header.value().watermark;
     return std::unique_ptr<VectorIndex>(new VectorIndex(std::move(d)));
 }
 

@@ -2,56 +2,16 @@
 
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
+#include "service/storage/commitstore.h"
 #include "service/storage/database.h"
 
 #include <QJsonDocument>
-#include <QVariant>
 
 namespace MemoryGraph {
 
 namespace {
 
-/// The stored fields of one commit, exactly as written (diff as its stored text).
-struct StoredCommit
-{
-    QString id;
-    qint64 sequence = 0;
-    QString parentId;
-    QString parentHash;
-    QString inputSha256;
-    QString diffSha256;
-    QByteArray diffText;
-    QString actor;
-    QString kind;
-    QString commitHash;
-};
-
-QString text(const QSqlQuery &q, int column)
-{
-    const QVariant v = q.value(column);
-    return v.isNull() ? QString() : v.toString();
-}
-
-/// One page of the chain after `afterSequence`, oldest first (keyset paging on the
-/// (tenant_id, scope, seq) unique index, so a page costs the same at any depth).
-Result<QVector<StoredCommit>> page(QSqlDatabase &db, const QString &tenantId, const QString &scope,
-                                   qint64 afterSequence, int limit)
-{
-    auto q = runSql(db, QStringLiteral(
-        "SELECT id, seq, parent_id, parent_hash, input_sha256, diff_sha256, diff, actor, kind,"
-        " commit_hash FROM commits WHERE tenant_id = ? AND scope = ? AND seq > ?"
-        " ORDER BY seq LIMIT ?"),
-        {tenantId, scope, afterSequence, limit});
-    if (!q)
-        return q.error();
-    QVector<StoredCommit> rows;
-    while (q.value().next()) {
-        const QSqlQuery &r = q.value();
-        rows.append({text(r, 0), r.value(1).toLongLong(), text(r, 2), text(r, 3), text(r, 4),
-                     text(r, 5), r.value(6).toByteArray(), text(r, 7), text(r, 8), text(r, 9)});
-    }
-    return rows;
-}
+using CommitStore::StoredCommit;
 
 /// The first mismatch of `c` against its predecessor's id and hash, if any.
 std::optional<ChainBreak> check(const StoredCommit &c, qint64 expectedSequence,
@@ -123,7 +83,7 @@ Result<ChainReport> ChainVerifier::verify(const QString &tenantId, const QString
     QString previousHash = QStringLiteral("");
     qint64 after = 0;
     for (;;) {
-        auto rows = page(db, tenantId, scope, after, qMax(1, pageSize));
+        auto rows = CommitStore::chainPage(db, tenantId, scope, after, qMax(1, pageSize));
         if (!rows)
             return rows.error();
         for (const StoredCommit &c : rows.value()) {

@@ -91,11 +91,25 @@ struct Plan
     int scanned = 0;
 };
 
-Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenantId,
-                  const QString &scope)
+/// Candidate partners per node (index into the scope's node list), recorded both ways.
+using Links = QVector<QVector<Link>>;
+
+/// Records a candidate pair once: a text match already recorded wins over the embedding.
+void addLink(Links &links, int a, int b, const QString &basis, double similarity)
 {
-    auto loaded = GraphStore::nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND type <> 'rule'"),
-                                         {tenantId, scope});
+    for (const Link &l : std::as_const(links[a])) {
+        if (l.other == b)
+            return;
+    }
+    links[a].append({b, basis, similarity});
+    links[b].append({a, basis, similarity});
+}
+
+/// The scope's nodes that may still merge (rules and aliases excepted), in canonical order:
+/// oldest first, then higher salience, then id.
+Result<QVector<NodeRecord>> mergeableNodes(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+{
+    auto loaded = GraphStore::nonRuleNodesInScope(db, tenantId, scope);
     if (!loaded)
         return loaded.error();
     QVector<NodeRecord> nodes;
@@ -103,7 +117,6 @@ Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenant
         if (!isMerged(n))
             nodes.append(n);
     }
-    // Canonical order: oldest first, then higher salience, then id.
     std::sort(nodes.begin(), nodes.end(), [](const NodeRecord &a, const NodeRecord &b) {
         if (a.createdAt != b.createdAt)
             return a.createdAt < b.createdAt;
@@ -111,39 +124,40 @@ Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenant
             return a.salience > b.salience;
         return a.id < b.id;
     });
-    Plan out;
-    out.scanned = int(nodes.size());
+    return nodes;
+}
 
-    QVector<QVector<Link>> links(nodes.size());
-    const auto addLink = [&links](int a, int b, const QString &basis, double similarity) {
-        for (const Link &l : std::as_const(links[a])) {
-            if (l.other == b)
-                return;   // text match already recorded; it wins over the embedding
-        }
-        links[a].append({b, basis, similarity});
-        links[b].append({a, basis, similarity});
-    };
-
+/// Links nodes of one type whose normalised title and summary are equal.
+void linkTextDuplicates(const QVector<NodeRecord> &nodes, Links &links)
+{
     QHash<QString, int> firstWithText;
-    QHash<qint64, int> byLabel;
     for (int i = 0; i < nodes.size(); ++i) {
         const NodeRecord &n = nodes.at(i);
         const QString title = Consolidation::normalisedText(n.title);
         const QString summary = Consolidation::normalisedText(n.textSummary);
-        if (!title.isEmpty() || !summary.isEmpty()) {
-            const QString key = n.type + QLatin1Char('\n') + title + QLatin1Char('\n') + summary;
-            const auto found = firstWithText.constFind(key);
-            if (found == firstWithText.constEnd()) {
-                firstWithText.insert(key, i);
-            } else {
-                // Link every member to the group's first (and so, transitively, canonical) node.
-                addLink(found.value(), i, QStringLiteral("text"), 1.0);
-            }
+        if (title.isEmpty() && summary.isEmpty())
+            continue;
+        const QString key = n.type + QLatin1Char('\n') + title + QLatin1Char('\n') + summary;
+        const auto found = firstWithText.constFind(key);
+        if (found == firstWithText.constEnd()) {
+            firstWithText.insert(key, i);
+        } else {
+            // Link every member to the group's first (and so, transitively, canonical) node.
+            addLink(links, found.value(), i, QStringLiteral("text"), 1.0);
         }
-        if (n.embeddingStatus == QLatin1String("ready"))
-            byLabel.insert(n.vectorLabel, i);
     }
+}
 
+/// Links nodes of one type whose embeddings are at least kCosineThreshold alike, searching
+/// the scope's index for each embedded node's nearest neighbours.
+Result<void> linkEmbeddingNeighbours(QSqlDatabase &db, IndexManager &indexes, const QString &tenantId,
+                                     const QString &scope, const QVector<NodeRecord> &nodes, Links &links)
+{
+    QHash<qint64, int> byLabel;
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).embeddingStatus == QLatin1String("ready"))
+            byLabel.insert(nodes.at(i).vectorLabel, i);
+    }
     for (auto it = byLabel.constBegin(); it != byLabel.constEnd(); ++it) {
         const int i = it.value();
         auto bytes = GraphStore::nodeEmbedding(db, nodes.at(i).id);
@@ -163,11 +177,16 @@ Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenant
             continue;   // e.g. a vector of another dimension: text matching still applies
         for (const VectorMatch &m : matches.value()) {
             if (double(m.similarity) >= ConsolidationJob::kCosineThreshold)
-                addLink(i, byLabel.value(m.label), QStringLiteral("embedding"), double(m.similarity));
+                addLink(links, i, byLabel.value(m.label), QStringLiteral("embedding"), double(m.similarity));
         }
     }
+    return {};
+}
 
-    // Greedy from the oldest: each unassigned node absorbs its unassigned later partners.
+/// Greedy from the oldest: each unassigned node absorbs its unassigned later partners, except
+/// those that contradict it.
+void assignMerges(const QVector<NodeRecord> &nodes, const Links &links, Plan &out)
+{
     QVector<bool> assigned(nodes.size(), false);
     for (int i = 0; i < nodes.size(); ++i) {
         if (assigned.at(i))
@@ -189,6 +208,22 @@ Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenant
                                displayTitle(canonical), displayTitle(duplicate)});
         }
     }
+}
+
+/// Finds the duplicate pairs (by text, then by embedding) and decides which merges to make.
+Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenantId,
+                  const QString &scope)
+{
+    auto nodes = mergeableNodes(db, tenantId, scope);
+    if (!nodes)
+        return nodes.error();
+    Plan out;
+    out.scanned = int(nodes.value().size());
+    Links links(nodes.value().size());
+    linkTextDuplicates(nodes.value(), links);
+    if (auto linked = linkEmbeddingNeighbours(db, indexes, tenantId, scope, nodes.value(), links); !linked)
+        return linked.error();
+    assignMerges(nodes.value(), links, out);
     return out;
 }
 
@@ -209,6 +244,96 @@ QJsonObject skipJson(const ConsolidationSkip &s)
             {QStringLiteral("reason"), s.reason},
             {QStringLiteral("basis"), s.basis},
             {QStringLiteral("similarity"), s.similarity}};
+}
+
+/// The planned merges' nodes as they are now, by id; a node no longer in the scope is absent.
+Result<QHash<QString, NodeRecord>> currentNodes(QSqlDatabase &db, const QString &tenantId,
+                                                const QString &scope,
+                                                const QVector<ConsolidationMerge> &merges)
+{
+    QHash<QString, NodeRecord> current;
+    for (const ConsolidationMerge &m : merges) {
+        for (const QString &id : {m.canonicalId, m.duplicateId}) {
+            if (current.contains(id))
+                continue;
+            auto found = GraphStore::findNode(db, id);
+            if (!found)
+                return found.error();
+            if (found.value() && found.value()->tenantId == tenantId && found.value()->scope == scope)
+                current.insert(id, *found.value());
+        }
+    }
+    return current;
+}
+
+/// A node changed since planning (merged by a concurrent run, forgotten) drops its merge.
+QVector<ConsolidationMerge> stillMergeable(const QHash<QString, NodeRecord> &current,
+                                           const QVector<ConsolidationMerge> &merges)
+{
+    QVector<ConsolidationMerge> out;
+    for (const ConsolidationMerge &m : merges) {
+        if (current.contains(m.canonicalId) && current.contains(m.duplicateId)
+            && !isMerged(current.value(m.canonicalId)) && !isMerged(current.value(m.duplicateId)))
+            out.append(m);
+    }
+    return out;
+}
+
+/// The commit diff: the merges applied and a sample of the pairs skipped.
+QJsonObject consolidationDiff(const ConsolidationReport &report, const QDateTime &now,
+                              const QJsonArray &mergeList)
+{
+    QJsonArray skipSample;
+    for (int i = 0; i < report.skipped.size() && i < kSkippedInDiff; ++i)
+        skipSample.append(skipJson(report.skipped.at(i)));
+    return QJsonObject{
+        {QStringLiteral("job"), kJob},
+        {QStringLiteral("started_at"), now.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("scope"), report.scope},
+        {QStringLiteral("cosine_threshold"), ConsolidationJob::kCosineThreshold},
+        {QStringLiteral("merges"), mergeList},
+        {QStringLiteral("skipped"), QJsonObject{{QStringLiteral("count"), int(report.skipped.size())},
+                                                {QStringLiteral("first"), skipSample}}}};
+}
+
+/// Marks each duplicate as an alias of its canonical node and lists it in the canonical's
+/// merged_from; returns the ids touched, each once, in merge order.
+QStringList markMerges(QHash<QString, NodeRecord> &current, const QVector<ConsolidationMerge> &merges)
+{
+    QStringList touched;
+    QSet<QString> seen;
+    for (const ConsolidationMerge &m : merges) {
+        NodeRecord &duplicate = current[m.duplicateId];
+        duplicate.slotData.insert(kAliasOf, m.canonicalId);
+        duplicate.slotData.insert(kSupersededBy, m.canonicalId);
+        NodeRecord &canonical = current[m.canonicalId];
+        QJsonArray mergedFrom = canonical.slotData.value(kMergedFrom).toArray();
+        if (!mergedFrom.contains(QJsonValue(m.duplicateId)))
+            mergedFrom.append(m.duplicateId);
+        canonical.slotData.insert(kMergedFrom, mergedFrom);
+        canonical.slotData.insert(kMergedCount, int(mergedFrom.size()));
+        for (const QString &id : {m.canonicalId, m.duplicateId}) {
+            if (!seen.contains(id)) {
+                seen.insert(id);
+                touched << id;
+            }
+        }
+    }
+    return touched;
+}
+
+/// Saves the touched nodes under the consolidation commit.
+Result<void> saveTouched(QSqlDatabase &db, const QHash<QString, NodeRecord> &current,
+                         const QStringList &touched, const QString &commitId, const QDateTime &now)
+{
+    for (const QString &id : touched) {
+        NodeRecord n = current.value(id);
+        n.commitId = commitId;
+        n.updatedAt = now;
+        if (auto saved = GraphStore::saveNode(db, n); !saved)
+            return saved;
+    }
+    return {};
 }
 
 } // namespace
@@ -291,77 +416,27 @@ Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const
     const CallScope cs{tenantId, scope, scopeKey(tenantId, scope, m_config.defaultTenant)};
     const QDateTime now = QDateTime::currentDateTimeUtc();
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        // A node changed since planning (merged by a concurrent run, forgotten) drops its merge.
-        QHash<QString, NodeRecord> current;
-        QVector<ConsolidationMerge> merges;
-        for (const ConsolidationMerge &m : std::as_const(report.merges)) {
-            for (const QString &id : {m.canonicalId, m.duplicateId}) {
-                if (current.contains(id))
-                    continue;
-                auto found = GraphStore::findNode(db, id);
-                if (!found)
-                    return found.error();
-                if (found.value() && found.value()->tenantId == tenantId && found.value()->scope == scope)
-                    current.insert(id, *found.value());
-            }
-            if (current.contains(m.canonicalId) && current.contains(m.duplicateId)
-                && !isMerged(current.value(m.canonicalId)) && !isMerged(current.value(m.duplicateId)))
-                merges.append(m);
-        }
-        report.merges = merges;
-        if (merges.isEmpty())
+        auto current = currentNodes(db, tenantId, scope, report.merges);
+        if (!current)
+            return current.error();
+        report.merges = stillMergeable(current.value(), report.merges);
+        if (report.merges.isEmpty())
             return {};
 
         QJsonArray mergeList;
-        for (const ConsolidationMerge &m : std::as_const(merges))
+        for (const ConsolidationMerge &m : std::as_const(report.merges))
             mergeList.append(mergeJson(m));
-        QJsonArray skipSample;
-        for (int i = 0; i < report.skipped.size() && i < kSkippedInDiff; ++i)
-            skipSample.append(skipJson(report.skipped.at(i)));
-        const QJsonObject diff{
-            {QStringLiteral("job"), kJob},
-            {QStringLiteral("started_at"), now.toString(Qt::ISODateWithMs)},
-            {QStringLiteral("scope"), scope},
-            {QStringLiteral("cosine_threshold"), kCosineThreshold},
-            {QStringLiteral("merges"), mergeList},
-            {QStringLiteral("skipped"), QJsonObject{{QStringLiteral("count"), int(report.skipped.size())},
-                                                    {QStringLiteral("first"), skipSample}}}};
         const QString inputSha = sha256Hex(stableJson(QJsonObject{
             {QStringLiteral("job"), kJob}, {QStringLiteral("scope"), cs.key},
             {QStringLiteral("merges"), mergeList}}));
-        auto commit = CommitLog::append(db, cs, kJob, kActor, inputSha, diff);
+        auto commit = CommitLog::append(db, cs, kJob, kActor, inputSha, consolidationDiff(report, now, mergeList));
         if (!commit)
             return commit.error();
         report.commitId = commit.value().id;
         report.commitHash = commit.value().commitHash;
 
-        QStringList touched;   // canonical and duplicate ids, each once, in merge order
-        QSet<QString> seen;
-        for (const ConsolidationMerge &m : std::as_const(merges)) {
-            NodeRecord &duplicate = current[m.duplicateId];
-            duplicate.slotData.insert(kAliasOf, m.canonicalId);
-            duplicate.slotData.insert(kSupersededBy, m.canonicalId);
-            NodeRecord &canonical = current[m.canonicalId];
-            QJsonArray mergedFrom = canonical.slotData.value(kMergedFrom).toArray();
-            if (!mergedFrom.contains(QJsonValue(m.duplicateId)))
-                mergedFrom.append(m.duplicateId);
-            canonical.slotData.insert(kMergedFrom, mergedFrom);
-            canonical.slotData.insert(kMergedCount, int(mergedFrom.size()));
-            for (const QString &id : {m.canonicalId, m.duplicateId}) {
-                if (!seen.contains(id)) {
-                    seen.insert(id);
-                    touched << id;
-                }
-            }
-        }
-        for (const QString &id : std::as_const(touched)) {
-            NodeRecord n = current.value(id);
-            n.commitId = report.commitId;
-            n.updatedAt = now;
-            if (auto saved = GraphStore::saveNode(db, n); !saved)
-                return saved;
-        }
-        return {};
+        const QStringList touched = markMerges(current.value(), report.merges);
+        return saveTouched(db, current.value(), touched, report.commitId, now);
     });
     if (!written)
         return written.error();

@@ -92,6 +92,231 @@ bool shedFirst(const Candidate *a, const Candidate *b)
     return a->node.id < b->node.id;
 }
 
+/// Salience changes smaller than this are rounding noise, not a change worth a commit.
+bool salienceChanged(const Candidate &c)
+{
+    return std::abs(c.newSalience - c.node.salience) > kSalienceEpsilon;
+}
+
+/// What the commit diff lists: every tier move and the first few salience changes.
+struct DecayChanges
+{
+    QJsonArray transitions;
+    QJsonArray salienceSample;
+};
+
+/// The shared state of one run over one scope: the clock, the report being filled, the
+/// candidates with what was decided for them and the tier moves the daily budget still allows.
+struct DecayPass
+{
+    const DecaySettings &settings;
+    const qint64 nowMs;
+    DecayReport &report;
+    QVector<Candidate> candidates;
+    int available = 0;
+
+    void collectCandidates(const QVector<NodeRecord> &nodes);
+    void openDailyBudget();
+    void grantThresholdDemotions();
+    void enforceWorkingSetBudgets(const QVector<NodeRecord> &nodes);
+    void shed(const QString &fromTier, const QString &toTier, int excess, const QString &reason);
+    int workingSetSize(const QVector<NodeRecord> &nodes, const QStringList &tiers) const;
+    DecayChanges listChanges();
+    QJsonObject commitDiff(const QString &scope, const DecayChanges &changes) const;
+    QString inputDigest(const QString &scopeKeyText) const;
+    Result<void> saveChangedNodes(QSqlDatabase &db) const;
+};
+
+/// Counts the daily budget already spent and the protected nodes, and computes every mutable
+/// node's decayed salience from the pre-run state.
+void DecayPass::collectCandidates(const QVector<NodeRecord> &nodes)
+{
+    for (const NodeRecord &n : nodes) {
+        const auto lastMove = slotNumber(n.slotData.value(QStringLiteral("last_tier_transition_ms")));
+        if (lastMove && *lastMove > double(nowMs - kDayMs) && *lastMove <= double(nowMs))
+            ++report.usedLast24h;
+        if (!thresholdFor(n.tier))
+            continue;
+        if (Decay::isProtected(n.slotData)) {
+            ++report.protectedNodes;
+            continue;
+        }
+        Candidate c;
+        c.node = n;
+        c.anchorMs = (n.lastActivated.isValid() ? n.lastActivated : n.createdAt).toMSecsSinceEpoch();
+        const bool recent = nowMs - c.anchorMs <= qint64(settings.recentDays) * kDayMs;
+        const double scale = settings.adaptive
+                                 ? Decay::decayScale(recent, Decay::feedbackSignal(n.slotData))
+                                 : 1.0;
+        c.newSalience = Decay::decayedSalience(n.salience, settings.decayFactor, scale);
+        candidates.append(std::move(c));
+    }
+}
+
+/// One move per 20 mutable nodes a day (at least one), less what the last 24 hours used.
+void DecayPass::openDailyBudget()
+{
+    report.mutableNodes = int(candidates.size());
+    report.dailyBudget = report.mutableNodes > 0 ? std::max(1, report.mutableNodes / 20) : 0;
+    available = std::max(0, report.dailyBudget - report.usedLast24h);
+}
+
+/// Threshold demotions, decided from the pre-run salience and activity, oldest activity first.
+void DecayPass::grantThresholdDemotions()
+{
+    QVector<Candidate *> eligible;
+    for (Candidate &c : candidates) {
+        const Threshold *t = thresholdFor(c.node.tier);
+        const qint64 inactiveMs = nowMs - c.anchorMs;
+        if (c.node.salience < t->maxSalience && inactiveMs >= qint64(t->minInactiveDays) * kDayMs)
+            eligible.append(&c);
+    }
+    std::sort(eligible.begin(), eligible.end(), demoteFirst);
+    for (Candidate *c : std::as_const(eligible)) {
+        if (available == 0) {
+            ++report.deferredMoves;
+            continue;
+        }
+        c->moveTo = QLatin1String(thresholdFor(c->node.tier)->to);
+        c->moveReason = QStringLiteral("threshold");
+        --available;
+    }
+}
+
+/// Keeps the hot set and the hot + warm set within their configured sizes.
+void DecayPass::enforceWorkingSetBudgets(const QVector<NodeRecord> &nodes)
+{
+    const QString hot = QStringLiteral("hot"), warm = QStringLiteral("warm"), cold = QStringLiteral("cold");
+    if (settings.hotBudget > 0) {
+        const int excess = workingSetSize(nodes, {hot}) - settings.hotBudget;
+        if (excess > 0)
+            shed(hot, warm, excess, QStringLiteral("hot_budget"));
+    }
+    if (settings.activeBudget > 0) {
+        const int excess = workingSetSize(nodes, {hot, warm}) - settings.activeBudget;
+        if (excess > 0)
+            shed(warm, cold, excess, QStringLiteral("active_budget"));
+    }
+}
+
+/// Moves the least salient unmoved nodes of `fromTier` down until `excess` is shed or the
+/// daily budget runs out (the rest is deferred).
+void DecayPass::shed(const QString &fromTier, const QString &toTier, int excess, const QString &reason)
+{
+    QVector<Candidate *> pool;
+    for (Candidate &c : candidates) {
+        if (c.node.tier == fromTier && c.moveTo.isEmpty())
+            pool.append(&c);
+    }
+    std::sort(pool.begin(), pool.end(), shedFirst);
+    for (Candidate *c : std::as_const(pool)) {
+        if (excess <= 0)
+            break;
+        if (available == 0) {
+            report.deferredMoves += excess;
+            break;
+        }
+        c->moveTo = toTier;
+        c->moveReason = reason;
+        --available;
+        --excess;
+    }
+}
+
+/// Nodes in `tiers` once the moves decided so far are applied. Protected nodes count towards
+/// the working set although they never move.
+int DecayPass::workingSetSize(const QVector<NodeRecord> &nodes, const QStringList &tiers) const
+{
+    int count = 0;
+    for (const NodeRecord &n : nodes)
+        count += tiers.contains(n.tier) ? 1 : 0;
+    for (const Candidate &c : candidates) {
+        if (!c.moveTo.isEmpty())
+            count += (tiers.contains(c.moveTo) ? 1 : 0) - (tiers.contains(c.node.tier) ? 1 : 0);
+    }
+    return count;
+}
+
+/// Records the moves and salience changes in the report and in the form the diff lists them.
+DecayChanges DecayPass::listChanges()
+{
+    DecayChanges changes;
+    for (const Candidate &c : std::as_const(candidates)) {
+        if (!c.moveTo.isEmpty()) {
+            report.moves.append({c.node.id, c.node.tier, c.moveTo, c.moveReason});
+            changes.transitions.append(QJsonObject{{QStringLiteral("node_id"), c.node.id},
+                                                   {QStringLiteral("from"), c.node.tier},
+                                                   {QStringLiteral("to"), c.moveTo},
+                                                   {QStringLiteral("reason"), c.moveReason}});
+        }
+        if (salienceChanged(c)) {
+            if (report.salienceChanged++ < kSalienceSample)
+                changes.salienceSample.append(QJsonObject{{QStringLiteral("node_id"), c.node.id},
+                                                          {QStringLiteral("from"), c.node.salience},
+                                                          {QStringLiteral("to"), c.newSalience}});
+        }
+    }
+    return changes;
+}
+
+/// The commit diff: the settings and budget the run used and what it changed.
+QJsonObject DecayPass::commitDiff(const QString &scope, const DecayChanges &changes) const
+{
+    return QJsonObject{
+        {QStringLiteral("job"), kJob},
+        {QStringLiteral("started_at"), report.ranAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("scope"), scope},
+        {QStringLiteral("settings"),
+         QJsonObject{{QStringLiteral("adaptive"), settings.adaptive},
+                     {QStringLiteral("recent_days"), settings.recentDays},
+                     {QStringLiteral("decay_factor"), settings.decayFactor},
+                     {QStringLiteral("hot_node_budget"), settings.hotBudget},
+                     {QStringLiteral("active_node_budget"), settings.activeBudget}}},
+        {QStringLiteral("budget"),
+         QJsonObject{{QStringLiteral("mutable_nodes"), report.mutableNodes},
+                     {QStringLiteral("protected_nodes"), report.protectedNodes},
+                     {QStringLiteral("daily"), report.dailyBudget},
+                     {QStringLiteral("used_last_24h"), report.usedLast24h},
+                     {QStringLiteral("deferred"), report.deferredMoves}}},
+        {QStringLiteral("transitions"), changes.transitions},
+        {QStringLiteral("salience"),
+         QJsonObject{{QStringLiteral("changed"), report.salienceChanged},
+                     {QStringLiteral("first"), changes.salienceSample}}}};
+}
+
+/// The commit's input digest: the job, the scope and the simulated time it ran at.
+QString DecayPass::inputDigest(const QString &scopeKeyText) const
+{
+    return sha256Hex(stableJson(QJsonObject{
+        {QStringLiteral("job"), kJob}, {QStringLiteral("scope"), scopeKeyText},
+        {QStringLiteral("now_ms"), nowMs}}));
+}
+
+/// Writes the new salience of every changed node; a moved node also records its transition
+/// (which the next runs count against the daily budget) and the commit that moved it.
+Result<void> DecayPass::saveChangedNodes(QSqlDatabase &db) const
+{
+    for (const Candidate &c : candidates) {
+        const bool moved = !c.moveTo.isEmpty();
+        if (!moved && std::abs(c.newSalience - c.node.salience) <= kSalienceEpsilon)
+            continue;
+        NodeRecord n = c.node;
+        n.salience = c.newSalience;
+        if (moved) {
+            n.tier = c.moveTo;
+            n.slotData.insert(QStringLiteral("last_tier_transition_ms"), nowMs);
+            n.slotData.insert(QStringLiteral("last_tier_transition_from"), c.node.tier);
+            n.slotData.insert(QStringLiteral("last_tier_transition_to"), c.moveTo);
+            n.slotData.insert(QStringLiteral("last_tier_transition_job"), kJob);
+            n.commitId = report.commitId;
+            n.updatedAt = report.ranAt;
+        }
+        if (auto saved = GraphStore::saveNode(db, n); !saved)
+            return saved;
+    }
+    return {};
+}
+
 } // namespace
 
 namespace Decay {
@@ -171,176 +396,32 @@ DecayJob::DecayJob(Database &db, const ServiceConfig &config)
 Result<DecayReport> DecayJob::run(const QString &tenantId, const QString &scope, const QDateTime &now)
 {
     const CallScope cs{tenantId, scope, scopeKey(tenantId, scope, m_config.defaultTenant)};
-    const qint64 nowMs = now.toMSecsSinceEpoch();
     DecayReport report;
     report.tenantId = tenantId;
     report.scope = scope;
     report.ranAt = now.toUTC();
+    DecayPass pass{m_settings, now.toMSecsSinceEpoch(), report, {}, 0};
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         // Everything is read before anything changes: this snapshot is the "pre-run state".
-        auto nodes = GraphStore::nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ?"),
-                                            {tenantId, scope});
+        auto nodes = GraphStore::nodesInScope(db, tenantId, scope);
         if (!nodes)
             return nodes.error();
-
-        QVector<Candidate> candidates;
-        for (const NodeRecord &n : nodes.value()) {
-            const auto lastMove = slotNumber(n.slotData.value(QStringLiteral("last_tier_transition_ms")));
-            if (lastMove && *lastMove > double(nowMs - kDayMs) && *lastMove <= double(nowMs))
-                ++report.usedLast24h;
-            if (!thresholdFor(n.tier))
-                continue;
-            if (Decay::isProtected(n.slotData)) {
-                ++report.protectedNodes;
-                continue;
-            }
-            Candidate c;
-            c.node = n;
-            c.anchorMs = (n.lastActivated.isValid() ? n.lastActivated : n.createdAt).toMSecsSinceEpoch();
-            const bool recent = nowMs - c.anchorMs <= qint64(m_settings.recentDays) * kDayMs;
-            const double scale = m_settings.adaptive
-                                     ? Decay::decayScale(recent, Decay::feedbackSignal(n.slotData))
-                                     : 1.0;
-            c.newSalience = Decay::decayedSalience(n.salience, m_settings.decayFactor, scale);
-            candidates.append(c);
-        }
-        report.mutableNodes = int(candidates.size());
-        report.dailyBudget = report.mutableNodes > 0 ? std::max(1, report.mutableNodes / 20) : 0;
-        int available = std::max(0, report.dailyBudget - report.usedLast24h);
-
-        // Threshold demotions, from the pre-run salience and activity.
-        QVector<Candidate *> eligible;
-        for (Candidate &c : candidates) {
-            const Threshold *t = thresholdFor(c.node.tier);
-            const qint64 inactiveMs = nowMs - c.anchorMs;
-            if (c.node.salience < t->maxSalience && inactiveMs >= qint64(t->minInactiveDays) * kDayMs)
-                eligible.append(&c);
-        }
-        std::sort(eligible.begin(), eligible.end(), demoteFirst);
-        for (Candidate *c : std::as_const(eligible)) {
-            if (available == 0) {
-                ++report.deferredMoves;
-                continue;
-            }
-            c->moveTo = QLatin1String(thresholdFor(c->node.tier)->to);
-            c->moveReason = QStringLiteral("threshold");
-            --available;
-        }
-
-        // Working-set budgets: shed the least salient nodes of an over-full tier set.
-        const auto shed = [&](const QString &fromTier, const QString &toTier, int excess,
-                              const QString &reason) {
-            QVector<Candidate *> pool;
-            for (Candidate &c : candidates) {
-                if (c.node.tier == fromTier && c.moveTo.isEmpty())
-                    pool.append(&c);
-            }
-            std::sort(pool.begin(), pool.end(), shedFirst);
-            for (Candidate *c : std::as_const(pool)) {
-                if (excess <= 0)
-                    break;
-                if (available == 0) {
-                    report.deferredMoves += excess;
-                    break;
-                }
-                c->moveTo = toTier;
-                c->moveReason = reason;
-                --available;
-                --excess;
-            }
-        };
-        const auto countIn = [&](const QStringList &tiers) {
-            // Protected nodes count towards the working set although they never move.
-            int count = 0;
-            for (const NodeRecord &n : nodes.value())
-                count += tiers.contains(n.tier) ? 1 : 0;
-            for (const Candidate &c : std::as_const(candidates)) {
-                if (!c.moveTo.isEmpty())
-                    count += (tiers.contains(c.moveTo) ? 1 : 0) - (tiers.contains(c.node.tier) ? 1 : 0);
-            }
-            return count;
-        };
-        const QString hot = QStringLiteral("hot"), warm = QStringLiteral("warm"), cold = QStringLiteral("cold");
-        if (m_settings.hotBudget > 0) {
-            const int excess = countIn({hot}) - m_settings.hotBudget;
-            if (excess > 0)
-                shed(hot, warm, excess, QStringLiteral("hot_budget"));
-        }
-        if (m_settings.activeBudget > 0) {
-            const int excess = countIn({hot, warm}) - m_settings.activeBudget;
-            if (excess > 0)
-                shed(warm, cold, excess, QStringLiteral("active_budget"));
-        }
-
-        QJsonArray transitions;
-        QJsonArray salienceSample;
-        for (const Candidate &c : std::as_const(candidates)) {
-            if (!c.moveTo.isEmpty()) {
-                report.moves.append({c.node.id, c.node.tier, c.moveTo, c.moveReason});
-                transitions.append(QJsonObject{{QStringLiteral("node_id"), c.node.id},
-                                               {QStringLiteral("from"), c.node.tier},
-                                               {QStringLiteral("to"), c.moveTo},
-                                               {QStringLiteral("reason"), c.moveReason}});
-            }
-            if (std::abs(c.newSalience - c.node.salience) > kSalienceEpsilon) {
-                if (report.salienceChanged++ < kSalienceSample)
-                    salienceSample.append(QJsonObject{{QStringLiteral("node_id"), c.node.id},
-                                                      {QStringLiteral("from"), c.node.salience},
-                                                      {QStringLiteral("to"), c.newSalience}});
-            }
-        }
+        pass.collectCandidates(nodes.value());
+        pass.openDailyBudget();
+        pass.grantThresholdDemotions();
+        pass.enforceWorkingSetBudgets(nodes.value());
+        const DecayChanges changes = pass.listChanges();
         if (report.moves.isEmpty() && report.salienceChanged == 0)
             return {};   // nothing changed: no commit
 
-        const QJsonObject diff{
-            {QStringLiteral("job"), kJob},
-            {QStringLiteral("started_at"), report.ranAt.toString(Qt::ISODateWithMs)},
-            {QStringLiteral("scope"), scope},
-            {QStringLiteral("settings"),
-             QJsonObject{{QStringLiteral("adaptive"), m_settings.adaptive},
-                         {QStringLiteral("recent_days"), m_settings.recentDays},
-                         {QStringLiteral("decay_factor"), m_settings.decayFactor},
-                         {QStringLiteral("hot_node_budget"), m_settings.hotBudget},
-                         {QStringLiteral("active_node_budget"), m_settings.activeBudget}}},
-            {QStringLiteral("budget"),
-             QJsonObject{{QStringLiteral("mutable_nodes"), report.mutableNodes},
-                         {QStringLiteral("protected_nodes"), report.protectedNodes},
-                         {QStringLiteral("daily"), report.dailyBudget},
-                         {QStringLiteral("used_last_24h"), report.usedLast24h},
-                         {QStringLiteral("deferred"), report.deferredMoves}}},
-            {QStringLiteral("transitions"), transitions},
-            {QStringLiteral("salience"),
-             QJsonObject{{QStringLiteral("changed"), report.salienceChanged},
-                         {QStringLiteral("first"), salienceSample}}}};
-        const QString inputSha = sha256Hex(stableJson(QJsonObject{
-            {QStringLiteral("job"), kJob}, {QStringLiteral("scope"), cs.key},
-            {QStringLiteral("now_ms"), nowMs}}));
-        auto commit = CommitLog::append(db, cs, kJob, kActor, inputSha, diff);
+        auto commit = CommitLog::append(db, cs, kJob, kActor, pass.inputDigest(cs.key),
+                                        pass.commitDiff(scope, changes));
         if (!commit)
             return commit.error();
         report.commitId = commit.value().id;
         report.commitHash = commit.value().commitHash;
-
-        for (const Candidate &c : std::as_const(candidates)) {
-            const bool moved = !c.moveTo.isEmpty();
-            if (!moved && std::abs(c.newSalience - c.node.salience) <= kSalienceEpsilon)
-                continue;
-            NodeRecord n = c.node;
-            n.salience = c.newSalience;
-            if (moved) {
-                n.tier = c.moveTo;
-                n.slotData.insert(QStringLiteral("last_tier_transition_ms"), nowMs);
-                n.slotData.insert(QStringLiteral("last_tier_transition_from"), c.node.tier);
-                n.slotData.insert(QStringLiteral("last_tier_transition_to"), c.moveTo);
-                n.slotData.insert(QStringLiteral("last_tier_transition_job"), kJob);
-                n.commitId = report.commitId;
-                n.updatedAt = report.ranAt;
-            }
-            if (auto saved = GraphStore::saveNode(db, n); !saved)
-                return saved;
-        }
-        return {};
+        return pass.saveChangedNodes(db);
     });
     if (!written)
         return written.error();

@@ -1,17 +1,17 @@
 #include "service/lifecycle/lifecycleengine.h"
 
+#include "service/access/commitcontext.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
-#include "service/access/commitcontext.h"
-#include "service/storage/commitlog.h"
 #include "service/core/jsonvalues.h"
-#include "service/tools/nodefeedback.h"
-#include "service/rules/ruledefinition.h"
-#include "service/storage/scopedlookup.h"
 #include "service/core/vocabulary.h"
+#include "service/rules/ruledefinition.h"
+#include "service/storage/commitlog.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/rulestore.h"
+#include "service/storage/scopedlookup.h"
+#include "service/tools/nodefeedback.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -34,8 +34,9 @@ QString isoTime(const QDateTime &t)
 /// `access` does not allow, counts as missing (spec §5.4; DESIGN trust model), so an invisible
 /// node cannot be told from an absent one. resolvedByClient lists {client_id, node_id} pairs.
 /// When nothing resolves the call is refused with 400 noneResolvedCode.
-Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, const NodeAccess &access,
-                                        const NodeTargets &targets, const QString &noneResolvedCode,
+Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs,
+                                        const NodeAccess &access, const NodeTargets &targets,
+                                        const QString &noneResolvedCode,
                                         QJsonArray *resolvedByClient)
 {
     TargetResolution r;
@@ -75,14 +76,17 @@ Result<TargetResolution> resolveTargets(QSqlDatabase &db, const CallScope &cs, c
     }
     r.resolvedNodeIds = int(resolved.size());
     if (r.resolvedNodeIds == 0)
-        return Error::make(400, noneResolvedCode, QStringLiteral("none of the client_ids names a node in this scope"),
-                           {{QStringLiteral("missing_client_ids"), QJsonArray::fromStringList(r.missingClientIds)}});
+        return Error::make(400, noneResolvedCode,
+                           QStringLiteral("none of the client_ids names a node in this scope"),
+                           {{QStringLiteral("missing_client_ids"),
+                             QJsonArray::fromStringList(r.missingClientIds)}});
     return r;
 }
 
 /// The commit diff fields that rehydrate and activate jobs share.
-QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const CallScope &cs, const CommitActor &actor,
-                          const QString &reason, const NodeTargets &requested, const QJsonArray &resolvedByClient,
+QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const CallScope &cs,
+                          const CommitActor &actor, const QString &reason,
+                          const NodeTargets &requested, const QJsonArray &resolvedByClient,
                           const TargetResolution &resolution)
 {
     return QJsonObject{
@@ -91,12 +95,14 @@ QJsonObject targetJobDiff(const QString &job, const QDateTime &startedAt, const 
         {QStringLiteral("scope"), cs.scope},
         {QStringLiteral("actor"), actor.id},
         {QStringLiteral("reason"), nullable(reason)},
-        {QStringLiteral("requested"), QJsonObject{
+        {QStringLiteral("requested"),
+         QJsonObject{
              {QStringLiteral("node_ids"), QJsonArray::fromStringList(requested.nodeIds)},
              {QStringLiteral("client_ids"), QJsonArray::fromStringList(requested.clientIds)}}},
         {QStringLiteral("resolved_by_client"), resolvedByClient},
         {QStringLiteral("missing_node_ids"), QJsonArray::fromStringList(resolution.missingNodeIds)},
-        {QStringLiteral("missing_client_ids"), QJsonArray::fromStringList(resolution.missingClientIds)}};
+        {QStringLiteral("missing_client_ids"),
+         QJsonArray::fromStringList(resolution.missingClientIds)}};
 }
 
 QStringList idsOf(const QVector<NodeRecord> &nodes)
@@ -113,7 +119,8 @@ void noteChange(QJsonObject *changes, QStringList *fields, const QString &field,
 {
     if (before == after)
         return;
-    changes->insert(field, QJsonObject{{QStringLiteral("old"), before}, {QStringLiteral("new"), after}});
+    changes->insert(field,
+                    QJsonObject{{QStringLiteral("old"), before}, {QStringLiteral("new"), after}});
     *fields << field;
 }
 
@@ -124,17 +131,133 @@ Result<void> validateEdit(const NodeEditRequest &req)
         return Error::invalidField(QStringLiteral("node_id"), QStringLiteral("must be a UUID"));
     if (req.tier && !Vocabulary::tiers().contains(*req.tier))
         return Error::invalidField(QStringLiteral("tier"),
-                                   QStringLiteral("must be one of: ") + Vocabulary::tiers().join(QStringLiteral(", ")));
+                                   QStringLiteral("must be one of: ")
+                                       + Vocabulary::tiers().join(QStringLiteral(", ")));
     if (req.memoryLane && !Vocabulary::lanes().contains(*req.memoryLane))
         return Error::invalidField(QStringLiteral("memory_lane"),
-                                   QStringLiteral("must be one of: ") + Vocabulary::lanes().join(QStringLiteral(", ")));
+                                   QStringLiteral("must be one of: ")
+                                       + Vocabulary::lanes().join(QStringLiteral(", ")));
     const auto unit = [](const std::optional<double> &v) { return !v || (*v >= 0.0 && *v <= 1.0); };
     if (!unit(req.salience))
-        return Error::invalidField(QStringLiteral("salience"), QStringLiteral("must be between 0 and 1"));
+        return Error::invalidField(QStringLiteral("salience"),
+                                   QStringLiteral("must be between 0 and 1"));
     if (!unit(req.importance))
-        return Error::invalidField(QStringLiteral("importance"), QStringLiteral("must be between 0 and 1"));
+        return Error::invalidField(QStringLiteral("importance"),
+                                   QStringLiteral("must be between 0 and 1"));
     if (!unit(req.confidence))
-        return Error::invalidField(QStringLiteral("confidence"), QStringLiteral("must be between 0 and 1"));
+        return Error::invalidField(QStringLiteral("confidence"),
+                                   QStringLiteral("must be between 0 and 1"));
+    return {};
+}
+
+/// The node with the edit's values applied; given texts are normalized as on write.
+NodeRecord editedNode(const NodeRecord &old, const NodeEditRequest &req, int maxText)
+{
+    NodeRecord n = old;
+    if (req.title)
+        n.title = normalizeText(*req.title, maxText);
+    if (req.textSummary)
+        n.textSummary = normalizeText(*req.textSummary, maxText);
+    n.tier = req.tier.value_or(n.tier);
+    n.memoryLane = req.memoryLane.value_or(n.memoryLane);
+    if (req.ownerAgentId)
+        n.ownerAgentId = req.ownerAgentId->trimmed();
+    if (req.ownerTeamId)
+        n.ownerTeamId = req.ownerTeamId->trimmed();
+    n.salience = req.salience.value_or(n.salience);
+    n.importance = req.importance.value_or(n.importance);
+    n.confidence = req.confidence.value_or(n.confidence);
+    if (req.slotData)
+        n.slotData = *req.slotData;
+    return n;
+}
+
+/// An edited rule must still be a valid rule, and a private one needs an owner to be seen by.
+Result<void> editedRuleRefusal(const NodeRecord &n)
+{
+    if (n.type != QLatin1String("rule"))
+        return {};
+    if (auto valid = RuleDefinition::validateSlots(n.slotData, QStringLiteral("slots")); !valid)
+        return valid.error();
+    if (n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty()
+        && n.ownerTeamId.isEmpty())
+        return Error::make(400, QStringLiteral("invalid_private_rule_owner"),
+                           QStringLiteral("a private rule needs owner_agent_id or owner_team_id"),
+                           {{QStringLiteral("node_id"), n.id},
+                            {QStringLiteral("memory_lane"), n.memoryLane},
+                            {QStringLiteral("type"), n.type}});
+    return {};
+}
+
+/// The fields an edit changed, as {old, new} for the commit diff; their names go to fields.
+QJsonObject editChanges(const NodeRecord &old, const NodeRecord &n, QStringList *fields)
+{
+    QJsonObject changes;
+    noteChange(&changes, fields, QStringLiteral("title"), nullable(old.title), nullable(n.title));
+    noteChange(&changes, fields, QStringLiteral("text_summary"), nullable(old.textSummary),
+               nullable(n.textSummary));
+    noteChange(&changes, fields, QStringLiteral("tier"), old.tier, n.tier);
+    noteChange(&changes, fields, QStringLiteral("memory_lane"), old.memoryLane, n.memoryLane);
+    noteChange(&changes, fields, QStringLiteral("owner_agent_id"), nullable(old.ownerAgentId),
+               nullable(n.ownerAgentId));
+    noteChange(&changes, fields, QStringLiteral("owner_team_id"), nullable(old.ownerTeamId),
+               nullable(n.ownerTeamId));
+    noteChange(&changes, fields, QStringLiteral("salience"), old.salience, n.salience);
+    noteChange(&changes, fields, QStringLiteral("importance"), old.importance, n.importance);
+    noteChange(&changes, fields, QStringLiteral("confidence"), old.confidence, n.confidence);
+    noteChange(&changes, fields, QStringLiteral("slots"), old.slotData, n.slotData);
+    return changes;
+}
+
+/// The old vector describes the old text: drop it; the backfill embeds the new text.
+void dropStaleEmbedding(NodeRecord *n, bool canAutoEmbed)
+{
+    n->embeddingModel.clear();
+    if (n->embedText().isEmpty()) {
+        n->embeddingStatus = QStringLiteral("failed");
+        n->embeddingError = QStringLiteral("no_embed_text");
+    } else if (canAutoEmbed) {
+        n->embeddingStatus = QStringLiteral("pending");
+        n->embeddingError.clear();
+    } else {
+        n->embeddingStatus = QStringLiteral("failed");
+        n->embeddingError = QStringLiteral("auto_embed_disabled_or_no_provider");
+    }
+}
+
+/// The commit diff of an edit: which node, what changed and why.
+QJsonObject editDiff(const NodeRecord &n, const QJsonObject &changes, bool reembedding,
+                     const QString &reason)
+{
+    return {{QStringLiteral("node_id"), n.id},
+            {QStringLiteral("client_id"), nullable(n.clientId)},
+            {QStringLiteral("type"), n.type},
+            {QStringLiteral("changes"), changes},
+            {QStringLiteral("re_embedding"), reembedding},
+            {QStringLiteral("reason"), nullable(reason)}};
+}
+
+/// Stores the edited node under the edit's commit with its rule definition; a changed text
+/// stores a cleared vector and tells the index to drop the old one.
+Result<void> storeEdited(QSqlDatabase &db, NodeRecord n, NodeEditOutcome *out)
+{
+    n.updatedAt = QDateTime::currentDateTimeUtc();
+    n.commitId = out->commit->id;
+    if (auto saved = GraphStore::saveNode(db, n); !saved)
+        return saved.error();
+    if (n.type == QLatin1String("rule")) {
+        if (auto def = RuleStore::ensureRuleDef(db, n); !def)
+            return def.error();
+    }
+    if (out->reembedding) {
+        auto stamp = GraphStore::setEmbedding(db, n.id, QByteArray());
+        if (!stamp)
+            return stamp.error();
+        n.embeddingVersion = stamp.value().version;
+        out->embeddingChanges.append({out->scope.tenantId, out->scope.scope, stamp.value().label,
+                                      stamp.value().version, QByteArray()});
+    }
+    out->node = std::move(n);
     return {};
 }
 
@@ -145,7 +268,8 @@ LifecycleEngine::LifecycleEngine(Database &db, const ServiceConfig &config, bool
 {
 }
 
-Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req, const RequestMeta &meta)
+Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
+                                                    const RequestMeta &meta)
 {
     auto begun = beginCommit(req, meta, m_config);
     if (!begun)
@@ -153,7 +277,8 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
     const CommitContext &ctx = begun.value();
     // The route checks this too; the facade is also called directly (UI, jobs).
     if (!Vocabulary::tiers().mid(2).contains(req.targetTier))
-        return Error::invalidField(QStringLiteral("target_tier"), QStringLiteral("must be one of: warm, hot"));
+        return Error::invalidField(QStringLiteral("target_tier"),
+                                   QStringLiteral("must be one of: warm, hot"));
     RehydrateOutcome out;
     out.scope = ctx.scope;
     out.targetTier = req.targetTier;
@@ -177,15 +302,16 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
             }
         }
         if (moving.isEmpty())
-            return {};   // nothing to move: no commit (reference §6.1)
+            return {}; // nothing to move: no commit (reference §6.1)
 
         const QDateTime now = QDateTime::currentDateTimeUtc();
-        QJsonObject diff = targetJobDiff(kKindRehydrate, now, out.scope, ctx.actor, req.reason, req.targets, byClient,
-                                         out.targets);
+        QJsonObject diff = targetJobDiff(kKindRehydrate, now, out.scope, ctx.actor, req.reason,
+                                         req.targets, byClient, out.targets);
         diff.insert(QStringLiteral("target_tier"), req.targetTier);
         diff.insert(QStringLiteral("moved_ids"), QJsonArray::fromStringList(out.movedIds));
         diff.insert(QStringLiteral("noop_ids"), QJsonArray::fromStringList(out.noopIds));
-        auto commit = CommitLog::append(db, out.scope, kKindRehydrate, ctx.actor, ctx.inputSha256, diff);
+        auto commit
+            = CommitLog::append(db, out.scope, kKindRehydrate, ctx.actor, ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();
@@ -210,7 +336,8 @@ Result<RehydrateOutcome> LifecycleEngine::rehydrate(const RehydrateRequest &req,
     return out;
 }
 
-Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateRequest &req, const RequestMeta &meta)
+Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateRequest &req,
+                                                       const RequestMeta &meta)
 {
     auto begun = beginCommit(req, meta, m_config);
     if (!begun)
@@ -223,22 +350,25 @@ Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateReques
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
         QJsonArray byClient;
-        auto resolved = resolveTargets(db, out.scope, NodeAccess::of(meta), req.targets,
-                                       QStringLiteral("nodes_activate_no_resolved_nodes"), &byClient);
+        auto resolved
+            = resolveTargets(db, out.scope, NodeAccess::of(meta), req.targets,
+                             QStringLiteral("nodes_activate_no_resolved_nodes"), &byClient);
         if (!resolved)
             return resolved.error();
         out.targets = resolved.value();
         if (out.targets.found.isEmpty())
-            return {};   // nothing found: no commit (reference §6.2)
+            return {}; // nothing found: no commit (reference §6.2)
 
         const QDateTime now = QDateTime::currentDateTimeUtc();
-        QJsonObject diff = targetJobDiff(kKindActivate, now, out.scope, ctx.actor, req.reason, req.targets, byClient,
-                                         out.targets);
+        QJsonObject diff = targetJobDiff(kKindActivate, now, out.scope, ctx.actor, req.reason,
+                                         req.targets, byClient, out.targets);
         diff.insert(QStringLiteral("run_id"), nullable(req.runId));
         diff.insert(QStringLiteral("outcome"), req.outcome);
         diff.insert(QStringLiteral("activate"), req.activate);
-        diff.insert(QStringLiteral("found_ids"), QJsonArray::fromStringList(idsOf(out.targets.found)));
-        auto commit = CommitLog::append(db, out.scope, kKindActivate, ctx.actor, ctx.inputSha256, diff);
+        diff.insert(QStringLiteral("found_ids"),
+                    QJsonArray::fromStringList(idsOf(out.targets.found)));
+        auto commit
+            = CommitLog::append(db, out.scope, kKindActivate, ctx.actor, ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();
@@ -250,10 +380,12 @@ Result<NodesActivateOutcome> LifecycleEngine::activate(const NodesActivateReques
                 ++positive;
             else if (req.outcome == QLatin1String("negative"))
                 ++negative;
-            const double prior = NodeFeedback::priorQuality(s.value(QStringLiteral("feedback_quality")));
+            const double prior
+                = NodeFeedback::priorQuality(s.value(QStringLiteral("feedback_quality")));
             s.insert(QStringLiteral("feedback_positive"), positive);
             s.insert(QStringLiteral("feedback_negative"), negative);
-            s.insert(QStringLiteral("feedback_quality"), NodeFeedback::nextQuality(prior, req.outcome));
+            s.insert(QStringLiteral("feedback_quality"),
+                     NodeFeedback::nextQuality(prior, req.outcome));
             s.insert(QStringLiteral("last_feedback_outcome"), req.outcome);
             s.insert(QStringLiteral("last_feedback_at"), isoTime(now));
             s.insert(QStringLiteral("last_feedback_run_id"), nullable(req.runId));
@@ -293,105 +425,33 @@ Result<NodeEditOutcome> LifecycleEngine::edit(const NodeEditRequest &req, const 
         auto found = findNodeInScope(db, out.scope, req.nodeId, NodeAccess::of(meta));
         if (!found)
             return found.error();
-        const NodeRecord old = found.value();
-        NodeRecord n = old;
-        if (req.title)
-            n.title = normalizeText(*req.title, maxText);
-        if (req.textSummary)
-            n.textSummary = normalizeText(*req.textSummary, maxText);
-        n.tier = req.tier.value_or(n.tier);
-        n.memoryLane = req.memoryLane.value_or(n.memoryLane);
-        if (req.ownerAgentId)
-            n.ownerAgentId = req.ownerAgentId->trimmed();
-        if (req.ownerTeamId)
-            n.ownerTeamId = req.ownerTeamId->trimmed();
-        n.salience = req.salience.value_or(n.salience);
-        n.importance = req.importance.value_or(n.importance);
-        n.confidence = req.confidence.value_or(n.confidence);
-        if (req.slotData)
-            n.slotData = *req.slotData;
-
-        if (n.type == QLatin1String("rule")) {
-            if (auto valid = RuleDefinition::validateSlots(n.slotData, QStringLiteral("slots")); !valid)
-                return valid.error();
-            if (n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty() && n.ownerTeamId.isEmpty())
-                return Error::make(400, QStringLiteral("invalid_private_rule_owner"),
-                                   QStringLiteral("a private rule needs owner_agent_id or owner_team_id"),
-                                   {{QStringLiteral("node_id"), n.id},
-                                    {QStringLiteral("memory_lane"), n.memoryLane},
-                                    {QStringLiteral("type"), n.type}});
-        }
-
-        QJsonObject changes;
-        noteChange(&changes, &out.changedFields, QStringLiteral("title"), nullable(old.title), nullable(n.title));
-        noteChange(&changes, &out.changedFields, QStringLiteral("text_summary"), nullable(old.textSummary),
-                   nullable(n.textSummary));
-        noteChange(&changes, &out.changedFields, QStringLiteral("tier"), old.tier, n.tier);
-        noteChange(&changes, &out.changedFields, QStringLiteral("memory_lane"), old.memoryLane, n.memoryLane);
-        noteChange(&changes, &out.changedFields, QStringLiteral("owner_agent_id"), nullable(old.ownerAgentId),
-                   nullable(n.ownerAgentId));
-        noteChange(&changes, &out.changedFields, QStringLiteral("owner_team_id"), nullable(old.ownerTeamId),
-                   nullable(n.ownerTeamId));
-        noteChange(&changes, &out.changedFields, QStringLiteral("salience"), old.salience, n.salience);
-        noteChange(&changes, &out.changedFields, QStringLiteral("importance"), old.importance, n.importance);
-        noteChange(&changes, &out.changedFields, QStringLiteral("confidence"), old.confidence, n.confidence);
-        noteChange(&changes, &out.changedFields, QStringLiteral("slots"), old.slotData, n.slotData);
+        const NodeRecord &old = found.value();
+        NodeRecord n = editedNode(old, req, maxText);
+        if (auto valid = editedRuleRefusal(n); !valid)
+            return valid.error();
+        const QJsonObject changes = editChanges(old, n, &out.changedFields);
         if (out.changedFields.isEmpty()) {
             out.node = old;
-            return {};   // nothing changed: no commit
+            return {}; // nothing changed: no commit
         }
-
-        // The old vector describes the old text: drop it; the backfill embeds the new text.
         out.reembedding = old.embedText() != n.embedText();
-        if (out.reembedding) {
-            n.embeddingModel.clear();
-            if (n.embedText().isEmpty()) {
-                n.embeddingStatus = QStringLiteral("failed");
-                n.embeddingError = QStringLiteral("no_embed_text");
-            } else if (m_canAutoEmbed) {
-                n.embeddingStatus = QStringLiteral("pending");
-                n.embeddingError.clear();
-            } else {
-                n.embeddingStatus = QStringLiteral("failed");
-                n.embeddingError = QStringLiteral("auto_embed_disabled_or_no_provider");
-            }
-        }
-
-        const QJsonObject diff{{QStringLiteral("node_id"), n.id},
-                               {QStringLiteral("client_id"), nullable(n.clientId)},
-                               {QStringLiteral("type"), n.type},
-                               {QStringLiteral("changes"), changes},
-                               {QStringLiteral("re_embedding"), out.reembedding},
-                               {QStringLiteral("reason"), nullable(normalizeText(req.reason, maxText))}};
-        auto commit = CommitLog::append(db, out.scope, kKindEdit, actor, inputSha.value(), diff);
+        if (out.reembedding)
+            dropStaleEmbedding(&n, m_canAutoEmbed);
+        auto commit = CommitLog::append(
+            db, out.scope, kKindEdit, actor, inputSha.value(),
+            editDiff(n, changes, out.reembedding, normalizeText(req.reason, maxText)));
         if (!commit)
             return commit.error();
         out.commit = commit.value();
-        n.updatedAt = QDateTime::currentDateTimeUtc();
-        n.commitId = out.commit->id;
-        if (auto saved = GraphStore::saveNode(db, n); !saved)
-            return saved.error();
-        if (n.type == QLatin1String("rule")) {
-            if (auto def = RuleStore::ensureRuleDef(db, n); !def)
-                return def.error();
-        }
-        if (out.reembedding) {
-            auto stamp = GraphStore::setEmbedding(db, n.id, QByteArray());
-            if (!stamp)
-                return stamp.error();
-            n.embeddingVersion = stamp.value().version;
-            out.embeddingChanges.append({out.scope.tenantId, out.scope.scope, stamp.value().label,
-                                         stamp.value().version, QByteArray()});
-        }
-        out.node = n;
-        return {};
+        return storeEdited(db, std::move(n), &out);
     });
     if (!written)
         return written.error();
     return out;
 }
 
-Result<NodeForgetOutcome> LifecycleEngine::forget(const NodeForgetRequest &req, const RequestMeta &meta)
+Result<NodeForgetOutcome> LifecycleEngine::forget(const NodeForgetRequest &req,
+                                                  const RequestMeta &meta)
 {
     auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
     if (!cs)
@@ -417,24 +477,22 @@ Result<NodeForgetOutcome> LifecycleEngine::forget(const NodeForgetRequest &req, 
             out.removedEdgeIds << e.id;
         out.removedEdgeIds.sort();
         // The diff names what was removed, never the text itself.
-        const QJsonObject diff{{QStringLiteral("node_id"), out.node.id},
-                               {QStringLiteral("client_id"), nullable(out.node.clientId)},
-                               {QStringLiteral("type"), out.node.type},
-                               {QStringLiteral("title"), nullable(out.node.title)},
-                               {QStringLiteral("removed_edge_ids"), QJsonArray::fromStringList(out.removedEdgeIds)},
-                               {QStringLiteral("reason"),
-                                nullable(normalizeText(req.reason, m_config.maxTextLength))}};
+        const QJsonObject diff{
+            {QStringLiteral("node_id"), out.node.id},
+            {QStringLiteral("client_id"), nullable(out.node.clientId)},
+            {QStringLiteral("type"), out.node.type},
+            {QStringLiteral("title"), nullable(out.node.title)},
+            {QStringLiteral("removed_edge_ids"), QJsonArray::fromStringList(out.removedEdgeIds)},
+            {QStringLiteral("reason"),
+             nullable(normalizeText(req.reason, m_config.maxTextLength))}};
         auto commit = CommitLog::append(db, out.scope, kKindForget, actor, inputSha.value(), diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();
         // Edges and the rule_defs row go with the node (ON DELETE CASCADE); feedback rows and
         // decisions keep the id as history of what was decided at the time.
-        if (auto r = runSql(db, QStringLiteral("DELETE FROM edges WHERE src_id = ? OR dst_id = ?"),
-                            {out.node.id, out.node.id}); !r)
-            return r.error();
-        if (auto r = runSql(db, QStringLiteral("DELETE FROM nodes WHERE id = ?"), {out.node.id}); !r)
-            return r.error();
+        if (auto removed = GraphStore::deleteNodeWithEdges(db, out.node.id); !removed)
+            return removed.error();
         out.embeddingChanges.append({out.scope.tenantId, out.scope.scope, out.node.vectorLabel,
                                      out.node.embeddingVersion, QByteArray()});
         return {};

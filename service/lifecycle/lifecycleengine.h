@@ -1,12 +1,12 @@
 #pragma once
 
+#include "service/access/callscope.h"
 #include "service/api/lifecycleoutcomes.h"
+#include "service/api/lifecyclerequests.h"
+#include "service/api/writerequest.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
 #include "service/core/records.h"
-#include "service/access/callscope.h"
-#include "service/api/lifecyclerequests.h"
-#include "service/api/writerequest.h"
 
 #include <optional>
 
@@ -23,7 +23,8 @@ public:
     LifecycleEngine(Database &db, const ServiceConfig &config, bool canAutoEmbed);
 
     Result<RehydrateOutcome> rehydrate(const RehydrateRequest &request, const RequestMeta &meta);
-    Result<NodesActivateOutcome> activate(const NodesActivateRequest &request, const RequestMeta &meta);
+    Result<NodesActivateOutcome> activate(const NodesActivateRequest &request,
+                                          const RequestMeta &meta);
     Result<NodeEditOutcome> edit(const NodeEditRequest &request, const RequestMeta &meta);
     Result<NodeForgetOutcome> forget(const NodeForgetRequest &request, const RequestMeta &meta);
 

@@ -80,15 +80,11 @@ Error runNotFound(const CallScope &cs, const QString &runId)
 /// rather than scanning slots; the slots check drops foreign nodes that merely share a prefix.
 Result<QVector<NodeRecord>> runNodes(QSqlDatabase &db, const CallScope &cs, const QString &runId)
 {
-    const QString steps = QStringLiteral("replay:step:") + runId;
-    const QString results = QStringLiteral("replay:step_result:") + runId;
-    auto found = GraphStore::nodesWhere(
-        db,
-        QStringLiteral("tenant_id = ? AND scope = ? AND (client_id = ? OR client_id = ?"
-                       " OR (client_id >= ? AND client_id < ?) OR (client_id >= ? AND client_id < ?))"
-                       " ORDER BY created_at ASC, rowid ASC"),
-        {cs.tenantId, cs.scope, runClientId(runId), runEndClientId(runId), steps + QLatin1Char(':'),
-         steps + QLatin1Char(';'), results + QLatin1Char(':'), results + QLatin1Char(';')});
+    const QString steps = QStringLiteral("replay:step:") + runId + QLatin1Char(':');
+    const QString results = QStringLiteral("replay:step_result:") + runId + QLatin1Char(':');
+    auto found = GraphStore::nodesByClientIdOrPrefix(db, cs.tenantId, cs.scope,
+                                                     {runClientId(runId), runEndClientId(runId)},
+                                                     {steps, results});
     if (!found)
         return found.error();
     static const QSet<QString> kinds{kKindRun, kKindStep, kKindStepResult, kKindRunEnd};
@@ -135,6 +131,231 @@ QJsonObject edgeToNode(const QString &type, const QString &srcClientId, const QS
     return QJsonObject{{QStringLiteral("type"), type},
                        {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), srcClientId}}},
                        {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), dstNodeId}}}};
+}
+
+/// A step's own id, else (for a step recorded without one) its node id.
+QString stepIdOf(const NodeRecord &step)
+{
+    return slotText(step, "step_id").isEmpty() ? step.id : slotText(step, "step_id");
+}
+
+/// The step a step/after outcome belongs to, as far as it could be found.
+struct StepRef
+{
+    std::optional<NodeRecord> node;
+    QString stepId;
+};
+
+/// The step is named by step_id, else by the newest visible step with that step_index.
+Result<StepRef> findStep(Database &database, const CallScope &cs, const ReplayStepAfterRequest &req,
+                         const Viewer &viewer)
+{
+    auto conn = database.connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase &db = conn.value();
+    StepRef step{std::nullopt, req.stepId};
+    if (!step.stepId.isEmpty()) {
+        auto found = GraphStore::findNodeByClientId(db, cs.tenantId, cs.scope,
+                                                    stepClientId(req.runId, step.stepId));
+        if (!found)
+            return found.error();
+        if (found.value() && kindOf(*found.value()) == kKindStep && viewer.sees(*found.value()))
+            step.node = found.value();
+    } else if (req.stepIndex) {
+        auto nodes = runNodes(db, cs, req.runId);
+        if (!nodes)
+            return nodes.error();
+        for (const NodeRecord &n : nodes.value()) {
+            if (kindOf(n) == kKindStep && slotIndex(n) == req.stepIndex && viewer.sees(n))
+                step.node = n;
+        }
+        if (step.node)
+            step.stepId = stepIdOf(*step.node);
+    }
+    return step;
+}
+
+/// 400 when step/after names neither a step_id nor the step_index of a recorded step.
+Error stepReferenceRequired(const ReplayStepAfterRequest &req)
+{
+    return Error::make(400, QStringLiteral("replay_step_reference_required"),
+                       QStringLiteral("step_id or a step_index of a recorded step is required to "
+                                      "record a step outcome"),
+                       {{QStringLiteral("run_id"), req.runId},
+                        {QStringLiteral("step_index"), req.stepIndex ? QJsonValue(*req.stepIndex) : QJsonValue()}});
+}
+
+/// The step_result node of a step/after call.
+QJsonObject stepResultNode(const ReplayStepAfterRequest &req, const QString &clientId,
+                           const QString &stepId, std::optional<int> stepIndex)
+{
+    const QString summary = !req.error.isEmpty()        ? req.error
+                            : !req.repairNote.isEmpty() ? req.repairNote
+                                                        : QStringLiteral("Replay step outcome: ") + req.status;
+    return QJsonObject{
+        {QStringLiteral("client_id"), clientId},
+        {QStringLiteral("type"), QStringLiteral("evidence")},
+        {QStringLiteral("title"), QStringLiteral("Step %1 %2")
+                                      .arg(stepIndex ? QString::number(*stepIndex) : QStringLiteral("?"), req.status)},
+        {QStringLiteral("text_summary"), summary},
+        {QStringLiteral("slots"), QJsonObject{
+             {QStringLiteral("replay_kind"), kKindStepResult},
+             {QStringLiteral("phase"), QStringLiteral("after")},
+             {QStringLiteral("run_id"), req.runId},
+             {QStringLiteral("step_id"), stepId},
+             {QStringLiteral("step_index"), stepIndex ? QJsonValue(*stepIndex) : QJsonValue()},
+             {QStringLiteral("status"), req.status},
+             {QStringLiteral("output_signature"), req.outputSignature},
+             {QStringLiteral("postconditions"), req.postconditions},
+             {QStringLiteral("artifact_refs"), QJsonArray::fromStringList(req.artifactRefs)},
+             {QStringLiteral("repair_applied"), req.repairApplied},
+             {QStringLiteral("repair_note"), nullable(req.repairNote)},
+             {QStringLiteral("error"), nullable(req.error)},
+             {QStringLiteral("metadata"), req.metadata},
+             // Re-recording the same outcome changes the node, so it counts as the latest.
+             {QStringLiteral("recorded_at"), nowIso()}}}};
+}
+
+/// Step results by step_id: the index (into the run's nodes) of each step's latest result.
+using LatestResults = QHash<QString, int>;
+
+/// Fills the timeline, the run header and the counters in one pass over the run's nodes, and
+/// gathers the artifact refs and each step's latest result on the way.
+void scanRunNodes(const CallScope &cs, const QVector<NodeRecord> &nodes, ReplayRunView &view,
+                  LatestResults &latestResult, QStringList &artifacts)
+{
+    for (int i = 0; i < nodes.size(); ++i) {
+        const NodeRecord &n = nodes[i];
+        const QString kind = kindOf(n);
+        const bool hasStatus = kind == kKindStepResult || kind == kKindRunEnd;
+        view.timeline.append({n.id, uriOf(cs, n), n.type, kind, n.title, n.textSummary, n.createdAt,
+                              n.commitId, commitUriOf(cs, n.commitId),
+                              hasStatus ? slotText(n, "status") : QString()});
+        if (kind == kKindRun && view.run.runNodeId.isEmpty()) {
+            view.run.runNodeId = n.id;
+            view.run.runUri = uriOf(cs, n);
+            view.run.goal = slotText(n, "goal");
+            view.run.startedAt = n.createdAt;
+        } else if (kind == kKindRunEnd) {
+            view.run.status = slotText(n, "status");
+            view.run.endedAt = n.updatedAt;
+        } else if (kind == kKindStep) {
+            ++view.counters.stepNodes;
+        } else if (kind == kKindStepResult) {
+            ++view.counters.stepResultNodes;
+            artifacts += stringsOf(n.slotData.value(QStringLiteral("artifact_refs")));
+            const QString sid = slotText(n, "step_id");
+            if (!sid.isEmpty() && (!latestResult.contains(sid) || isNewer(n, nodes[latestResult.value(sid)])))
+                latestResult.insert(sid, i);
+        }
+    }
+}
+
+/// A step as recorded by step/before, still pending.
+ReplayStepView stepView(const CallScope &cs, const NodeRecord &n)
+{
+    ReplayStepView s;
+    s.stepId = stepIdOf(n);
+    s.stepIndex = slotIndex(n);
+    s.toolName = slotText(n, "tool_name");
+    s.safetyLevel = slotText(n, "safety_level");
+    s.preconditions = n.slotData.value(QStringLiteral("preconditions")).toArray();
+    s.stepNodeId = n.id;
+    s.stepUri = uriOf(cs, n);
+    s.createdAt = n.createdAt;
+    s.decisionId = slotText(n, "decision_id");
+    s.toolInput = n.slotData.value(QStringLiteral("tool_input"));
+    s.expectedOutputSignature = n.slotData.value(QStringLiteral("expected_output_signature"));
+    s.status = QStringLiteral("pending");
+    return s;
+}
+
+/// Completes a step with what its latest step/after result recorded.
+void applyResult(const CallScope &cs, const NodeRecord &r, ReplayStepView &s)
+{
+    s.status = slotText(r, "status");
+    s.repairApplied = r.slotData.value(QStringLiteral("repair_applied")).toBool();
+    s.postconditions = r.slotData.value(QStringLiteral("postconditions")).toArray();
+    s.artifactRefs = stringsOf(r.slotData.value(QStringLiteral("artifact_refs")));
+    s.resultNodeId = r.id;
+    s.resultUri = uriOf(cs, r);
+    s.resultAt = r.updatedAt;
+    s.outputSignature = r.slotData.value(QStringLiteral("output_signature"));
+    s.error = slotText(r, "error");
+    s.repairNote = slotText(r, "repair_note");
+}
+
+/// Every step with its latest result (added to the view when asked for); returns the decision
+/// ids the steps declared, each once, in step order.
+QStringList collectSteps(const CallScope &cs, const QVector<NodeRecord> &nodes,
+                         const LatestResults &latestResult, bool includeSteps, ReplayRunView &view)
+{
+    QStringList stepDecisions;
+    for (const NodeRecord &n : nodes) {
+        if (kindOf(n) != kKindStep)
+            continue;
+        ReplayStepView s = stepView(cs, n);
+        if (latestResult.contains(s.stepId))
+            applyResult(cs, nodes[latestResult.value(s.stepId)], s);
+        if (!s.decisionId.isEmpty() && !stepDecisions.contains(s.decisionId))
+            stepDecisions << s.decisionId;
+        if (includeSteps)
+            view.steps.append(s);
+    }
+    return stepDecisions;
+}
+
+/// The tool decisions recorded with this run_id, newest first and bounded, with their count.
+Result<void> attachDecisions(QSqlDatabase &db, const CallScope &cs, const QString &runId,
+                             ReplayRunView &view)
+{
+    auto decisions = RuleStore::decisionsForRun(db, cs.tenantId, cs.scope, runId,
+                                                ReplayEngine::kMaxProvenanceIds);
+    if (!decisions)
+        return decisions.error();
+    auto decisionCount = RuleStore::decisionCountForRun(db, cs.tenantId, cs.scope, runId);
+    if (!decisionCount)
+        return decisionCount.error();
+    view.decisions = decisions.value();
+    view.counters.decisions = int(decisionCount.value());
+    return {};
+}
+
+/// Decision provenance: the run's decisions, then the ones its steps declared.
+void fillDecisionProvenance(const QVector<DecisionRecord> &decisions, const QStringList &stepDecisions,
+                            ReplayProvenance &p)
+{
+    for (const DecisionRecord &d : decisions)
+        p.decisionIds << d.id;
+    // Decisions a step declared but that were recorded under another run_id still belong here.
+    for (int i = int(stepDecisions.size()) - 1; i >= 0; --i) {
+        if (!p.decisionIds.contains(stepDecisions[i]))
+            p.decisionIds << stepDecisions[i];
+    }
+    p.decisionIds = p.decisionIds.mid(0, ReplayEngine::kMaxProvenanceIds);
+    p.decisionId = p.decisionIds.value(0);
+}
+
+/// Commit provenance: each commit that changed a node of the run once, ordered by when it
+/// last changed one, bounded to the newest.
+void fillCommitProvenance(const CallScope &cs, const QVector<NodeRecord> &nodes, ReplayProvenance &p)
+{
+    QVector<const NodeRecord *> byChange;
+    for (const NodeRecord &n : nodes)
+        byChange.append(&n);
+    std::stable_sort(byChange.begin(), byChange.end(),
+                     [](const NodeRecord *a, const NodeRecord *b) { return a->updatedAt < b->updatedAt; });
+    for (const NodeRecord *n : std::as_const(byChange)) {
+        const QString uri = commitUriOf(cs, n->commitId);
+        if (!uri.isEmpty()) {
+            p.commitUris.removeAll(uri);
+            p.commitUris << uri;
+        }
+    }
+    if (p.commitUris.size() > ReplayEngine::kMaxProvenanceIds)
+        p.commitUris = p.commitUris.mid(p.commitUris.size() - ReplayEngine::kMaxProvenanceIds);
+    p.commitUri = p.commitUris.isEmpty() ? QString() : p.commitUris.last();
 }
 
 } // namespace
@@ -322,72 +543,22 @@ Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest 
     if (!run)
         return run.error();
     const CallScope &cs = run.value().scope;
-
-    // The step is named by step_id, else by the newest visible step with that step_index.
-    std::optional<NodeRecord> stepNode;
-    QString stepId = req.stepId;
-    {
-        auto conn = m_db.connection();
-        if (!conn)
-            return conn.error();
-        if (!stepId.isEmpty()) {
-            auto found = GraphStore::findNodeByClientId(conn.value(), cs.tenantId, cs.scope,
-                                                        stepClientId(req.runId, stepId));
-            if (!found)
-                return found.error();
-            if (found.value() && kindOf(*found.value()) == kKindStep && run.value().viewer.sees(*found.value()))
-                stepNode = found.value();
-        } else if (req.stepIndex) {
-            auto nodes = runNodes(conn.value(), cs, req.runId);
-            if (!nodes)
-                return nodes.error();
-            for (const NodeRecord &n : nodes.value()) {
-                if (kindOf(n) == kKindStep && slotIndex(n) == req.stepIndex && run.value().viewer.sees(n))
-                    stepNode = n;
-            }
-            if (stepNode)
-                stepId = slotText(*stepNode, "step_id").isEmpty() ? stepNode->id : slotText(*stepNode, "step_id");
-        }
-    }
+    auto step = findStep(m_db, cs, req, run.value().viewer);
+    if (!step)
+        return step.error();
+    const std::optional<NodeRecord> &stepNode = step.value().node;
+    const QString &stepId = step.value().stepId;
     if (stepId.isEmpty())
-        return Error::make(400, QStringLiteral("replay_step_reference_required"),
-                           QStringLiteral("step_id or a step_index of a recorded step is required to "
-                                          "record a step outcome"),
-                           {{QStringLiteral("run_id"), req.runId},
-                            {QStringLiteral("step_index"), req.stepIndex ? QJsonValue(*req.stepIndex) : QJsonValue()}});
+        return stepReferenceRequired(req);
     const std::optional<int> stepIndex = req.stepIndex ? req.stepIndex
                                          : stepNode      ? slotIndex(*stepNode)
                                                          : std::nullopt;
     const QString clientId = stepResultClientId(req.runId, stepId, req.status);
-    const QString summary = !req.error.isEmpty()        ? req.error
-                            : !req.repairNote.isEmpty() ? req.repairNote
-                                                        : QStringLiteral("Replay step outcome: ") + req.status;
-    const QJsonObject node{
-        {QStringLiteral("client_id"), clientId},
-        {QStringLiteral("type"), QStringLiteral("evidence")},
-        {QStringLiteral("title"), QStringLiteral("Step %1 %2")
-                                      .arg(stepIndex ? QString::number(*stepIndex) : QStringLiteral("?"), req.status)},
-        {QStringLiteral("text_summary"), summary},
-        {QStringLiteral("slots"), QJsonObject{
-             {QStringLiteral("replay_kind"), kKindStepResult},
-             {QStringLiteral("phase"), QStringLiteral("after")},
-             {QStringLiteral("run_id"), req.runId},
-             {QStringLiteral("step_id"), stepId},
-             {QStringLiteral("step_index"), stepIndex ? QJsonValue(*stepIndex) : QJsonValue()},
-             {QStringLiteral("status"), req.status},
-             {QStringLiteral("output_signature"), req.outputSignature},
-             {QStringLiteral("postconditions"), req.postconditions},
-             {QStringLiteral("artifact_refs"), QJsonArray::fromStringList(req.artifactRefs)},
-             {QStringLiteral("repair_applied"), req.repairApplied},
-             {QStringLiteral("repair_note"), nullable(req.repairNote)},
-             {QStringLiteral("error"), nullable(req.error)},
-             {QStringLiteral("metadata"), req.metadata},
-             // Re-recording the same outcome changes the node, so it counts as the latest.
-             {QStringLiteral("recorded_at"), nowIso()}}}};
     QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
     if (stepNode)
         edges.append(edgeToNode(QStringLiteral("related_to"), clientId, stepNode->id));
-    auto out = writeRecord(cs, req.common, QStringLiteral("step after ") + req.status, node, edges, meta);
+    auto out = writeRecord(cs, req.common, QStringLiteral("step after ") + req.status,
+                           stepResultNode(req, clientId, stepId, stepIndex), edges, meta);
     if (out) {
         out.value().runId = req.runId;
         out.value().status = req.status;
@@ -475,12 +646,8 @@ Result<QVector<ReplayRunSummary>> ReplayEngine::listRuns(const QString &tenantId
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto runs = GraphStore::nodesWhere(conn.value(),
-                                       QStringLiteral("tenant_id = ? AND scope = ? AND client_id >= ?"
-                                                      " AND client_id < ? ORDER BY created_at DESC,"
-                                                      " rowid DESC LIMIT ?"),
-                                       {tenantId, scope, QStringLiteral("replay:run:"),
-                                        QStringLiteral("replay:run;"), qMax(1, limit)});
+    auto runs = GraphStore::newestNodesWithClientIdPrefix(conn.value(), tenantId, scope,
+                                                          QStringLiteral("replay:run:"), qMax(1, limit));
     if (!runs)
         return runs.error();
     QVector<ReplayRunSummary> out;
@@ -520,112 +687,22 @@ Result<ReplayRunView> ReplayEngine::buildView(const CallScope &cs, const QString
     view.run.runId = runId;
     view.run.status = QStringLiteral("in_progress");
 
-    QHash<QString, int> latestResult;   // step_id -> index into nodes
+    LatestResults latestResult;
     QStringList artifacts;
-    for (int i = 0; i < nodes.size(); ++i) {
-        const NodeRecord &n = nodes[i];
-        const QString kind = kindOf(n);
-        const bool hasStatus = kind == kKindStepResult || kind == kKindRunEnd;
-        view.timeline.append({n.id, uriOf(cs, n), n.type, kind, n.title, n.textSummary, n.createdAt,
-                              n.commitId, commitUriOf(cs, n.commitId),
-                              hasStatus ? slotText(n, "status") : QString()});
-        if (kind == kKindRun && view.run.runNodeId.isEmpty()) {
-            view.run.runNodeId = n.id;
-            view.run.runUri = uriOf(cs, n);
-            view.run.goal = slotText(n, "goal");
-            view.run.startedAt = n.createdAt;
-        } else if (kind == kKindRunEnd) {
-            view.run.status = slotText(n, "status");
-            view.run.endedAt = n.updatedAt;
-        } else if (kind == kKindStep) {
-            ++view.counters.stepNodes;
-        } else if (kind == kKindStepResult) {
-            ++view.counters.stepResultNodes;
-            artifacts += stringsOf(n.slotData.value(QStringLiteral("artifact_refs")));
-            const QString sid = slotText(n, "step_id");
-            if (!sid.isEmpty() && (!latestResult.contains(sid) || isNewer(n, nodes[latestResult.value(sid)])))
-                latestResult.insert(sid, i);
-        }
-    }
+    scanRunNodes(cs, nodes, view, latestResult, artifacts);
     view.counters.totalNodes = int(nodes.size());
     view.counters.artifactRefs = int(artifacts.size());
     if (includeArtifacts)
         view.artifacts = artifacts;
-
-    QStringList stepDecisions;
-    for (const NodeRecord &n : nodes) {
-        if (kindOf(n) != kKindStep)
-            continue;
-        ReplayStepView s;
-        s.stepId = slotText(n, "step_id").isEmpty() ? n.id : slotText(n, "step_id");
-        s.stepIndex = slotIndex(n);
-        s.toolName = slotText(n, "tool_name");
-        s.safetyLevel = slotText(n, "safety_level");
-        s.preconditions = n.slotData.value(QStringLiteral("preconditions")).toArray();
-        s.stepNodeId = n.id;
-        s.stepUri = uriOf(cs, n);
-        s.createdAt = n.createdAt;
-        s.decisionId = slotText(n, "decision_id");
-        s.toolInput = n.slotData.value(QStringLiteral("tool_input"));
-        s.expectedOutputSignature = n.slotData.value(QStringLiteral("expected_output_signature"));
-        s.status = QStringLiteral("pending");
-        if (latestResult.contains(s.stepId)) {
-            const NodeRecord &r = nodes[latestResult.value(s.stepId)];
-            s.status = slotText(r, "status");
-            s.repairApplied = r.slotData.value(QStringLiteral("repair_applied")).toBool();
-            s.postconditions = r.slotData.value(QStringLiteral("postconditions")).toArray();
-            s.artifactRefs = stringsOf(r.slotData.value(QStringLiteral("artifact_refs")));
-            s.resultNodeId = r.id;
-            s.resultUri = uriOf(cs, r);
-            s.resultAt = r.updatedAt;
-            s.outputSignature = r.slotData.value(QStringLiteral("output_signature"));
-            s.error = slotText(r, "error");
-            s.repairNote = slotText(r, "repair_note");
-        }
-        if (!s.decisionId.isEmpty() && !stepDecisions.contains(s.decisionId))
-            stepDecisions << s.decisionId;
-        if (includeSteps)
-            view.steps.append(s);
-    }
+    const QStringList stepDecisions = collectSteps(cs, nodes, latestResult, includeSteps, view);
 
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto decisions = RuleStore::decisionsForRun(conn.value(), cs.tenantId, cs.scope, runId, kMaxProvenanceIds);
-    if (!decisions)
-        return decisions.error();
-    auto decisionCount = RuleStore::decisionCountForRun(conn.value(), cs.tenantId, cs.scope, runId);
-    if (!decisionCount)
-        return decisionCount.error();
-    view.decisions = decisions.value();
-    view.counters.decisions = int(decisionCount.value());
-
-    ReplayProvenance &p = view.provenance;
-    for (const DecisionRecord &d : std::as_const(view.decisions))
-        p.decisionIds << d.id;
-    // Decisions a step declared but that were recorded under another run_id still belong here.
-    for (int i = int(stepDecisions.size()) - 1; i >= 0; --i) {
-        if (!p.decisionIds.contains(stepDecisions[i]))
-            p.decisionIds << stepDecisions[i];
-    }
-    p.decisionIds = p.decisionIds.mid(0, kMaxProvenanceIds);
-    p.decisionId = p.decisionIds.value(0);
-
-    QVector<const NodeRecord *> byChange;
-    for (const NodeRecord &n : nodes)
-        byChange.append(&n);
-    std::stable_sort(byChange.begin(), byChange.end(),
-                     [](const NodeRecord *a, const NodeRecord *b) { return a->updatedAt < b->updatedAt; });
-    for (const NodeRecord *n : std::as_const(byChange)) {
-        const QString uri = commitUriOf(cs, n->commitId);
-        if (!uri.isEmpty()) {
-            p.commitUris.removeAll(uri);
-            p.commitUris << uri;
-        }
-    }
-    if (p.commitUris.size() > kMaxProvenanceIds)
-        p.commitUris = p.commitUris.mid(p.commitUris.size() - kMaxProvenanceIds);
-    p.commitUri = p.commitUris.isEmpty() ? QString() : p.commitUris.last();
+    if (auto attached = attachDecisions(conn.value(), cs, runId, view); !attached)
+        return attached.error();
+    fillDecisionProvenance(view.decisions, stepDecisions, view.provenance);
+    fillCommitProvenance(cs, nodes, view.provenance);
     return view;
 }
 

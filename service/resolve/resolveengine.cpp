@@ -25,6 +25,104 @@ bool inScope(const QString &tenantId, const QString &scope, const RecordUri &uri
     return tenantId == uri.tenantId && scope == uri.scope;
 }
 
+/// A well-formed URI of a kind the service issues, naming the caller's tenant.
+Result<RecordUri> checkedUri(const QString &text, const CallScope &cs)
+{
+    const auto parsed = parseRecordUri(text);
+    if (!parsed)
+        return Error::invalidField(QStringLiteral("uri"),
+                                   QStringLiteral("must be memorygraph://<tenant>/<scope>/<kind>/<id>"));
+    const RecordUri &uri = *parsed;
+    const bool nodeKind = Vocabulary::nodeTypes().contains(uri.kind);
+    const QStringList recordKinds{QStringLiteral("edge"), QStringLiteral("commit"), QStringLiteral("decision")};
+    if (!nodeKind && !recordKinds.contains(uri.kind))
+        return Error::invalidField(QStringLiteral("uri"),
+                                   QStringLiteral("unknown record kind '%1'; expected a node type, edge, commit or decision")
+                                       .arg(uri.kind));
+    if (uri.tenantId != cs.tenantId)
+        return Error::make(403, QStringLiteral("forbidden"),
+                           QStringLiteral("the URI names another tenant than the caller's"),
+                           {{QStringLiteral("tenant_id"), cs.tenantId}});
+    return uri;
+}
+
+/// Looks up the one record a URI names and fills it into the outcome, per kind.
+struct RecordLookup
+{
+    QSqlDatabase &db;
+    const RecordUri &uri;
+    const Viewer &viewer;
+    ResolveOutcome &out;
+
+    /// A node the caller may not see answers exactly like an absent one.
+    Result<std::optional<NodeRecord>> visibleNode(const QString &id) const
+    {
+        auto node = GraphStore::findNode(db, id);
+        if (!node)
+            return node.error();
+        if (!node.value() || !inScope(node.value()->tenantId, node.value()->scope, uri)
+            || !viewer.sees(*node.value()))
+            return std::optional<NodeRecord>();
+        return node.value();
+    }
+
+    /// A node of exactly the URI's type.
+    Result<void> node()
+    {
+        auto node = visibleNode(uri.id);
+        if (!node)
+            return node.error();
+        if (!node.value() || node.value()->type != uri.kind)
+            return absent(QStringLiteral("node"));
+        out.node = node.value();
+        return {};
+    }
+
+    /// An edge is visible only when both of its ends are.
+    Result<void> edge()
+    {
+        auto edge = GraphStore::findEdgeById(db, uri.id);
+        if (!edge)
+            return edge.error();
+        if (!edge.value() || !inScope(edge.value()->tenantId, edge.value()->scope, uri))
+            return absent(QStringLiteral("edge"));
+        for (const QString &end : {edge.value()->fromId, edge.value()->toId}) {
+            auto node = visibleNode(end);
+            if (!node)
+                return node.error();
+            if (!node.value())
+                return absent(QStringLiteral("edge"));
+        }
+        out.edge = edge.value();
+        return {};
+    }
+
+    /// A commit of the URI's scope, answered under the URI it was asked by.
+    Result<void> commit()
+    {
+        auto commit = GraphStore::findCommit(db, uri.id);
+        if (!commit)
+            return commit.error();
+        if (!commit.value() || !inScope(commit.value()->tenantId, commit.value()->scope, uri))
+            return absent(QStringLiteral("commit"));
+        out.commit = commit.value();
+        out.commit->uri = out.uri;
+        return {};
+    }
+
+    /// A tools decision of the URI's scope (ids compare lower-case).
+    Result<void> decision()
+    {
+        auto decision = RuleStore::decision(db, uri.tenantId, uri.scope, uri.id.toLower());
+        if (!decision)
+            return decision.error();
+        if (!decision.value())
+            return absent(QStringLiteral("decision"));
+        out.decision = decision.value();
+        return {};
+    }
+};
+
 } // namespace
 
 ResolveEngine::ResolveEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
@@ -34,21 +132,10 @@ Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const R
     auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
     if (!cs)
         return cs.error();
-    const auto parsed = parseRecordUri(req.uri);
-    if (!parsed)
-        return Error::invalidField(QStringLiteral("uri"),
-                                   QStringLiteral("must be memorygraph://<tenant>/<scope>/<kind>/<id>"));
-    const RecordUri uri = *parsed;
-    const bool nodeKind = Vocabulary::nodeTypes().contains(uri.kind);
-    const QStringList recordKinds{QStringLiteral("edge"), QStringLiteral("commit"), QStringLiteral("decision")};
-    if (!nodeKind && !recordKinds.contains(uri.kind))
-        return Error::invalidField(QStringLiteral("uri"),
-                                   QStringLiteral("unknown record kind '%1'; expected a node type, edge, commit or decision")
-                                       .arg(uri.kind));
-    if (uri.tenantId != cs.value().tenantId)
-        return Error::make(403, QStringLiteral("forbidden"),
-                           QStringLiteral("the URI names another tenant than the caller's"),
-                           {{QStringLiteral("tenant_id"), cs.value().tenantId}});
+    auto checked = checkedUri(req.uri, cs.value());
+    if (!checked)
+        return checked.error();
+    const RecordUri &uri = checked.value();
     auto viewer = resolveViewer(req.consumerAgentId, req.consumerTeamId, meta, m_config);
     if (!viewer)
         return viewer.error();
@@ -64,53 +151,13 @@ Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const R
     out.kind = uri.kind;
     out.includeSlots = req.includeSlots;
     out.includeMeta = req.includeMeta;
-    // A node the caller may not see answers exactly like an absent one.
-    const auto visibleNode = [&](const QString &id) -> Result<std::optional<NodeRecord>> {
-        auto node = GraphStore::findNode(db, id);
-        if (!node)
-            return node.error();
-        if (!node.value() || !inScope(node.value()->tenantId, node.value()->scope, uri)
-            || !viewer.value().sees(*node.value()))
-            return std::optional<NodeRecord>();
-        return node.value();
-    };
-    if (nodeKind) {
-        auto node = visibleNode(uri.id);
-        if (!node)
-            return node.error();
-        if (!node.value() || node.value()->type != uri.kind)
-            return absent(QStringLiteral("node"));
-        out.node = node.value();
-    } else if (uri.kind == QLatin1String("edge")) {
-        auto edge = GraphStore::findEdgeById(db, uri.id);
-        if (!edge)
-            return edge.error();
-        if (!edge.value() || !inScope(edge.value()->tenantId, edge.value()->scope, uri))
-            return absent(QStringLiteral("edge"));
-        for (const QString &end : {edge.value()->fromId, edge.value()->toId}) {
-            auto node = visibleNode(end);
-            if (!node)
-                return node.error();
-            if (!node.value())
-                return absent(QStringLiteral("edge"));
-        }
-        out.edge = edge.value();
-    } else if (uri.kind == QLatin1String("commit")) {
-        auto commit = GraphStore::findCommit(db, uri.id);
-        if (!commit)
-            return commit.error();
-        if (!commit.value() || !inScope(commit.value()->tenantId, commit.value()->scope, uri))
-            return absent(QStringLiteral("commit"));
-        out.commit = commit.value();
-        out.commit->uri = out.uri;
-    } else {
-        auto decision = RuleStore::decision(db, uri.tenantId, uri.scope, uri.id.toLower());
-        if (!decision)
-            return decision.error();
-        if (!decision.value())
-            return absent(QStringLiteral("decision"));
-        out.decision = decision.value();
-    }
+    RecordLookup lookup{db, uri, viewer.value(), out};
+    const Result<void> found = Vocabulary::nodeTypes().contains(uri.kind) ? lookup.node()
+                               : uri.kind == QLatin1String("edge")        ? lookup.edge()
+                               : uri.kind == QLatin1String("commit")      ? lookup.commit()
+                                                                          : lookup.decision();
+    if (!found)
+        return found.error();
     return out;
 }
 

@@ -24,6 +24,130 @@ QString contextTeamId(const QJsonObject &c)
     return nested.isEmpty() ? c.value(QStringLiteral("team_id")).toString().trimmed() : nested;
 }
 
+/// Who the context names: agent- and team-scoped rules and private lanes are judged against it.
+struct ContextIdentity
+{
+    QString agent;
+    QString team;
+
+    explicit ContextIdentity(const QJsonObject &context)
+        : agent(contextAgentId(context)), team(contextTeamId(context))
+    {
+    }
+
+    /// spec §4.7.2-3: lanes are enforced only when the context names an agent or a team.
+    bool laneApplied() const { return !agent.isEmpty() || !team.isEmpty(); }
+
+    QString laneReason() const
+    {
+        return !laneApplied() ? QStringLiteral("missing_agent_context")
+               : !agent.isEmpty() && !team.isEmpty() ? QStringLiteral("enforced_agent_team")
+               : !agent.isEmpty() ? QStringLiteral("enforced_agent_only")
+                                  : QStringLiteral("enforced_team_only");
+    }
+};
+
+/// Why rules were left out, reported in the visibility block.
+struct FilterCounts
+{
+    int byScope = 0;
+    int byLane = 0;
+    int byCondition = 0;
+    int unownedPrivate = 0;
+};
+
+/// A rule scoped to an agent or a team applies only when the context names that one.
+bool outsideRuleScope(const RuleDefinition &def, const ContextIdentity &who)
+{
+    return (def.ruleScope == QLatin1String("agent") && (who.agent.isEmpty() || who.agent != def.targetAgentId))
+           || (def.ruleScope == QLatin1String("team") && (who.team.isEmpty() || who.team != def.targetTeamId));
+}
+
+/// A private rule is seen only by its owners once lanes apply; unowned ones are counted for
+/// the legacy report either way.
+bool hiddenByLane(const NodeRecord &node, const ContextIdentity &who, FilterCounts &counts)
+{
+    if (node.memoryLane != QLatin1String("private"))
+        return false;
+    const bool unowned = node.ownerAgentId.isEmpty() && node.ownerTeamId.isEmpty();
+    if (unowned)
+        ++counts.unownedPrivate;
+    const bool visible = !unowned
+                         && ((!who.agent.isEmpty() && node.ownerAgentId == who.agent)
+                             || (!who.team.isEmpty() && node.ownerTeamId == who.team));
+    return who.laneApplied() && !visible;
+}
+
+/// A matching rule whose then_json fails the schema is skipped, with a sample kept for the report.
+void noteInvalidThen(const RuleStore::StoredRule &r, const Error &error, RuleEvaluation &out)
+{
+    ++out.skippedInvalidThen;
+    if (out.invalidThenSample.size() < 5)
+        out.invalidThenSample.append(QJsonObject{
+            {QStringLiteral("rule_node_id"), r.node.id},
+            {QStringLiteral("state"), r.status.state.toUpper()},
+            {QStringLiteral("commit_id"), r.node.commitId},
+            {QStringLiteral("error"), error.message}});
+}
+
+/// Runs one stored rule through the scope, lane, condition and then_json filters and files a
+/// match under active or shadow.
+void considerRule(const RuleStore::StoredRule &r, const ContextIdentity &who, const QJsonValue &context,
+                  bool includeShadow, RuleEvaluation &out, FilterCounts &counts)
+{
+    const RuleDefinition def = RuleDefinition::fromNode(r.node);
+    if (outsideRuleScope(def, who)) {
+        ++counts.byScope;
+        return;
+    }
+    if (hiddenByLane(r.node, who, counts)) {
+        ++counts.byLane;
+        return;
+    }
+    if (!Rules::ruleMatchesContext(def.ifJson, def.exceptionsJson, context)) {
+        ++counts.byCondition;
+        return;
+    }
+    auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
+    if (!patch) {
+        noteInvalidThen(r, patch.error(), out);
+        return;
+    }
+    RuleMatch m;
+    m.node = r.node;
+    m.status = r.status;
+    m.definition = def;
+    m.patch = patch.value();
+    m.conditionPaths = Rules::conditionPaths(def.ifJson);
+    m.rank = Rules::computeRank(r.node.slotData, int(r.status.positive), int(r.status.negative),
+                                int(m.conditionPaths.size()));
+    if (r.status.state == QLatin1String("active"))
+        out.active.append(m);
+    else if (includeShadow)
+        out.shadow.append(m);
+}
+
+/// The visibility block: who the context named and why each rule was left out.
+QJsonObject visibilityReport(const RuleEvaluation &out, const ContextIdentity &who, const FilterCounts &counts)
+{
+    const bool laneApplied = who.laneApplied();
+    return QJsonObject{
+        {QStringLiteral("agent"), QJsonObject{{QStringLiteral("id"), nullable(who.agent)},
+                                              {QStringLiteral("team_id"), nullable(who.team)}}},
+        {QStringLiteral("rule_scope"), QJsonObject{{QStringLiteral("scanned"), out.considered},
+                                                   {QStringLiteral("filtered_by_scope"), counts.byScope},
+                                                   {QStringLiteral("filtered_by_lane"), counts.byLane},
+                                                   {QStringLiteral("filtered_by_condition"), counts.byCondition},
+                                                   {QStringLiteral("skipped_invalid_then"), out.skippedInvalidThen},
+                                                   {QStringLiteral("matched_active"), out.active.size()},
+                                                   {QStringLiteral("matched_shadow"), out.shadow.size()}}},
+        {QStringLiteral("lane"), QJsonObject{{QStringLiteral("applied"), laneApplied},
+                                             {QStringLiteral("reason"), who.laneReason()},
+                                             {QStringLiteral("legacy_unowned_private_visible"),
+                                              laneApplied ? 0 : counts.unownedPrivate},
+                                             {QStringLiteral("legacy_unowned_private_detected"), counts.unownedPrivate}}}};
+}
+
 bool ranksBefore(const RuleMatch &a, const RuleMatch &b)
 {
     return a.rank.score > b.rank.score || (a.rank.score == b.rank.score && a.node.id < b.node.id);
@@ -83,86 +207,19 @@ Result<RuleEvaluation> evaluate(QSqlDatabase &db, const QString &tenantId, const
     auto loaded = RuleStore::rules(db, tenantId, scope, {QStringLiteral("shadow"), QStringLiteral("active")}, limit);
     if (!loaded)
         return loaded.error();
-    const QJsonObject ctx = context.toObject();
-    const QString agent = contextAgentId(ctx);
-    const QString team = contextTeamId(ctx);
-    // spec §4.7.2-3: lanes are enforced only when the context names an agent or a team.
-    const bool laneApplied = !agent.isEmpty() || !team.isEmpty();
-    const QString laneReason = !laneApplied ? QStringLiteral("missing_agent_context")
-                               : !agent.isEmpty() && !team.isEmpty() ? QStringLiteral("enforced_agent_team")
-                               : !agent.isEmpty() ? QStringLiteral("enforced_agent_only")
-                                                  : QStringLiteral("enforced_team_only");
+    const ContextIdentity who(context.toObject());
 
     RuleEvaluation out;
     out.considered = int(loaded.value().size());
-    int byScope = 0, byLane = 0, byCondition = 0, unownedPrivate = 0;
-    for (const RuleStore::StoredRule &r : loaded.value()) {
-        const RuleDefinition def = RuleDefinition::fromNode(r.node);
-        if ((def.ruleScope == QLatin1String("agent") && (agent.isEmpty() || agent != def.targetAgentId))
-            || (def.ruleScope == QLatin1String("team") && (team.isEmpty() || team != def.targetTeamId))) {
-            ++byScope;
-            continue;
-        }
-        if (r.node.memoryLane == QLatin1String("private")) {
-            const bool unowned = r.node.ownerAgentId.isEmpty() && r.node.ownerTeamId.isEmpty();
-            if (unowned)
-                ++unownedPrivate;
-            const bool visible = !unowned
-                                 && ((!agent.isEmpty() && r.node.ownerAgentId == agent)
-                                     || (!team.isEmpty() && r.node.ownerTeamId == team));
-            if (laneApplied && !visible) {
-                ++byLane;
-                continue;
-            }
-        }
-        if (!Rules::ruleMatchesContext(def.ifJson, def.exceptionsJson, context)) {
-            ++byCondition;
-            continue;
-        }
-        auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
-        if (!patch) {
-            ++out.skippedInvalidThen;
-            if (out.invalidThenSample.size() < 5)
-                out.invalidThenSample.append(QJsonObject{
-                    {QStringLiteral("rule_node_id"), r.node.id},
-                    {QStringLiteral("state"), r.status.state.toUpper()},
-                    {QStringLiteral("commit_id"), r.node.commitId},
-                    {QStringLiteral("error"), patch.error().message}});
-            continue;
-        }
-        RuleMatch m;
-        m.node = r.node;
-        m.status = r.status;
-        m.definition = def;
-        m.patch = patch.value();
-        m.conditionPaths = Rules::conditionPaths(def.ifJson);
-        m.rank = Rules::computeRank(r.node.slotData, int(r.status.positive), int(r.status.negative),
-                                    int(m.conditionPaths.size()));
-        if (r.status.state == QLatin1String("active"))
-            out.active.append(m);
-        else if (includeShadow)
-            out.shadow.append(m);
-    }
+    FilterCounts counts;
+    for (const RuleStore::StoredRule &r : loaded.value())
+        considerRule(r, who, context, includeShadow, out, counts);
     std::sort(out.active.begin(), out.active.end(), ranksBefore);
     std::sort(out.shadow.begin(), out.shadow.end(), ranksBefore);
     out.applied = Rules::mergePolicies(forMerge(out.active, QStringLiteral("ACTIVE")));
     if (includeShadow)
         out.shadowApplied = Rules::mergePolicies(forMerge(out.shadow, QStringLiteral("SHADOW")));
-    out.visibility = QJsonObject{
-        {QStringLiteral("agent"), QJsonObject{{QStringLiteral("id"), nullable(agent)},
-                                              {QStringLiteral("team_id"), nullable(team)}}},
-        {QStringLiteral("rule_scope"), QJsonObject{{QStringLiteral("scanned"), out.considered},
-                                                   {QStringLiteral("filtered_by_scope"), byScope},
-                                                   {QStringLiteral("filtered_by_lane"), byLane},
-                                                   {QStringLiteral("filtered_by_condition"), byCondition},
-                                                   {QStringLiteral("skipped_invalid_then"), out.skippedInvalidThen},
-                                                   {QStringLiteral("matched_active"), out.active.size()},
-                                                   {QStringLiteral("matched_shadow"), out.shadow.size()}}},
-        {QStringLiteral("lane"), QJsonObject{{QStringLiteral("applied"), laneApplied},
-                                             {QStringLiteral("reason"), laneReason},
-                                             {QStringLiteral("legacy_unowned_private_visible"),
-                                              laneApplied ? 0 : unownedPrivate},
-                                             {QStringLiteral("legacy_unowned_private_detected"), unownedPrivate}}}};
+    out.visibility = visibilityReport(out, who, counts);
     return out;
 }
 

@@ -421,4 +421,84 @@ Result<StoreTotals> storeTotals(QSqlDatabase &db)
     return totals;
 }
 
+Result<QVector<NodeRecord>> nodesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+{
+    return nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ?"), {tenantId, scope});
+}
+
+Result<QVector<NodeRecord>> nonRuleNodesInScope(QSqlDatabase &db, const QString &tenantId,
+                                                const QString &scope)
+{
+    return nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND type <> 'rule'"),
+                      {tenantId, scope});
+}
+
+Result<QVector<NodeRecord>> pendingEmbeddingNodes(QSqlDatabase &db, int limit)
+{
+    return nodesWhere(db, QStringLiteral("embedding_status = 'pending' ORDER BY updated_at, id LIMIT %1")
+                              .arg(limit), {});
+}
+
+Result<int> countEmbeddingAttempt(QSqlDatabase &db, const QString &id)
+{
+    auto attempts = runSql(db, QStringLiteral(
+        "UPDATE nodes SET embedding_attempts = embedding_attempts + 1 WHERE id = ?"
+        " RETURNING embedding_attempts"), {id});
+    if (!attempts)
+        return attempts.error();
+    attempts.value().next();
+    return attempts.value().value(0).toInt();
+}
+
+namespace {
+
+/// The first string after every string that starts with `prefix`: its last character + 1.
+QString prefixEnd(const QString &prefix)
+{
+    QString end = prefix;
+    end.back() = QChar(end.back().unicode() + 1);
+    return end;
+}
+
+} // namespace
+
+Result<QVector<NodeRecord>> nodesByClientIdOrPrefix(QSqlDatabase &db, const QString &tenantId,
+                                                    const QString &scope, const QStringList &clientIds,
+                                                    const QStringList &prefixes)
+{
+    QStringList terms;
+    QVariantList args{tenantId, scope};
+    for (const QString &id : clientIds) {
+        terms << QStringLiteral("client_id = ?");
+        args << id;
+    }
+    for (const QString &prefix : prefixes) {
+        terms << QStringLiteral("(client_id >= ? AND client_id < ?)");
+        args << prefix << prefixEnd(prefix);
+    }
+    return nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND (") + terms.join(QStringLiteral(" OR "))
+                              + QStringLiteral(") ORDER BY created_at ASC, rowid ASC"),
+                      args);
+}
+
+Result<QVector<NodeRecord>> newestNodesWithClientIdPrefix(QSqlDatabase &db, const QString &tenantId,
+                                                          const QString &scope, const QString &prefix,
+                                                          int limit)
+{
+    return nodesWhere(db,
+                      QStringLiteral("tenant_id = ? AND scope = ? AND client_id >= ? AND client_id < ?"
+                                     " ORDER BY created_at DESC, rowid DESC LIMIT ?"),
+                      {tenantId, scope, prefix, prefixEnd(prefix), limit});
+}
+
+Result<void> deleteNodeWithEdges(QSqlDatabase &db, const QString &nodeId)
+{
+    const QString deleteEdges = QStringLiteral("DELETE FROM edges WHERE src_id = ? OR dst_id = ?");
+    if (auto r = runSql(db, deleteEdges, {nodeId, nodeId}); !r)
+        return r.error();
+    if (auto r = runSql(db, QStringLiteral("DELETE FROM nodes WHERE id = ?"), {nodeId}); !r)
+        return r.error();
+    return {};
+}
+
 } // namespace MemoryGraph::GraphStore

@@ -112,6 +112,352 @@ bool touchesTool(const QJsonObject &source)
     return false;
 }
 
+// --- tools/select stages ---
+
+/// Broad scans and tests the run's control profile forbids never reach the rules; returns
+/// their denials and leaves the remaining candidates in kept.
+QJsonArray filterByControlProfile(const QStringList &candidates, const ControlProfile &profile,
+                                  QStringList *kept)
+{
+    QJsonArray denied;
+    for (const QString &c : candidates) {
+        const QString lower = c.toLower();
+        const bool broadScan = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("scan"));
+        const bool broadTest = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("test"));
+        if ((broadScan && !profile.allowBroadScan) || (broadTest && !profile.allowBroadTest))
+            denied.append(QJsonObject{{QStringLiteral("name"), c}, {QStringLiteral("reason"), QStringLiteral("control_profile")}});
+        else
+            *kept << c;
+    }
+    return denied;
+}
+
+/// Control-profile denials lead the denied list, ahead of the policy's own.
+void prependProfileDenials(QJsonArray &denied, const QJsonArray &profileDenied)
+{
+    for (int i = profileDenied.size() - 1; i >= 0; --i)
+        denied.prepend(profileDenied.at(i));
+}
+
+/// Applies the active tool policy (whose refusal fails the call) and, when asked, the shadow one.
+Result<void> applyToolPolicies(ToolSelectOutcome &out, const QJsonArray &profileDenied,
+                               const ToolSelectRequest &req)
+{
+    auto selection = Rules::applyToolPolicy(out.candidates, out.rules.applied.policy, req.strict);
+    if (!selection)
+        return selection.error();
+    out.selection = selection.value();
+    prependProfileDenials(out.selection.denied, profileDenied);
+    out.selection.candidates = out.candidates;
+    out.toolConflictsSummary = Rules::toolConflictsSummary(out.rules.applied.toolExplain);
+    if (req.includeShadow && out.rules.shadowApplied) {
+        auto shadow = Rules::applyToolPolicy(out.candidates, out.rules.shadowApplied->policy, false);
+        if (shadow) {
+            out.shadowSelection = shadow.value();
+            prependProfileDenials(out.shadowSelection->denied, profileDenied);
+        }
+        out.shadowToolConflictsSummary = Rules::toolConflictsSummary(out.rules.shadowApplied->toolExplain);
+    }
+    return {};
+}
+
+/// The decision row that lets later feedback and run reads find this selection.
+DecisionRecord selectionDecision(const ToolSelectRequest &req, const ToolSelectOutcome &out,
+                                 const QJsonObject &context)
+{
+    DecisionRecord d;
+    d.id = randomUuid();
+    d.tenantId = out.scope.tenantId;
+    d.scope = out.scope.scope;
+    d.kind = QStringLiteral("tools_select");
+    d.runId = req.runId;
+    d.selectedTool = out.selection.selected;
+    d.candidates = out.candidates;
+    d.contextSha256 = sha256Hex(stableJson(context));
+    d.policySha256 = sha256Hex(stableJson(out.rules.applied.policy));
+    d.sourceRuleIds = sourceIds(out.rules.applied.sources);
+    d.createdAt = QDateTime::currentDateTimeUtc();
+    return d;
+}
+
+/// What the decision row keeps of how the selection came about, for audits of the run.
+QJsonObject selectionMetadata(const ToolSelectRequest &req, const ToolSelectOutcome &out,
+                              const ControlProfile &profile, const QJsonArray &profileDenied)
+{
+    QJsonArray deniedByProfile;
+    for (const QJsonValue &v : profileDenied)
+        deniedByProfile.append(v.toObject().value(QStringLiteral("name")));
+    return QJsonObject{
+        {QStringLiteral("strict"), req.strict},
+        {QStringLiteral("include_shadow"), req.includeShadow},
+        {QStringLiteral("rules_limit"), req.rulesLimit},
+        {QStringLiteral("matched_rules"), out.rules.matched()},
+        {QStringLiteral("tool_conflicts_summary"), toArray(out.toolConflictsSummary)},
+        {QStringLiteral("denied_by_control_profile"), deniedByProfile},
+        {QStringLiteral("control_profile_origin"), profile.origin},
+        {QStringLiteral("execution_stage"), nullable(profile.stage)},
+        {QStringLiteral("allowed"), toArray(out.selection.allowed)},
+        {QStringLiteral("preferred"), toArray(out.selection.preferred)},
+        {QStringLiteral("ordered"), toArray(out.selection.ordered)},
+        {QStringLiteral("denied"), out.selection.denied},
+        {QStringLiteral("fallback"), out.selection.fallback}};
+}
+
+/// Every rule that matched, active or shadow: their match counters move with the decision.
+QStringList matchedRuleIds(const RuleEvaluation &rules)
+{
+    QStringList ids;
+    for (const RuleMatch &m : rules.active)
+        ids << m.node.id;
+    for (const RuleMatch &m : rules.shadow)
+        ids << m.node.id;
+    return ids;
+}
+
+/// The decision and the match counters land together or not at all.
+Result<void> persistSelection(Database &database, const DecisionRecord &decision,
+                              const QStringList &matchedIds)
+{
+    return database.write([&](QSqlDatabase &db) -> Result<void> {
+        if (auto r = RuleStore::insertDecision(db, decision); !r)
+            return r;
+        return RuleStore::markMatched(db, matchedIds);
+    });
+}
+
+/// The execution kernel block: which continuity evidence the selection could see.
+QJsonObject executionKernel(const QJsonObject &continuity, const ControlProfile &profile)
+{
+    const QJsonObject exec = continuity.value(QStringLiteral("execution_state_v1")).toObject();
+    return QJsonObject{
+        {QStringLiteral("control_profile_origin"), profile.origin},
+        {QStringLiteral("execution_state_v1_present"), continuity.contains(QStringLiteral("execution_state_v1"))},
+        {QStringLiteral("execution_result_summary_present"), continuity.contains(QStringLiteral("execution_result_summary"))},
+        {QStringLiteral("execution_artifacts_count"), continuity.value(QStringLiteral("execution_artifacts")).toArray().size()},
+        {QStringLiteral("execution_evidence_count"), continuity.value(QStringLiteral("execution_evidence")).toArray().size()},
+        {QStringLiteral("current_stage"), nullable(profile.stage)},
+        {QStringLiteral("active_role"), exec.value(QStringLiteral("active_role")).isString()
+                                            ? exec.value(QStringLiteral("active_role")) : QJsonValue()}};
+}
+
+/// tools_selection_summary_v1: the counts a caller logs without reading the whole answer.
+QJsonObject selectionSummary(const ToolSelectOutcome &out)
+{
+    return QJsonObject{
+        {QStringLiteral("summary_version"), QStringLiteral("tools_selection_summary_v1")},
+        {QStringLiteral("selected_tool"), nullable(out.decision.selectedTool)},
+        {QStringLiteral("candidate_count"), out.candidates.size()},
+        {QStringLiteral("allowed_count"), out.selection.allowed.size()},
+        {QStringLiteral("denied_count"), out.selection.denied.size()},
+        {QStringLiteral("preferred_count"), out.selection.preferred.size()},
+        {QStringLiteral("matched_rules"), out.rules.matched()},
+        {QStringLiteral("source_rule_count"), out.decision.sourceRuleIds.size()},
+        {QStringLiteral("fallback_applied"), !out.selection.fallback.isEmpty()},
+        {QStringLiteral("fallback_reason"), out.selection.fallback.isEmpty()
+                                                ? QStringLiteral("none")
+                                                : out.selection.fallback.value(QStringLiteral("reason")).toString()},
+        {QStringLiteral("shadow_selected_tool"), out.shadowSelection && !out.shadowSelection->selected.isEmpty()
+                                                     ? QJsonValue(out.shadowSelection->selected) : QJsonValue()},
+        {QStringLiteral("tool_conflicts"), toArray(out.toolConflictsSummary.mid(0, 3))}};
+}
+
+// --- tools/feedback stages ---
+
+/// The rules the feedback is about: those whose policy touched the tool, or every applied
+/// one for target "all"; shadow rules count when the caller included them.
+QStringList attributedRuleIds(const RuleEvaluation &evaluation, const ToolFeedbackRequest &req)
+{
+    QJsonArray sources = evaluation.applied.sources;
+    if (req.includeShadow && evaluation.shadowApplied) {
+        for (const QJsonValue &s : evaluation.shadowApplied->sources)
+            sources.append(s);
+    }
+    QStringList ids;
+    for (const QJsonValue &s : sources) {
+        const QJsonObject source = s.toObject();
+        const QString id = source.value(QStringLiteral("rule_node_id")).toString();
+        if ((req.target == QLatin1String("all") || touchesTool(source)) && !ids.contains(id))
+            ids << id;
+    }
+    return ids;
+}
+
+/// One tools/feedback transaction: links the feedback to a decision (given, inferred or
+/// created), commits it and attributes the outcome to the rules.
+struct FeedbackTransaction
+{
+    QSqlDatabase &db;
+    const ToolFeedbackRequest &req;
+    ToolFeedbackOutcome &out;
+    const CommitActor &actor;
+    const QString &inputSha256;
+    const QString &contextSha256;
+    const QJsonObject &appliedPolicy;   ///< hashed only when a decision has to be created
+
+    /// The stages, in the order their rows must be written.
+    Result<void> run(const QString &linkedId)
+    {
+        auto existing = linkedId.isEmpty() ? inferredDecision() : providedDecision(linkedId);
+        if (!existing)
+            return existing.error();
+        std::optional<DecisionRecord> decision = std::move(existing).value();
+        if (decision) {
+            if (auto agrees = agreesWithRequest(*decision); !agrees)
+                return agrees;
+        } else {
+            auto created = createdDecision();
+            if (!created)
+                return created.error();
+            decision = std::move(created).value();
+        }
+        if (auto r = appendCommit(decision->id); !r)
+            return r;
+        if (auto r = RuleStore::updateDecisionLink(db, decision->id, req.runId,
+                                                   out.linkMode == QLatin1String("created_from_feedback")
+                                                       ? out.commit.id : QString());
+            !r)
+            return r;
+        if (decision->runId.isEmpty())
+            decision->runId = req.runId;
+        if (auto r = recordFeedback(decision->id); !r)
+            return r;
+        out.decision = *decision;
+        return {};
+    }
+
+    /// The decision the caller named must exist in the scope.
+    Result<std::optional<DecisionRecord>> providedDecision(const QString &id)
+    {
+        auto found = RuleStore::decision(db, out.scope.tenantId, out.scope.scope, id);
+        if (!found)
+            return found.error();
+        if (!found.value())
+            return Error::notFound(QStringLiteral("no decision with this id in the scope"),
+                                   {{QStringLiteral("decision_id"), id},
+                                    {QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
+        out.linkMode = QStringLiteral("provided");
+        return std::move(found).value();
+    }
+
+    /// Newest decision of the run, else a recent identical one, with the same tool,
+    /// candidates and context; none when nothing fits.
+    Result<std::optional<DecisionRecord>> inferredDecision()
+    {
+        QVector<DecisionRecord> candidates;
+        if (!req.runId.isEmpty()) {
+            auto forRun = RuleStore::decisionsForRun(db, out.scope.tenantId, out.scope.scope, req.runId, 50);
+            if (!forRun)
+                return forRun.error();
+            candidates = forRun.value();
+        }
+        auto recent = RuleStore::decisionsLike(db, out.scope.tenantId, out.scope.scope, req.selectedTool,
+                                               contextSha256, QDateTime::currentMSecsSinceEpoch() - kInferWindowMs, 50);
+        if (!recent)
+            return recent.error();
+        candidates += recent.value();
+        for (const DecisionRecord &d : std::as_const(candidates)) {
+            if (d.selectedTool == req.selectedTool && d.candidates == req.candidates
+                && d.contextSha256 == contextSha256
+                && (req.runId.isEmpty() || d.runId.isEmpty() || d.runId == req.runId)) {
+                out.linkMode = QStringLiteral("inferred");
+                return std::optional<DecisionRecord>(d);
+            }
+        }
+        return std::optional<DecisionRecord>();
+    }
+
+    /// Feedback may not rewrite what was decided: tool, candidates and run must agree.
+    Result<void> agreesWithRequest(const DecisionRecord &decision) const
+    {
+        if (decision.selectedTool != req.selectedTool)
+            return Error::make(400, QStringLiteral("decision_selected_tool_mismatch"),
+                               QStringLiteral("selected_tool differs from the decision's"),
+                               {{QStringLiteral("decision_selected_tool"), decision.selectedTool}});
+        if (decision.candidates != req.candidates)
+            return Error::make(400, QStringLiteral("decision_candidates_mismatch"),
+                               QStringLiteral("candidates differ from the decision's"));
+        if (!req.runId.isEmpty() && !decision.runId.isEmpty() && decision.runId != req.runId)
+            return Error::make(400, QStringLiteral("decision_run_id_mismatch"),
+                               QStringLiteral("run_id differs from the decision's"));
+        return {};
+    }
+
+    /// Feedback without a decision to link to records one, so every run keeps its trail.
+    Result<DecisionRecord> createdDecision()
+    {
+        DecisionRecord d;
+        d.id = randomUuid();
+        d.tenantId = out.scope.tenantId;
+        d.scope = out.scope.scope;
+        d.kind = QStringLiteral("tools_select");
+        d.runId = req.runId;
+        d.selectedTool = req.selectedTool;
+        d.candidates = req.candidates;
+        d.contextSha256 = contextSha256;
+        d.policySha256 = sha256Hex(stableJson(appliedPolicy));
+        d.sourceRuleIds = out.ruleIds;
+        d.metadata = QJsonObject{{QStringLiteral("source"), QStringLiteral("feedback_derived")}};
+        d.createdAt = QDateTime::currentDateTimeUtc();
+        if (auto r = RuleStore::insertDecision(db, d); !r)
+            return r.error();
+        out.linkMode = QStringLiteral("created_from_feedback");
+        return d;
+    }
+
+    /// The tool_feedback commit every feedback row points at.
+    Result<void> appendCommit(const QString &decisionId)
+    {
+        const QJsonObject diff{{QStringLiteral("tool_feedback"), QJsonArray{QJsonObject{
+            {QStringLiteral("decision_id"), decisionId},
+            {QStringLiteral("decision_link_mode"), out.linkMode},
+            {QStringLiteral("run_id"), nullable(req.runId)},
+            {QStringLiteral("outcome"), req.outcome},
+            {QStringLiteral("selected_tool"), req.selectedTool},
+            {QStringLiteral("candidates"), toArray(req.candidates)},
+            {QStringLiteral("rule_node_ids"), toArray(out.ruleIds)},
+            {QStringLiteral("target"), req.target}}}}};
+        auto commit = CommitLog::append(db, out.scope, QStringLiteral("tool_feedback"), actor,
+                                        inputSha256, diff);
+        if (!commit)
+            return commit.error();
+        out.commit = commit.value();
+        return {};
+    }
+
+    /// A feedback row for one rule (empty ruleId: the run's unattributed outcome).
+    FeedbackRecord feedbackRow(const QString &decisionId, const QString &ruleId) const
+    {
+        FeedbackRecord f;
+        f.id = randomUuid();
+        f.tenantId = out.scope.tenantId;
+        f.scope = out.scope.scope;
+        f.ruleNodeId = ruleId;
+        f.runId = req.runId;
+        f.outcome = req.outcome;
+        f.note = req.note;
+        f.source = QStringLiteral("tools_feedback");
+        f.decisionId = decisionId;
+        f.commitId = out.commit.id;
+        f.createdAt = out.commit.createdAt;
+        return f;
+    }
+
+    /// Each attributed rule gets a feedback row and its outcome counted.
+    Result<void> recordFeedback(const QString &decisionId)
+    {
+        for (const QString &ruleId : std::as_const(out.ruleIds)) {
+            if (auto r = RuleStore::insertFeedback(db, feedbackRow(decisionId, ruleId)); !r)
+                return r;
+            if (auto r = RuleStore::recordOutcome(db, ruleId, req.outcome); !r)
+                return r;
+        }
+        // Keep the outcome of an unattributed run visible in its feedback history.
+        if (out.ruleIds.isEmpty())
+            return RuleStore::insertFeedback(db, feedbackRow(decisionId, QString()));
+        return {};
+    }
+};
+
 } // namespace
 
 ToolEngine::ToolEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
@@ -149,16 +495,7 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
     out.scope = cs.value();
     out.continuity = continuity;
     const ControlProfile profile = controlProfile(context, continuity);
-    QJsonArray profileDenied;
-    for (const QString &c : req.candidates) {
-        const QString lower = c.toLower();
-        const bool broadScan = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("scan"));
-        const bool broadTest = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("test"));
-        if ((broadScan && !profile.allowBroadScan) || (broadTest && !profile.allowBroadTest))
-            profileDenied.append(QJsonObject{{QStringLiteral("name"), c}, {QStringLiteral("reason"), QStringLiteral("control_profile")}});
-        else
-            out.candidates << c;
-    }
+    const QJsonArray profileDenied = filterByControlProfile(req.candidates, profile, &out.candidates);
 
     auto conn = m_db.connection();
     if (!conn)
@@ -169,92 +506,16 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
     if (!evaluation)
         return evaluation.error();
     out.rules = evaluation.value();
-    auto selection = Rules::applyToolPolicy(out.candidates, out.rules.applied.policy, req.strict);
-    if (!selection)
-        return selection.error();   // 400 no_tools_allowed: nothing is persisted
-    out.selection = selection.value();
-    for (int i = profileDenied.size() - 1; i >= 0; --i)
-        out.selection.denied.prepend(profileDenied.at(i));
-    out.selection.candidates = out.candidates;
-    out.toolConflictsSummary = Rules::toolConflictsSummary(out.rules.applied.toolExplain);
-    if (req.includeShadow && out.rules.shadowApplied) {
-        auto shadow = Rules::applyToolPolicy(out.candidates, out.rules.shadowApplied->policy, false);
-        if (shadow) {
-            out.shadowSelection = shadow.value();
-            for (int i = profileDenied.size() - 1; i >= 0; --i)
-                out.shadowSelection->denied.prepend(profileDenied.at(i));
-        }
-        out.shadowToolConflictsSummary = Rules::toolConflictsSummary(out.rules.shadowApplied->toolExplain);
-    }
+    if (auto applied = applyToolPolicies(out, profileDenied, req); !applied)
+        return applied.error();   // 400 no_tools_allowed: nothing is persisted
 
-    DecisionRecord &d = out.decision;
-    d.id = randomUuid();
-    d.tenantId = out.scope.tenantId;
-    d.scope = out.scope.scope;
-    d.kind = QStringLiteral("tools_select");
-    d.runId = req.runId;
-    d.selectedTool = out.selection.selected;
-    d.candidates = out.candidates;
-    d.contextSha256 = sha256Hex(stableJson(context));
-    d.policySha256 = sha256Hex(stableJson(out.rules.applied.policy));
-    d.sourceRuleIds = sourceIds(out.rules.applied.sources);
-    d.createdAt = QDateTime::currentDateTimeUtc();
-    QJsonArray deniedByProfile;
-    for (const QJsonValue &v : profileDenied)
-        deniedByProfile.append(v.toObject().value(QStringLiteral("name")));
-    d.metadata = QJsonObject{
-        {QStringLiteral("strict"), req.strict},
-        {QStringLiteral("include_shadow"), req.includeShadow},
-        {QStringLiteral("rules_limit"), req.rulesLimit},
-        {QStringLiteral("matched_rules"), out.rules.matched()},
-        {QStringLiteral("tool_conflicts_summary"), toArray(out.toolConflictsSummary)},
-        {QStringLiteral("denied_by_control_profile"), deniedByProfile},
-        {QStringLiteral("control_profile_origin"), profile.origin},
-        {QStringLiteral("execution_stage"), nullable(profile.stage)},
-        {QStringLiteral("allowed"), toArray(out.selection.allowed)},
-        {QStringLiteral("preferred"), toArray(out.selection.preferred)},
-        {QStringLiteral("ordered"), toArray(out.selection.ordered)},
-        {QStringLiteral("denied"), out.selection.denied},
-        {QStringLiteral("fallback"), out.selection.fallback}};
-    QStringList matchedIds;
-    for (const RuleMatch &m : out.rules.active)
-        matchedIds << m.node.id;
-    for (const RuleMatch &m : out.rules.shadow)
-        matchedIds << m.node.id;
-    auto saved = m_db.write([&](QSqlDatabase &wdb) -> Result<void> {
-        if (auto r = RuleStore::insertDecision(wdb, d); !r)
-            return r;
-        return RuleStore::markMatched(wdb, matchedIds);
-    });
-    if (!saved)
+    out.decision = selectionDecision(req, out, context);
+    out.decision.metadata = selectionMetadata(req, out, profile, profileDenied);
+    if (auto saved = persistSelection(m_db, out.decision, matchedRuleIds(out.rules)); !saved)
         return saved.error();
 
-    const QJsonObject exec = continuity.value(QStringLiteral("execution_state_v1")).toObject();
-    out.executionKernel = QJsonObject{
-        {QStringLiteral("control_profile_origin"), profile.origin},
-        {QStringLiteral("execution_state_v1_present"), continuity.contains(QStringLiteral("execution_state_v1"))},
-        {QStringLiteral("execution_result_summary_present"), continuity.contains(QStringLiteral("execution_result_summary"))},
-        {QStringLiteral("execution_artifacts_count"), continuity.value(QStringLiteral("execution_artifacts")).toArray().size()},
-        {QStringLiteral("execution_evidence_count"), continuity.value(QStringLiteral("execution_evidence")).toArray().size()},
-        {QStringLiteral("current_stage"), nullable(profile.stage)},
-        {QStringLiteral("active_role"), exec.value(QStringLiteral("active_role")).isString()
-                                            ? exec.value(QStringLiteral("active_role")) : QJsonValue()}};
-    out.selectionSummary = QJsonObject{
-        {QStringLiteral("summary_version"), QStringLiteral("tools_selection_summary_v1")},
-        {QStringLiteral("selected_tool"), nullable(d.selectedTool)},
-        {QStringLiteral("candidate_count"), out.candidates.size()},
-        {QStringLiteral("allowed_count"), out.selection.allowed.size()},
-        {QStringLiteral("denied_count"), out.selection.denied.size()},
-        {QStringLiteral("preferred_count"), out.selection.preferred.size()},
-        {QStringLiteral("matched_rules"), out.rules.matched()},
-        {QStringLiteral("source_rule_count"), d.sourceRuleIds.size()},
-        {QStringLiteral("fallback_applied"), !out.selection.fallback.isEmpty()},
-        {QStringLiteral("fallback_reason"), out.selection.fallback.isEmpty()
-                                                ? QStringLiteral("none")
-                                                : out.selection.fallback.value(QStringLiteral("reason")).toString()},
-        {QStringLiteral("shadow_selected_tool"), out.shadowSelection && !out.shadowSelection->selected.isEmpty()
-                                                     ? QJsonValue(out.shadowSelection->selected) : QJsonValue()},
-        {QStringLiteral("tool_conflicts"), toArray(out.toolConflictsSummary.mid(0, 3))}};
+    out.executionKernel = executionKernel(continuity, profile);
+    out.selectionSummary = selectionSummary(out);
     return out;
 }
 
@@ -285,143 +546,13 @@ Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
                                               context, req.includeShadow, req.rulesLimit);
     if (!evaluation)
         return evaluation.error();
-    QJsonArray sources = evaluation.value().applied.sources;
-    if (req.includeShadow && evaluation.value().shadowApplied) {
-        for (const QJsonValue &s : evaluation.value().shadowApplied->sources)
-            sources.append(s);
-    }
-    for (const QJsonValue &s : sources) {
-        const QJsonObject source = s.toObject();
-        const QString id = source.value(QStringLiteral("rule_node_id")).toString();
-        if ((req.target == QLatin1String("all") || touchesTool(source)) && !out.ruleIds.contains(id))
-            out.ruleIds << id;
-    }
+    out.ruleIds = attributedRuleIds(evaluation.value(), req);
     const QString contextSha = sha256Hex(stableJson(context));
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        std::optional<DecisionRecord> decision;
-        if (!linked.value().isEmpty()) {
-            auto found = RuleStore::decision(db, out.scope.tenantId, out.scope.scope, linked.value());
-            if (!found)
-                return found.error();
-            if (!found.value())
-                return Error::notFound(QStringLiteral("no decision with this id in the scope"),
-                                       {{QStringLiteral("decision_id"), linked.value()},
-                                        {QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
-            decision = found.value();
-            out.linkMode = QStringLiteral("provided");
-        } else {
-            // Newest decision of the run, else a recent identical one, with the same tool,
-            // candidates and context.
-            QVector<DecisionRecord> candidates;
-            if (!req.runId.isEmpty()) {
-                auto forRun = RuleStore::decisionsForRun(db, out.scope.tenantId, out.scope.scope, req.runId, 50);
-                if (!forRun)
-                    return forRun.error();
-                candidates = forRun.value();
-            }
-            auto recent = RuleStore::decisionsLike(db, out.scope.tenantId, out.scope.scope, req.selectedTool,
-                                                   contextSha, QDateTime::currentMSecsSinceEpoch() - kInferWindowMs, 50);
-            if (!recent)
-                return recent.error();
-            candidates += recent.value();
-            for (const DecisionRecord &d : std::as_const(candidates)) {
-                if (d.selectedTool == req.selectedTool && d.candidates == req.candidates
-                    && d.contextSha256 == contextSha
-                    && (req.runId.isEmpty() || d.runId.isEmpty() || d.runId == req.runId)) {
-                    decision = d;
-                    out.linkMode = QStringLiteral("inferred");
-                    break;
-                }
-            }
-        }
-        if (decision) {
-            if (decision->selectedTool != req.selectedTool)
-                return Error::make(400, QStringLiteral("decision_selected_tool_mismatch"),
-                                   QStringLiteral("selected_tool differs from the decision's"),
-                                   {{QStringLiteral("decision_selected_tool"), decision->selectedTool}});
-            if (decision->candidates != req.candidates)
-                return Error::make(400, QStringLiteral("decision_candidates_mismatch"),
-                                   QStringLiteral("candidates differ from the decision's"));
-            if (!req.runId.isEmpty() && !decision->runId.isEmpty() && decision->runId != req.runId)
-                return Error::make(400, QStringLiteral("decision_run_id_mismatch"),
-                                   QStringLiteral("run_id differs from the decision's"));
-        } else {
-            DecisionRecord d;
-            d.id = randomUuid();
-            d.tenantId = out.scope.tenantId;
-            d.scope = out.scope.scope;
-            d.kind = QStringLiteral("tools_select");
-            d.runId = req.runId;
-            d.selectedTool = req.selectedTool;
-            d.candidates = req.candidates;
-            d.contextSha256 = contextSha;
-            d.policySha256 = sha256Hex(stableJson(evaluation.value().applied.policy));
-            d.sourceRuleIds = out.ruleIds;
-            d.metadata = QJsonObject{{QStringLiteral("source"), QStringLiteral("feedback_derived")}};
-            d.createdAt = QDateTime::currentDateTimeUtc();
-            if (auto r = RuleStore::insertDecision(db, d); !r)
-                return r;
-            decision = d;
-            out.linkMode = QStringLiteral("created_from_feedback");
-        }
-        const QJsonObject diff{{QStringLiteral("tool_feedback"), QJsonArray{QJsonObject{
-            {QStringLiteral("decision_id"), decision->id},
-            {QStringLiteral("decision_link_mode"), out.linkMode},
-            {QStringLiteral("run_id"), nullable(req.runId)},
-            {QStringLiteral("outcome"), req.outcome},
-            {QStringLiteral("selected_tool"), req.selectedTool},
-            {QStringLiteral("candidates"), toArray(req.candidates)},
-            {QStringLiteral("rule_node_ids"), toArray(out.ruleIds)},
-            {QStringLiteral("target"), req.target}}}}};
-        auto commit = CommitLog::append(db, out.scope, QStringLiteral("tool_feedback"), actor,
-                                        inputSha.value(), diff);
-        if (!commit)
-            return commit.error();
-        out.commit = commit.value();
-        if (auto r = RuleStore::updateDecisionLink(db, decision->id, req.runId,
-                                                   out.linkMode == QLatin1String("created_from_feedback")
-                                                       ? out.commit.id : QString());
-            !r)
-            return r;
-        if (decision->runId.isEmpty())
-            decision->runId = req.runId;
-        for (const QString &ruleId : std::as_const(out.ruleIds)) {
-            FeedbackRecord f;
-            f.id = randomUuid();
-            f.tenantId = out.scope.tenantId;
-            f.scope = out.scope.scope;
-            f.ruleNodeId = ruleId;
-            f.runId = req.runId;
-            f.outcome = req.outcome;
-            f.note = req.note;
-            f.source = QStringLiteral("tools_feedback");
-            f.decisionId = decision->id;
-            f.commitId = out.commit.id;
-            f.createdAt = out.commit.createdAt;
-            if (auto r = RuleStore::insertFeedback(db, f); !r)
-                return r;
-            if (auto r = RuleStore::recordOutcome(db, ruleId, req.outcome); !r)
-                return r;
-        }
-        if (out.ruleIds.isEmpty()) {
-            // Keep the outcome of an unattributed run visible in its feedback history.
-            FeedbackRecord f;
-            f.id = randomUuid();
-            f.tenantId = out.scope.tenantId;
-            f.scope = out.scope.scope;
-            f.runId = req.runId;
-            f.outcome = req.outcome;
-            f.note = req.note;
-            f.source = QStringLiteral("tools_feedback");
-            f.decisionId = decision->id;
-            f.commitId = out.commit.id;
-            f.createdAt = out.commit.createdAt;
-            if (auto r = RuleStore::insertFeedback(db, f); !r)
-                return r;
-        }
-        out.decision = *decision;
-        return {};
+        FeedbackTransaction tx{db, req, out, actor, inputSha.value(), contextSha,
+                               evaluation.value().applied.policy};
+        return tx.run(linked.value());
     });
     if (!written)
         return written.error();

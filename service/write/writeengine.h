@@ -1,8 +1,8 @@
 #pragma once
 
+#include "service/api/writerequest.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
-#include "service/api/writerequest.h"
 
 namespace MemoryGraph {
 
@@ -23,7 +23,9 @@ public:
     /// canAutoEmbed: an embedding provider is configured, so text-only nodes become pending.
     WriteEngine(Database &db, const ServiceConfig &config, bool canAutoEmbed);
 
-    Result<WriteResult> write(const WriteRequest &request, const RequestMeta &meta, WriteOrigin origin);
+    /// validate -> resolve ids -> diff -> commit -> index; diff and commit share one transaction.
+    Result<WriteResult> write(const WriteRequest &request, const RequestMeta &meta,
+                              WriteOrigin origin);
 
 private:
     Database &m_db;
