@@ -79,9 +79,19 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         QStringLiteral("n"));
     const QCommandLineOption coldRuns(QStringLiteral("cold-runs"),
         QStringLiteral("Cold starts of the executable per size (default 3)."), QStringLiteral("n"));
+    const QCommandLineOption prime(QStringLiteral("prime"),
+        QStringLiteral("Recall once after the first batch of the load (the default is no search at all "
+                       "until the load is done: that first recall is a reported figure)."));
     const QCommandLineOption noPrime(QStringLiteral("no-prime"),
-        QStringLiteral("Do not recall after the first batch: the index is then built on the first recall "
-                       "after the load instead of during it."));
+        QStringLiteral("No recall during the load (the default; kept for old command lines)."));
+    const QCommandLineOption liveNodes(QStringLiteral("live-nodes"),
+        QStringLiteral("Nodes of the bulk write that runs under recalls, then is cut by a kill -9 "
+                       "(default: N of the size)."), QStringLiteral("n"));
+    const QCommandLineOption restartSeconds(QStringLiteral("restart-seconds"),
+        QStringLiteral("How long recalls are measured after the restart in the middle of a catch-up "
+                       "(default 30)."), QStringLiteral("s"));
+    const QCommandLineOption skipLive(QStringLiteral("skip-live"),
+        QStringLiteral("Skip the recall-during-write and restart phases."));
     const QCommandLineOption skipCold(QStringLiteral("skip-cold"), QStringLiteral("Skip the cold-start phase."));
     const QCommandLineOption skipAnn(QStringLiteral("skip-ann"), QStringLiteral("Skip the recall@10 phase."));
     const QCommandLineOption timeout(QStringLiteral("timeout-ms"),
@@ -92,7 +102,8 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         QStringLiteral("Time budget of each recall run's measured part; the warm-up gets a quarter "
                        "of it (default 240)."), QStringLiteral("s"));
     parser.addOptions({sizes, quick, json, dataDir, keep, app, seed, clusterSize, requests, warmup,
-                       clients, smallBatches, annQueries, coldRuns, noPrime, skipCold, skipAnn,
+                       clients, smallBatches, annQueries, coldRuns, prime, noPrime, liveNodes,
+                       restartSeconds, skipLive, skipCold, skipAnn,
                        timeout, maxPhase, recallSeconds, noise, queryNoise, ef});
     if (!parser.parse(arguments))
         return failure(parser.errorText());
@@ -175,7 +186,12 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         return failure(QStringLiteral("--max-phase-seconds must be in 1..86400"));
     if (!integer(recallSeconds, 1, 86400, &o.recallSeconds))
         return failure(QStringLiteral("--recall-seconds must be in 1..86400"));
-    o.prime = !parser.isSet(noPrime);
+    if (parser.isSet(liveNodes) && !integer(liveNodes, 0, 10000000, &o.liveNodes))
+        return failure(QStringLiteral("--live-nodes must be in 0..10000000"));
+    if (!integer(restartSeconds, 1, 86400, &o.restartSeconds))
+        return failure(QStringLiteral("--restart-seconds must be in 1..86400"));
+    o.prime = parser.isSet(prime) && !parser.isSet(noPrime);
+    o.skipLive = parser.isSet(skipLive);
     o.skipCold = parser.isSet(skipCold);
     o.skipAnn = parser.isSet(skipAnn);
     return parsed;

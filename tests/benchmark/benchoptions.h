@@ -32,7 +32,10 @@ struct BenchOptions
     /// (kEfSearch in service/index/indexmanager.cpp); VectorIndex's own default is 64.
     int annEf = 128;
     int coldRuns = 3;            ///< cold starts per size (median reported)
-    bool prime = true;           ///< recall once after the first batch so writes index at once
+    bool prime = false;          ///< --prime: recall once after the first batch of the load
+    int liveNodes = -1;          ///< nodes of the bulk write under recalls; -1 = N of the size
+    int restartSeconds = 30;     ///< recalls measured after the restart in the middle of a catch-up
+    bool skipLive = false;
     bool skipCold = false;
     bool skipAnn = false;
     int timeoutMs = 300000;      ///< per request

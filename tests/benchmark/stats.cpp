@@ -36,6 +36,7 @@ QJsonObject Summary::toJson() const
                        {QStringLiteral("p50_ms"), p50},
                        {QStringLiteral("p95_ms"), p95},
                        {QStringLiteral("p99_ms"), p99},
+                       {QStringLiteral("p100_ms"), max},
                        {QStringLiteral("max_ms"), max}};
 }
 
@@ -43,7 +44,7 @@ QString Summary::toText() const
 {
     if (count == 0)
         return QStringLiteral("no samples");
-    return QStringLiteral("p50 %1  p95 %2  p99 %3  max %4 ms (n=%5)")
+    return QStringLiteral("p50 %1  p95 %2  p99 %3  p100 %4 ms (n=%5)")
         .arg(formatNumber(p50), formatNumber(p95), formatNumber(p99), formatNumber(max))
         .arg(count);
 }

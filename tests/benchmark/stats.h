@@ -16,12 +16,12 @@ struct Summary
     double p50 = 0.0;
     double p95 = 0.0;
     double p99 = 0.0;
-    double max = 0.0;
+    double max = 0.0;            ///< p100: the slowest sample, printed wherever p95 is
 
     static Summary of(std::vector<double> samples);
 
     QJsonObject toJson() const;
-    /// "p50 1.23  p95 4.56  p99 7.89  max 9.99 ms (n=500)"
+    /// "p50 1.23  p95 4.56  p99 7.89  p100 9.99 ms (n=500)"
     QString toText() const;
 };
 

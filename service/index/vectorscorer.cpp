@@ -1,0 +1,202 @@
+#include "service/index/vectorscorer.h"
+
+// The AVX2/FMA kernels are compiled for that instruction set with a function attribute and
+// only called after a runtime CPU check, so the rest of the binary keeps the baseline ISA.
+// Other compilers and CPUs get the portable kernels.
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define MEMORYGRAPH_SCORER_X86 1
+#include <immintrin.h>
+#define MEMORYGRAPH_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define MEMORYGRAPH_SCORER_X86 0
+#endif
+
+namespace MemoryGraph::VectorScorer {
+
+namespace {
+
+constexpr int kRowsPerPass = 4;   // rows scored together, sharing each load of the query
+
+// ---- portable -------------------------------------------------------------------------------
+
+/// Eight independent sums so the compiler can vectorise without -ffast-math.
+float portableDot(const float *a, const float *b, qsizetype n)
+{
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    qsizetype i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int j = 0; j < 8; ++j)
+            acc[j] += a[i + j] * b[i + j];
+    }
+    float sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; i < n; ++i)
+        sum += a[i] * b[i];
+    return sum;
+}
+
+void portableDotMany(const float *query, const float *rows, qsizetype rowCount, qsizetype dim,
+                     float *scores)
+{
+    for (qsizetype r = 0; r < rowCount; ++r)
+        scores[r] = portableDot(query, rows + r * dim, dim);
+}
+
+// ---- AVX2 + FMA -----------------------------------------------------------------------------
+
+#if MEMORYGRAPH_SCORER_X86
+
+MEMORYGRAPH_TARGET_AVX2 inline float horizontalSum(__m256 v)
+{
+    __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
+    sum = _mm_add_ss(sum, _mm_movehdup_ps(sum));
+    return _mm_cvtss_f32(sum);
+}
+
+MEMORYGRAPH_TARGET_AVX2 float avx2Dot(const float *a, const float *b, qsizetype n)
+{
+    __m256 acc0 = _mm256_setzero_ps();
+    __m256 acc1 = _mm256_setzero_ps();
+    __m256 acc2 = _mm256_setzero_ps();
+    __m256 acc3 = _mm256_setzero_ps();
+    qsizetype i = 0;
+    for (; i + 32 <= n; i += 32) {
+        acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), acc0);
+        acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), acc1);
+        acc2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 16), _mm256_loadu_ps(b + i + 16), acc2);
+        acc3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 24), _mm256_loadu_ps(b + i + 24), acc3);
+    }
+    for (; i + 8 <= n; i += 8)
+        acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), acc0);
+    float sum = horizontalSum(_mm256_add_ps(_mm256_add_ps(acc0, acc1), _mm256_add_ps(acc2, acc3)));
+    for (; i < n; ++i)
+        sum += a[i] * b[i];
+    return sum;
+}
+
+/// Four rows at a time: one load of the query feeds four FMAs.
+MEMORYGRAPH_TARGET_AVX2 void avx2DotFour(const float *query, const float *rows, qsizetype dim,
+                                         float *scores)
+{
+    const float *r0 = rows;
+    const float *r1 = rows + dim;
+    const float *r2 = rows + 2 * dim;
+    const float *r3 = rows + 3 * dim;
+    __m256 acc0 = _mm256_setzero_ps();
+    __m256 acc1 = _mm256_setzero_ps();
+    __m256 acc2 = _mm256_setzero_ps();
+    __m256 acc3 = _mm256_setzero_ps();
+    qsizetype i = 0;
+    for (; i + 8 <= dim; i += 8) {
+        const __m256 q = _mm256_loadu_ps(query + i);
+        acc0 = _mm256_fmadd_ps(q, _mm256_loadu_ps(r0 + i), acc0);
+        acc1 = _mm256_fmadd_ps(q, _mm256_loadu_ps(r1 + i), acc1);
+        acc2 = _mm256_fmadd_ps(q, _mm256_loadu_ps(r2 + i), acc2);
+        acc3 = _mm256_fmadd_ps(q, _mm256_loadu_ps(r3 + i), acc3);
+    }
+    float s0 = horizontalSum(acc0), s1 = horizontalSum(acc1);
+    float s2 = horizontalSum(acc2), s3 = horizontalSum(acc3);
+    for (; i < dim; ++i) {
+        s0 += query[i] * r0[i];
+        s1 += query[i] * r1[i];
+        s2 += query[i] * r2[i];
+        s3 += query[i] * r3[i];
+    }
+    scores[0] = s0;
+    scores[1] = s1;
+    scores[2] = s2;
+    scores[3] = s3;
+}
+
+MEMORYGRAPH_TARGET_AVX2 void avx2DotMany(const float *query, const float *rows,
+                                         qsizetype rowCount, qsizetype dim, float *scores)
+{
+    qsizetype r = 0;
+    for (; r + kRowsPerPass <= rowCount; r += kRowsPerPass)
+        avx2DotFour(query, rows + r * dim, dim, scores + r);
+    for (; r < rowCount; ++r)
+        scores[r] = avx2Dot(query, rows + r * dim, dim);
+}
+
+bool cpuHasAvx2Fma()
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+#else
+
+bool cpuHasAvx2Fma()
+{
+    return false;
+}
+
+#endif
+
+Kernel detectKernel()
+{
+    return cpuHasAvx2Fma() ? Kernel::Avx2Fma : Kernel::Portable;
+}
+
+} // namespace
+
+Kernel activeKernel()
+{
+    static const Kernel kernel = detectKernel();
+    return kernel;
+}
+
+bool supported(Kernel kernel)
+{
+    return kernel == Kernel::Portable || activeKernel() == Kernel::Avx2Fma;
+}
+
+const char *kernelName(Kernel kernel)
+{
+    return kernel == Kernel::Avx2Fma ? "avx2+fma" : "portable";
+}
+
+float dot(Kernel kernel, const float *a, const float *b, qsizetype n)
+{
+#if MEMORYGRAPH_SCORER_X86
+    if (kernel == Kernel::Avx2Fma && supported(kernel))
+        return avx2Dot(a, b, n);
+#endif
+    Q_UNUSED(kernel);
+    return portableDot(a, b, n);
+}
+
+float dot(const float *a, const float *b, qsizetype n)
+{
+    return dot(activeKernel(), a, b, n);
+}
+
+DotFunction dotFunction()
+{
+#if MEMORYGRAPH_SCORER_X86
+    if (activeKernel() == Kernel::Avx2Fma)
+        return &avx2Dot;
+#endif
+    return &portableDot;
+}
+
+void dotMany(Kernel kernel, const float *query, const float *rows, qsizetype rowCount,
+             qsizetype dim, float *scores)
+{
+#if MEMORYGRAPH_SCORER_X86
+    if (kernel == Kernel::Avx2Fma && supported(kernel)) {
+        avx2DotMany(query, rows, rowCount, dim, scores);
+        return;
+    }
+#endif
+    Q_UNUSED(kernel);
+    portableDotMany(query, rows, rowCount, dim, scores);
+}
+
+void dotMany(const float *query, const float *rows, qsizetype rowCount, qsizetype dim,
+             float *scores)
+{
+    dotMany(activeKernel(), query, rows, rowCount, dim, scores);
+}
+
+} // namespace MemoryGraph::VectorScorer
