@@ -151,6 +151,91 @@ LayeredContext::Input layeredInput(const AssembleRequest &req, const AssembleOut
     return in;
 }
 
+/// none | packet_input | state_first: which continuity record the static layer is built from.
+QString packetSourceMode(const QJsonObject &continuity)
+{
+    if (continuity.contains(QStringLiteral("execution_packet_v1")))
+        return QStringLiteral("packet_input");
+    if (continuity.contains(QStringLiteral("execution_state_v1")))
+        return QStringLiteral("state_first");
+    return QStringLiteral("none");
+}
+
+/// The outcome's scope and echoes, and the recall request as it will run: the assembling
+/// agent reads memory as itself unless it names a consumer.
+AssembleOutcome newOutcome(const AssembleRequest &req, const CallScope &cs, const QJsonObject &context)
+{
+    AssembleOutcome out;
+    out.scope = cs;
+    out.includeRules = req.includeRules;
+    out.optimizationProfile = req.optimizationProfile;
+    out.continuity = req.continuity.fields;
+    out.packetSourceMode = packetSourceMode(out.continuity);
+    out.recallRequest = req.recall;
+    const QJsonObject agent = context.value(QStringLiteral("agent")).toObject();
+    if (out.recallRequest.consumerAgentId.isEmpty())
+        out.recallRequest.consumerAgentId = agent.value(QStringLiteral("id")).toString(
+            context.value(QStringLiteral("agent_id")).toString()).trimmed();
+    if (out.recallRequest.consumerTeamId.isEmpty())
+        out.recallRequest.consumerTeamId = agent.value(QStringLiteral("team_id")).toString(
+            context.value(QStringLiteral("team_id")).toString()).trimmed();
+    return out;
+}
+
+/// The one query vector of query_text; a provider that answers with none is a bad upstream.
+Result<Embedding> embedQuery(EmbeddingProvider *provider, const QString &text)
+{
+    if (!provider)
+        return Error::make(400, QStringLiteral("no_embedding_provider"),
+                           QStringLiteral("Configure EMBEDDING_PROVIDER to use context/assemble."));
+    auto vectors = provider->embed({text});
+    if (!vectors)
+        return vectors.error();
+    if (vectors.value().size() != 1)
+        return Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
+                           QStringLiteral("the embedding provider returned no vector"));
+    return std::move(vectors.value().first());
+}
+
+/// include_rules: the rules that apply to the runtime context with continuity evidence added.
+Result<void> evaluateRules(ToolEngine &tools, const AssembleRequest &req, const QJsonObject &context,
+                           const RequestMeta &meta, AssembleOutcome &out)
+{
+    RulesEvaluateRequest rules;
+    rules.tenantId = out.scope.tenantId;
+    rules.scope = out.scope.scope;
+    rules.context = rulesContext(context, out.continuity);
+    rules.includeShadow = req.includeShadow;
+    rules.limit = req.rulesLimit;
+    auto evaluated = tools.evaluate(rules, meta);
+    if (!evaluated)
+        return evaluated.error();
+    out.rules = std::move(evaluated).value();
+    return {};
+}
+
+/// tool_candidates given: select a tool, which persists a decision the caller can give
+/// feedback on.
+Result<void> selectTool(ToolEngine &tools, const AssembleRequest &req, const QJsonObject &context,
+                        const RequestMeta &meta, AssembleOutcome &out)
+{
+    ToolSelectRequest select;
+    select.tenantId = out.scope.tenantId;
+    select.scope = out.scope.scope;
+    select.runId = req.runId;
+    select.context = context;
+    select.candidates = req.toolCandidates;
+    select.includeShadow = req.includeShadow;
+    select.rulesLimit = req.rulesLimit;
+    select.strict = req.toolStrict;
+    select.continuity = req.continuity;
+    auto selected = tools.select(select, meta);
+    if (!selected)
+        return selected.error();
+    out.tools = std::move(selected).value();
+    return {};
+}
+
 } // namespace
 
 AssembleEngine::AssembleEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
@@ -161,6 +246,7 @@ AssembleEngine::AssembleEngine(Database &db, IndexManager &indexes, RecallAudit 
 
 Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req, const RequestMeta &meta)
 {
+    // admit: tenant and identity first; a refused call must not spend an embedding.
     auto cs = resolveCallScope(req.recall.tenantId, req.recall.scope, meta, m_config);
     if (!cs)
         return cs.error();
@@ -168,75 +254,30 @@ Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req, con
     if (!withIdentity)
         return withIdentity.error();
     const QJsonObject context = withIdentity.value().toObject();
-
-    AssembleOutcome out;
-    out.scope = cs.value();
-    out.includeRules = req.includeRules;
-    out.optimizationProfile = req.optimizationProfile;
-    out.continuity = req.continuity.fields;
-    out.packetSourceMode = out.continuity.contains(QStringLiteral("execution_packet_v1")) ? QStringLiteral("packet_input")
-                           : out.continuity.contains(QStringLiteral("execution_state_v1")) ? QStringLiteral("state_first")
-                                                                                            : QStringLiteral("none");
-    // The assembling agent reads memory as itself unless it names a consumer.
-    out.recallRequest = req.recall;
-    const QJsonObject agent = context.value(QStringLiteral("agent")).toObject();
-    if (out.recallRequest.consumerAgentId.isEmpty())
-        out.recallRequest.consumerAgentId = agent.value(QStringLiteral("id")).toString(
-            context.value(QStringLiteral("agent_id")).toString()).trimmed();
-    if (out.recallRequest.consumerTeamId.isEmpty())
-        out.recallRequest.consumerTeamId = agent.value(QStringLiteral("team_id")).toString(
-            context.value(QStringLiteral("team_id")).toString()).trimmed();
-
-    // A call refused for its tenant or identity must not spend an embedding.
+    AssembleOutcome out = newOutcome(req, cs.value(), context);
     if (auto admitted = RecallEngine::admit(out.recallRequest, meta, m_config); !admitted)
         return admitted.error();
-    if (!m_provider)
-        return Error::make(400, QStringLiteral("no_embedding_provider"),
-                           QStringLiteral("Configure EMBEDDING_PROVIDER to use context/assemble."));
-    auto vectors = m_provider->embed({req.recall.queryText});
-    if (!vectors)
-        return vectors.error();
-    if (vectors.value().size() != 1)
-        return Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
-                           QStringLiteral("the embedding provider returned no vector"));
+
+    // embed → recall → rules → tools → layered context
+    auto query = embedQuery(m_provider, req.recall.queryText);
+    if (!query)
+        return query.error();
     RecallEngine recall(m_db, m_indexes, m_audit, m_config);
-    auto recalled = recall.recall(out.recallRequest, vectors.value().first(), meta,
-                                  QStringLiteral("context_assemble"));
+    auto recalled = recall.recall(out.recallRequest, query.value(), meta, QStringLiteral("context_assemble"));
     if (!recalled)
         return recalled.error();
-    out.recall = recalled.value();
+    out.recall = std::move(recalled).value();
     out.recall.queryText = req.recall.queryText;
     out.recall.embeddingProvider = m_provider->name();
 
     ToolEngine tools(m_db, m_config);
-    const QJsonObject evaluationContext = rulesContext(context, out.continuity);
     if (req.includeRules) {
-        RulesEvaluateRequest rules;
-        rules.tenantId = out.scope.tenantId;
-        rules.scope = out.scope.scope;
-        rules.context = evaluationContext;
-        rules.includeShadow = req.includeShadow;
-        rules.limit = req.rulesLimit;
-        auto evaluated = tools.evaluate(rules, meta);
-        if (!evaluated)
+        if (auto evaluated = evaluateRules(tools, req, context, meta, out); !evaluated)
             return evaluated.error();
-        out.rules = evaluated.value();
     }
     if (!req.toolCandidates.isEmpty()) {
-        ToolSelectRequest select;
-        select.tenantId = out.scope.tenantId;
-        select.scope = out.scope.scope;
-        select.runId = req.runId;
-        select.context = context;
-        select.candidates = req.toolCandidates;
-        select.includeShadow = req.includeShadow;
-        select.rulesLimit = req.rulesLimit;
-        select.strict = req.toolStrict;
-        select.continuity = req.continuity;
-        auto selected = tools.select(select, meta);
-        if (!selected)
+        if (auto selected = selectTool(tools, req, context, meta, out); !selected)
             return selected.error();
-        out.tools = selected.value();
     }
     if (req.returnLayeredContext)
         out.layered = LayeredContext::build(layeredInput(req, out, context));

@@ -108,33 +108,39 @@ QString render(const QVector<Line> &lines)
     return blocks.join(QStringLiteral("\n\n"));
 }
 
-} // namespace
 
-int estimateTokens(const QString &text)
+/// The ranked nodes each section shows, in rank order.
+struct Picks
 {
-    return int((text.size() + 3) / 4);
-}
-
-ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptions &options)
-{
-    const bool aggressive = options.profile == QLatin1String("aggressive");
     QVector<const NodeRecord *> topics, entities, events, rules;
+};
+
+/// Draft topics stay out; each section takes the best-ranked nodes of its types up to its cap.
+Picks pickNodes(const QVector<NodeRecord> &ranked)
+{
+    Picks p;
     for (const NodeRecord &n : ranked) {
         if (isDraftTopic(n))
             continue;
-        if ((n.type == QLatin1String("topic") || n.type == QLatin1String("concept")) && topics.size() < 4)
-            topics << &n;
-        else if (n.type == QLatin1String("entity") && entities.size() < 6)
-            entities << &n;
-        else if ((n.type == QLatin1String("event") || n.type == QLatin1String("evidence")) && events.size() < 24)
-            events << &n;
-        else if (n.type == QLatin1String("rule") && rules.size() < 6)
-            rules << &n;
+        if ((n.type == QLatin1String("topic") || n.type == QLatin1String("concept")) && p.topics.size() < 4)
+            p.topics << &n;
+        else if (n.type == QLatin1String("entity") && p.entities.size() < 6)
+            p.entities << &n;
+        else if ((n.type == QLatin1String("event") || n.type == QLatin1String("evidence")) && p.events.size() < 24)
+            p.events << &n;
+        else if (n.type == QLatin1String("rule") && p.rules.size() < 6)
+            p.rules << &n;
     }
-    // Compression rollups stand in for the raw events they cite (spec §4.3.2.5).
+    return p;
+}
+
+/// Compression rollups stand in for the raw events they cite (spec §4.3.2.5): with a rollup
+/// present its cited events go and fewer events are shown.
+void preferRollups(Picks &p)
+{
     QSet<QString> cited;
     bool compression = false;
-    for (const NodeRecord *t : topics) {
+    for (const NodeRecord *t : std::as_const(p.topics)) {
         if (isCompression(*t)) {
             compression = true;
             for (const QString &id : citedNodeIds(*t))
@@ -142,18 +148,110 @@ ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptio
         }
     }
     if (compression) {
-        events.erase(std::remove_if(events.begin(), events.end(),
-                                    [&cited](const NodeRecord *e) { return cited.contains(e->id); }),
-                     events.end());
-        events.resize(qMin(events.size(), qsizetype(5)));
+        p.events.erase(std::remove_if(p.events.begin(), p.events.end(),
+                                      [&cited](const NodeRecord *e) { return cited.contains(e->id); }),
+                       p.events.end());
+        p.events.resize(qMin(p.events.size(), qsizetype(5)));
     } else {
-        events.resize(qMin(events.size(), qsizetype(10)));
+        p.events.resize(qMin(p.events.size(), qsizetype(10)));
     }
+}
 
+QString label(const NodeRecord &n)
+{
+    return n.title.isEmpty() ? n.id : n.title;
+}
+
+QString withSummary(const QString &head, const NodeRecord &n)
+{
+    return n.textSummary.isEmpty() ? head : head + QStringLiteral(": ") + n.textSummary;
+}
+
+/// The item of a topic, concept or entity.
+QJsonObject summaryItem(const NodeRecord &n)
+{
+    return QJsonObject{{QStringLiteral("kind"), n.type},
+                       {QStringLiteral("node_id"), n.id},
+                       {QStringLiteral("uri"), uriOf(n)},
+                       {QStringLiteral("title"), nullable(n.title)},
+                       {QStringLiteral("summary"), nullable(n.textSummary)},
+                       {QStringLiteral("commit_id"), nullable(n.commitId)}};
+}
+
+/// What a rule line shows: the definition from the node's slots (if/then or their *_json
+/// spellings), state and feedback counts from the rule's status row.
+struct RuleView
+{
+    RuleDefinition def;
+    QString state;
+    QString scope;
+    qint64 positive = 0;
+    qint64 negative = 0;
+    QJsonValue ifJson;
+    QJsonValue thenJson;
+};
+
+RuleView ruleView(const NodeRecord &n, const QHash<QString, RuleStatus> &statuses)
+{
+    RuleView v;
+    v.def = RuleDefinition::fromNode(n);
+    const auto status = statuses.constFind(n.id);
+    const bool known = status != statuses.constEnd();
+    v.state = known ? status->state : QStringLiteral("unknown");
+    v.scope = v.def.ruleScope.isEmpty() ? QStringLiteral("global") : v.def.ruleScope;
+    v.positive = known ? status->positive : 0;
+    v.negative = known ? status->negative : 0;
+    v.ifJson = v.def.ifJson.isUndefined() ? QJsonValue() : v.def.ifJson;
+    v.thenJson = v.def.thenJson.isUndefined() ? QJsonValue() : v.def.thenJson;
+    return v;
+}
+
+/// "- state=... scope=... [target_*=...] pos=.. neg=.. summary=... (node:id)"
+QString ruleSummaryLine(const NodeRecord &n, const RuleView &v)
+{
+    QString head = QStringLiteral("- state=") + v.state + QStringLiteral(" scope=") + v.scope;
+    if (v.scope == QLatin1String("agent") && !v.def.targetAgentId.isEmpty())
+        head += QStringLiteral(" target_agent=") + v.def.targetAgentId;
+    else if (v.scope == QLatin1String("team") && !v.def.targetTeamId.isEmpty())
+        head += QStringLiteral(" target_team=") + v.def.targetTeamId;
+    head += QStringLiteral(" pos=%1 neg=%2 summary=").arg(v.positive).arg(v.negative)
+            + (n.textSummary.isEmpty() ? QStringLiteral("(none)") : n.textSummary)
+            + QStringLiteral(" (node:%1)").arg(n.id);
+    return head;
+}
+
+QJsonObject ruleItem(const NodeRecord &n, const RuleView &v)
+{
+    return QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("rule")},
+        {QStringLiteral("node_id"), n.id},
+        {QStringLiteral("uri"), uriOf(n)},
+        {QStringLiteral("state"), v.state},
+        {QStringLiteral("rule_scope"), v.scope},
+        {QStringLiteral("target_agent_id"), nullable(v.def.targetAgentId)},
+        {QStringLiteral("target_team_id"), nullable(v.def.targetTeamId)},
+        {QStringLiteral("summary"), nullable(n.textSummary)},
+        {QStringLiteral("if_json"), v.ifJson},
+        {QStringLiteral("then_json"), v.thenJson},
+        {QStringLiteral("exceptions_json"),
+         v.def.exceptionsJson.isUndefined() ? QJsonValue() : v.def.exceptionsJson},
+        {QStringLiteral("stats"), QJsonObject{{QStringLiteral("positive"), double(v.positive)},
+                                              {QStringLiteral("negative"), double(v.negative)}}},
+        {QStringLiteral("commit_id"), nullable(n.commitId)}};
+}
+
+/// Collects the lines, items and citations section by section; each node is cited once.
+struct ContextWriter
+{
+    explicit ContextWriter(const ContextOptions &opts) : options(opts) {}
+
+    const ContextOptions &options;
     ContextResult out;
     QVector<Line> lines;
     QSet<QString> citedOnce;
-    const auto cite = [&out, &citedOnce](const NodeRecord &n) {
+
+    void cite(const NodeRecord &n)
+    {
         if (citedOnce.contains(n.id))
             return;
         citedOnce.insert(n.id);
@@ -166,154 +264,167 @@ ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptio
                                   : QJsonValue(recordUri(n.tenantId, n.scope, QStringLiteral("commit"), n.commitId))},
             {QStringLiteral("raw_ref"), nullable(n.rawRef)},
             {QStringLiteral("evidence_ref"), nullable(n.evidenceRef)}});
-    };
-    const auto label = [](const NodeRecord &n) { return n.title.isEmpty() ? n.id : n.title; };
-    const auto withSummary = [](const QString &head, const NodeRecord &n) {
-        return n.textSummary.isEmpty() ? head : head + QStringLiteral(": ") + n.textSummary;
-    };
+    }
 
-    for (const NodeRecord *n : topics) {
-        if (isCompression(*n)) {
-            const int covers = n->slotData.value(QStringLiteral("source_event_count")).toInt();
+    /// A rollup shows how many events it covers and up to three of them as evidence lines.
+    void addTopic(const NodeRecord &n)
+    {
+        if (isCompression(n)) {
+            const int covers = n.slotData.value(QStringLiteral("source_event_count")).toInt();
             lines.append({Topics, LineKind::Topic,
-                          QStringLiteral("- ") + withSummary(label(*n), *n)
-                              + QStringLiteral(" (node:%1, compression, covers=%2)").arg(n->id).arg(covers)});
-            const QStringList ids = citedNodeIds(*n);
+                          QStringLiteral("- ") + withSummary(label(n), n)
+                              + QStringLiteral(" (node:%1, compression, covers=%2)").arg(n.id).arg(covers)});
+            const QStringList ids = citedNodeIds(n);
             for (int i = 0; i < qMin(3, int(ids.size())); ++i)
                 lines.append({Topics, LineKind::Evidence, QStringLiteral("  evidence_node=") + ids.at(i)});
         } else {
             lines.append({Topics, LineKind::Topic,
-                          QStringLiteral("- ") + withSummary(label(*n), *n)
-                              + QStringLiteral(" (node:%1)").arg(n->id)});
+                          QStringLiteral("- ") + withSummary(label(n), n) + QStringLiteral(" (node:%1)").arg(n.id)});
         }
-        out.items.append(QJsonObject{{QStringLiteral("kind"), n->type},
-                                     {QStringLiteral("node_id"), n->id},
-                                     {QStringLiteral("uri"), uriOf(*n)},
-                                     {QStringLiteral("title"), nullable(n->title)},
-                                     {QStringLiteral("summary"), nullable(n->textSummary)},
-                                     {QStringLiteral("commit_id"), nullable(n->commitId)}});
-        cite(*n);
+        out.items.append(summaryItem(n));
+        cite(n);
     }
-    for (const NodeRecord *n : entities) {
+
+    void addEntity(const NodeRecord &n)
+    {
         lines.append({Entities, LineKind::Entity,
-                      QStringLiteral("- ") + withSummary(label(*n), *n) + QStringLiteral(" (node:%1)").arg(n->id)});
-        out.items.append(QJsonObject{{QStringLiteral("kind"), n->type},
-                                     {QStringLiteral("node_id"), n->id},
-                                     {QStringLiteral("uri"), uriOf(*n)},
-                                     {QStringLiteral("title"), nullable(n->title)},
-                                     {QStringLiteral("summary"), nullable(n->textSummary)},
-                                     {QStringLiteral("commit_id"), nullable(n->commitId)}});
-        cite(*n);
+                      QStringLiteral("- ") + withSummary(label(n), n) + QStringLiteral(" (node:%1)").arg(n.id)});
+        out.items.append(summaryItem(n));
+        cite(n);
     }
-    for (const NodeRecord *n : events) {
-        QString refs = QStringLiteral("node:") + n->id;
-        if (!n->rawRef.isEmpty())
-            refs += QStringLiteral(", raw_ref=") + n->rawRef;
-        if (!n->evidenceRef.isEmpty())
-            refs += QStringLiteral(", evidence_ref=") + n->evidenceRef;
+
+    /// Events name their raw and evidence refs so the caller can fetch the source.
+    void addEvent(const NodeRecord &n)
+    {
+        QString refs = QStringLiteral("node:") + n.id;
+        if (!n.rawRef.isEmpty())
+            refs += QStringLiteral(", raw_ref=") + n.rawRef;
+        if (!n.evidenceRef.isEmpty())
+            refs += QStringLiteral(", evidence_ref=") + n.evidenceRef;
         lines.append({Events, LineKind::Event,
-                      QStringLiteral("- ") + (n->textSummary.isEmpty() ? QStringLiteral("(no summary)") : n->textSummary)
+                      QStringLiteral("- ") + (n.textSummary.isEmpty() ? QStringLiteral("(no summary)") : n.textSummary)
                           + QStringLiteral(" (") + refs + QLatin1Char(')')});
-        out.items.append(QJsonObject{{QStringLiteral("kind"), n->type},
-                                     {QStringLiteral("node_id"), n->id},
-                                     {QStringLiteral("uri"), uriOf(*n)},
-                                     {QStringLiteral("summary"), nullable(n->textSummary)},
-                                     {QStringLiteral("raw_ref"), nullable(n->rawRef)},
-                                     {QStringLiteral("evidence_ref"), nullable(n->evidenceRef)},
-                                     {QStringLiteral("commit_id"), nullable(n->commitId)}});
-        cite(*n);
+        out.items.append(QJsonObject{{QStringLiteral("kind"), n.type},
+                                     {QStringLiteral("node_id"), n.id},
+                                     {QStringLiteral("uri"), uriOf(n)},
+                                     {QStringLiteral("summary"), nullable(n.textSummary)},
+                                     {QStringLiteral("raw_ref"), nullable(n.rawRef)},
+                                     {QStringLiteral("evidence_ref"), nullable(n.evidenceRef)},
+                                     {QStringLiteral("commit_id"), nullable(n.commitId)}});
+        cite(n);
     }
-    for (const NodeRecord *n : rules) {
-        // The definition lives in slots (if/then or their *_json spellings); state and
-        // feedback counts live in the rule's status row.
-        const RuleDefinition def = RuleDefinition::fromNode(*n);
-        const auto status = options.ruleStatuses.constFind(n->id);
-        const bool known = status != options.ruleStatuses.constEnd();
-        const QString state = known ? status->state : QStringLiteral("unknown");
-        const QString scope = def.ruleScope.isEmpty() ? QStringLiteral("global") : def.ruleScope;
-        const QString agent = def.targetAgentId;
-        const QString team = def.targetTeamId;
-        const qint64 pos = known ? status->positive : 0;
-        const qint64 neg = known ? status->negative : 0;
-        QString head = QStringLiteral("- state=") + state + QStringLiteral(" scope=") + scope;
-        if (scope == QLatin1String("agent") && !agent.isEmpty())
-            head += QStringLiteral(" target_agent=") + agent;
-        else if (scope == QLatin1String("team") && !team.isEmpty())
-            head += QStringLiteral(" target_team=") + team;
-        head += QStringLiteral(" pos=%1 neg=%2 summary=").arg(pos).arg(neg)
-                + (n->textSummary.isEmpty() ? QStringLiteral("(none)") : n->textSummary)
-                + QStringLiteral(" (node:%1)").arg(n->id);
-        lines.append({Rules, LineKind::RuleSummary, head});
-        const QJsonValue ifJson = def.ifJson.isUndefined() ? QJsonValue() : def.ifJson;
-        const QJsonValue thenJson = def.thenJson.isUndefined() ? QJsonValue() : def.thenJson;
-        if (!aggressive) {
-            lines.append({Rules, LineKind::RuleJson, QStringLiteral("  if=") + compactJson(ifJson)});
-            lines.append({Rules, LineKind::RuleJson, QStringLiteral("  then=") + compactJson(thenJson)});
+
+    /// The aggressive profile leaves out the if/then JSON lines.
+    void addRule(const NodeRecord &n)
+    {
+        const RuleView v = ruleView(n, options.ruleStatuses);
+        lines.append({Rules, LineKind::RuleSummary, ruleSummaryLine(n, v)});
+        if (options.profile != QLatin1String("aggressive")) {
+            lines.append({Rules, LineKind::RuleJson, QStringLiteral("  if=") + compactJson(v.ifJson)});
+            lines.append({Rules, LineKind::RuleJson, QStringLiteral("  then=") + compactJson(v.thenJson)});
         }
-        out.items.append(QJsonObject{
-            {QStringLiteral("kind"), QStringLiteral("rule")},
-            {QStringLiteral("node_id"), n->id},
-            {QStringLiteral("uri"), uriOf(*n)},
-            {QStringLiteral("state"), state},
-            {QStringLiteral("rule_scope"), scope},
-            {QStringLiteral("target_agent_id"), nullable(agent)},
-            {QStringLiteral("target_team_id"), nullable(team)},
-            {QStringLiteral("summary"), nullable(n->textSummary)},
-            {QStringLiteral("if_json"), ifJson.isUndefined() ? QJsonValue() : ifJson},
-            {QStringLiteral("then_json"), thenJson.isUndefined() ? QJsonValue() : thenJson},
-            {QStringLiteral("exceptions_json"),
-             def.exceptionsJson.isUndefined() ? QJsonValue() : def.exceptionsJson},
-            {QStringLiteral("stats"), QJsonObject{{QStringLiteral("positive"), double(pos)},
-                                                  {QStringLiteral("negative"), double(neg)}}},
-            {QStringLiteral("commit_id"), nullable(n->commitId)}});
-        cite(*n);
+        out.items.append(ruleItem(n, v));
+        cite(n);
     }
+};
 
-    const QString before = render(lines);
-    int budget = 0;
+/// The text budget in characters: char_budget wins over token_budget (4 chars a token); never
+/// under 160; 0 means none.
+int charBudget(const ContextOptions &options)
+{
     if (options.charBudget && *options.charBudget > 0)
-        budget = qMax(160, *options.charBudget);
-    else if (options.tokenBudget && *options.tokenBudget > 0)
-        budget = qMax(160, 4 * *options.tokenBudget);
+        return qMax(160, *options.charBudget);
+    if (options.tokenBudget && *options.tokenBudget > 0)
+        return qMax(160, 4 * *options.tokenBudget);
+    return 0;
+}
 
+/// The text after compaction and what it dropped.
+struct Compacted
+{
+    QString text;
+    int dropped = 0;
     QJsonObject droppedBySection{{QStringLiteral("topics"), 0}, {QStringLiteral("entities"), 0},
                                  {QStringLiteral("events"), 0}, {QStringLiteral("rules"), 0}};
-    int dropped = 0;
-    QString text = before;
-    if (budget > 0 && text.size() > budget) {
-        QVector<int> order(lines.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&lines, aggressive](int a, int b) {
-            const int pa = basePriority(lines[a].kind) + sectionBias(lines[a].section, aggressive);
-            const int pb = basePriority(lines[b].kind) + sectionBias(lines[b].section, aggressive);
-            return pa > pb;
-        });
-        int activeCount = int(lines.size());
-        for (int idx : order) {
-            if (text.size() <= budget || activeCount <= 1)
-                break;
-            lines[idx].active = false;
-            --activeCount;
-            ++dropped;
-            const QString key = QString::fromLatin1(kSectionKeys[lines[idx].section]);
-            droppedBySection[key] = droppedBySection.value(key).toInt() + 1;
-            text = render(lines);
-        }
+};
+
+/// Drops the lowest-priority line (by kind and section) until the text fits; one line always
+/// stays. Only the text shrinks: items and citations stay whole.
+Compacted compact(QVector<Line> &lines, const QString &before, int budget, bool aggressive)
+{
+    Compacted c;
+    c.text = before;
+    if (budget <= 0 || c.text.size() <= budget)
+        return c;
+    QVector<int> order(lines.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&lines, aggressive](int a, int b) {
+        const int pa = basePriority(lines[a].kind) + sectionBias(lines[a].section, aggressive);
+        const int pb = basePriority(lines[b].kind) + sectionBias(lines[b].section, aggressive);
+        return pa > pb;
+    });
+    int activeCount = int(lines.size());
+    for (int idx : std::as_const(order)) {
+        if (c.text.size() <= budget || activeCount <= 1)
+            break;
+        lines[idx].active = false;
+        --activeCount;
+        ++c.dropped;
+        const QString key = QString::fromLatin1(kSectionKeys[lines[idx].section]);
+        c.droppedBySection[key] = c.droppedBySection.value(key).toInt() + 1;
+        c.text = render(lines);
     }
-    out.text = text;
-    if (!lines.isEmpty())
-        out.compaction = QJsonObject{
-            {QStringLiteral("profile"), options.profile},
-            {QStringLiteral("token_budget"), options.tokenBudget && *options.tokenBudget > 0
-                                                 ? QJsonValue(*options.tokenBudget) : QJsonValue()},
-            {QStringLiteral("char_budget"), budget > 0 ? QJsonValue(budget) : QJsonValue()},
-            {QStringLiteral("applied"), text.size() < before.size()},
-            {QStringLiteral("before_chars"), before.size()},
-            {QStringLiteral("after_chars"), text.size()},
-            {QStringLiteral("before_est_tokens"), estimateTokens(before)},
-            {QStringLiteral("after_est_tokens"), estimateTokens(text)},
-            {QStringLiteral("dropped_lines"), dropped},
-            {QStringLiteral("dropped_by_section"), droppedBySection}};
+    return c;
+}
+
+/// debug.context_compaction: the budgets and the sizes before and after.
+QJsonObject compactionReport(const ContextOptions &options, int budget, const QString &before,
+                             const Compacted &c)
+{
+    return QJsonObject{
+        {QStringLiteral("profile"), options.profile},
+        {QStringLiteral("token_budget"), options.tokenBudget && *options.tokenBudget > 0
+                                             ? QJsonValue(*options.tokenBudget) : QJsonValue()},
+        {QStringLiteral("char_budget"), budget > 0 ? QJsonValue(budget) : QJsonValue()},
+        {QStringLiteral("applied"), c.text.size() < before.size()},
+        {QStringLiteral("before_chars"), before.size()},
+        {QStringLiteral("after_chars"), c.text.size()},
+        {QStringLiteral("before_est_tokens"), estimateTokens(before)},
+        {QStringLiteral("after_est_tokens"), estimateTokens(c.text)},
+        {QStringLiteral("dropped_lines"), c.dropped},
+        {QStringLiteral("dropped_by_section"), c.droppedBySection}};
+}
+
+} // namespace
+
+int estimateTokens(const QString &text)
+{
+    return int((text.size() + 3) / 4);
+}
+
+ContextResult buildContext(const QVector<NodeRecord> &ranked, const ContextOptions &options)
+{
+    // pick → write sections → compact → report
+    Picks picks = pickNodes(ranked);
+    preferRollups(picks);
+    ContextWriter writer(options);
+    for (const NodeRecord *n : std::as_const(picks.topics))
+        writer.addTopic(*n);
+    for (const NodeRecord *n : std::as_const(picks.entities))
+        writer.addEntity(*n);
+    for (const NodeRecord *n : std::as_const(picks.events))
+        writer.addEvent(*n);
+    for (const NodeRecord *n : std::as_const(picks.rules))
+        writer.addRule(*n);
+
+    const QString before = render(writer.lines);
+    const int budget = charBudget(options);
+    const bool aggressive = options.profile == QLatin1String("aggressive");
+    Compacted compacted = compact(writer.lines, before, budget, aggressive);
+    ContextResult out = std::move(writer.out);
+    if (!writer.lines.isEmpty())
+        out.compaction = compactionReport(options, budget, before, compacted);
+    out.text = std::move(compacted.text);
     return out;
 }
 

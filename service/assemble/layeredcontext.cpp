@@ -265,123 +265,191 @@ BlockScore scoreBlock(const StaticBlock &block, const Input &input)
     return s;
 }
 
-Output build(const Input &input)
+namespace {
+
+/// The enabled layers in merge order (all when none were named).
+QStringList enabledLayers(const LayerOptions &opt)
 {
-    const LayerOptions &opt = input.options;
     QStringList order;
     for (const QString &name : layerNames()) {
         if (opt.enabled.isEmpty() || opt.enabled.contains(name))
             order << name;
     }
-    const StaticChoice choice = chooseBlocks(input);
-    const QHash<QString, QVector<Entry>> entries = collectEntries(input, choice);
+    return order;
+}
 
-    Output out;
+/// What one layer kept within its char budget and item cap.
+struct LayerFill
+{
+    QJsonArray items;
+    QStringList lines;
+    QJsonArray keptIds;
+    int used = 0;
+    int forgotten = 0;
+    int dropped = 0;
+};
+
+/// The running state of one merge: the layers so far, the shared total budget and the reasons
+/// items were left out.
+struct Merger
+{
+    Merger(const LayerOptions &options, Output &output) : opt(options), out(output) {}
+
+    const LayerOptions &opt;
+    Output &out;
     QJsonObject layers;
     QJsonArray dropped;
     QJsonArray mergeTrace;
     QStringList blocks;
-    int totalUsed = 0, sourceItems = 0, keptItems = 0;
-    const auto noteReason = [&dropped](const QString &layer, const QString &id, const QString &reason) {
+    int totalUsed = 0;
+    int sourceItems = 0;
+    int keptItems = 0;
+
+    /// Reasons are capped so a huge input cannot blow up the response.
+    void noteReason(const QString &layer, const QString &id, const QString &reason)
+    {
         if (dropped.size() < kMaxDroppedReasons)
             dropped.append(QJsonObject{{QStringLiteral("layer"), layer},
                                        {QStringLiteral("id"), id},
                                        {QStringLiteral("reason"), reason}});
-    };
-    for (const QString &layer : std::as_const(order)) {
-        const int budget = opt.charsByLayer.value(layer, defaultLayerChars(layer));
-        const int maxItems = opt.maxItemsByLayer.value(layer, defaultLayerMaxItems(layer));
-        const QVector<Entry> candidates = entries.value(layer);
-        QJsonArray items;
-        QStringList lines;
-        QJsonArray keptIds;
-        int used = 0, forgotten = 0, droppedHere = 0;
+    }
+
+    /// Forgotten entries go first; the rest are kept in order while the item cap, the layer
+    /// budget and the total budget allow.
+    LayerFill fill(const QString &layer, const QVector<Entry> &candidates, int budget, int maxItems)
+    {
+        LayerFill f;
         for (const Entry &e : candidates) {
             if (!e.forgetReason.isEmpty()) {
-                ++forgotten;
+                ++f.forgotten;
                 ++out.forgottenItems;
                 noteReason(layer, e.id, e.forgetReason);
                 continue;
             }
             const int cost = int(e.text.size());
             QString reason;
-            if (items.size() >= maxItems)
+            if (f.items.size() >= maxItems)
                 reason = QStringLiteral("max_items");
-            else if (used + cost > budget)
+            else if (f.used + cost > budget)
                 reason = QStringLiteral("layer_budget");
             else if (totalUsed + cost > opt.totalChars)
                 reason = QStringLiteral("total_budget");
             if (!reason.isEmpty()) {
-                ++droppedHere;
+                ++f.dropped;
                 ++out.droppedItems;
                 noteReason(layer, e.id, reason);
                 continue;
             }
-            used += cost;
+            f.used += cost;
             totalUsed += cost;
-            items.append(QJsonObject{{QStringLiteral("id"), e.id},
-                                     {QStringLiteral("kind"), e.kind},
-                                     {QStringLiteral("source"), e.source},
-                                     {QStringLiteral("text"), e.text}});
-            lines << QStringLiteral("- ") + e.text;
-            keptIds.append(e.id);
+            f.items.append(QJsonObject{{QStringLiteral("id"), e.id},
+                                       {QStringLiteral("kind"), e.kind},
+                                       {QStringLiteral("source"), e.source},
+                                       {QStringLiteral("text"), e.text}});
+            f.lines << QStringLiteral("- ") + e.text;
+            f.keptIds.append(e.id);
         }
-        sourceItems += int(candidates.size());
-        keptItems += int(items.size());
-        layers.insert(layer, QJsonObject{{QStringLiteral("items"), items},
-                                         {QStringLiteral("source_count"), candidates.size()},
-                                         {QStringLiteral("forgotten_count"), forgotten},
-                                         {QStringLiteral("kept_count"), items.size()},
-                                         {QStringLiteral("dropped_count"), droppedHere},
-                                         {QStringLiteral("budget_chars"), budget},
-                                         {QStringLiteral("used_chars"), used},
-                                         {QStringLiteral("max_items"), maxItems}});
-        if (!lines.isEmpty()) {
-            const QString header = QString::fromLatin1(defaultsOf(layer)->header);
-            blocks << header + QLatin1Char('\n') + lines.join(QLatin1Char('\n'));
-            out.layersWithContent << layer;
-            mergeTrace.append(QJsonObject{{QStringLiteral("layer"), layer},
-                                          {QStringLiteral("header"), header},
-                                          {QStringLiteral("kept_ids"), keptIds},
-                                          {QStringLiteral("used_chars"), used}});
-        }
+        return f;
     }
-    out.mergedText = blocks.join(QStringLiteral("\n\n"));
-    out.staticBlocksSelected = int(choice.selected.size());
-    out.staticBlocksRejected = choice.rejected;
 
-    const ForgettingPolicy &f = opt.forgetting;
-    QJsonObject staticInjection{{QStringLiteral("enabled"), input.injection.enabled},
-                                {QStringLiteral("max_blocks"), input.injection.maxBlocks},
-                                {QStringLiteral("min_score"), input.injection.minScore},
-                                {QStringLiteral("candidate_count"), input.blocks.size()},
-                                {QStringLiteral("selected_count"), out.staticBlocksSelected}};
+    /// One layer: fill it, report its figures, and add its block to the merged text when it
+    /// kept anything.
+    void mergeLayer(const QString &layer, const QVector<Entry> &candidates)
+    {
+        const int budget = opt.charsByLayer.value(layer, defaultLayerChars(layer));
+        const int maxItems = opt.maxItemsByLayer.value(layer, defaultLayerMaxItems(layer));
+        const LayerFill f = fill(layer, candidates, budget, maxItems);
+        sourceItems += int(candidates.size());
+        keptItems += int(f.items.size());
+        layers.insert(layer, QJsonObject{{QStringLiteral("items"), f.items},
+                                         {QStringLiteral("source_count"), candidates.size()},
+                                         {QStringLiteral("forgotten_count"), f.forgotten},
+                                         {QStringLiteral("kept_count"), f.items.size()},
+                                         {QStringLiteral("dropped_count"), f.dropped},
+                                         {QStringLiteral("budget_chars"), budget},
+                                         {QStringLiteral("used_chars"), f.used},
+                                         {QStringLiteral("max_items"), maxItems}});
+        if (f.lines.isEmpty())
+            return;
+        const QString header = QString::fromLatin1(defaultsOf(layer)->header);
+        blocks << header + QLatin1Char('\n') + f.lines.join(QLatin1Char('\n'));
+        out.layersWithContent << layer;
+        mergeTrace.append(QJsonObject{{QStringLiteral("layer"), layer},
+                                      {QStringLiteral("header"), header},
+                                      {QStringLiteral("kept_ids"), f.keptIds},
+                                      {QStringLiteral("used_chars"), f.used}});
+    }
+};
+
+/// static_injection of the body: the settings and, when asked for, the selection trace.
+QJsonObject staticInjectionReport(const Input &input, const StaticChoice &choice, int selected)
+{
+    QJsonObject report{{QStringLiteral("enabled"), input.injection.enabled},
+                       {QStringLiteral("max_blocks"), input.injection.maxBlocks},
+                       {QStringLiteral("min_score"), input.injection.minScore},
+                       {QStringLiteral("candidate_count"), input.blocks.size()},
+                       {QStringLiteral("selected_count"), selected}};
     if (input.injection.includeSelectionTrace)
-        staticInjection.insert(QStringLiteral("selection_trace"), choice.trace);
-    out.body = QJsonObject{
+        report.insert(QStringLiteral("selection_trace"), choice.trace);
+    return report;
+}
+
+/// forgetting of the body: the policy applied and how many items it removed.
+QJsonObject forgettingReport(const ForgettingPolicy &f, int forgottenItems)
+{
+    return QJsonObject{
+        {QStringLiteral("enabled"), f.enabled},
+        {QStringLiteral("allowed_tiers"), QJsonArray::fromStringList(f.allowedTiers)},
+        {QStringLiteral("exclude_archived"), f.excludeArchived},
+        {QStringLiteral("min_salience"), f.minSalience ? QJsonValue(*f.minSalience) : QJsonValue()},
+        {QStringLiteral("forgotten_items"), forgottenItems}};
+}
+
+/// The layered_context object (reference §7.3) from a finished merge.
+QJsonObject layeredBody(const Input &input, const QStringList &order, const Merger &m,
+                        const StaticChoice &choice)
+{
+    const Output &out = m.out;
+    const int totalChars = m.opt.totalChars;
+    QJsonObject body{
         {QStringLiteral("version"), 1},
         {QStringLiteral("mode"), QStringLiteral("experimental_context_orchestrator_v0")},
         {QStringLiteral("order"), QJsonArray::fromStringList(order)},
-        {QStringLiteral("budget"), QJsonObject{{QStringLiteral("total_chars"), opt.totalChars},
-                                               {QStringLiteral("used_chars"), totalUsed},
-                                               {QStringLiteral("remaining_chars"), opt.totalChars - totalUsed}}},
-        {QStringLiteral("stats"), QJsonObject{{QStringLiteral("source_items"), sourceItems},
-                                              {QStringLiteral("kept_items"), keptItems},
+        {QStringLiteral("budget"), QJsonObject{{QStringLiteral("total_chars"), totalChars},
+                                               {QStringLiteral("used_chars"), m.totalUsed},
+                                               {QStringLiteral("remaining_chars"), totalChars - m.totalUsed}}},
+        {QStringLiteral("stats"), QJsonObject{{QStringLiteral("source_items"), m.sourceItems},
+                                              {QStringLiteral("kept_items"), m.keptItems},
                                               {QStringLiteral("dropped_items"), out.droppedItems},
                                               {QStringLiteral("forgotten_items"), out.forgottenItems},
                                               {QStringLiteral("layers_with_content"), out.layersWithContent.size()}}},
-        {QStringLiteral("layers"), layers},
+        {QStringLiteral("layers"), m.layers},
         {QStringLiteral("merged_text"), out.mergedText},
-        {QStringLiteral("dropped_reasons"), dropped},
-        {QStringLiteral("forgetting"), QJsonObject{
-             {QStringLiteral("enabled"), f.enabled},
-             {QStringLiteral("allowed_tiers"), QJsonArray::fromStringList(f.allowedTiers)},
-             {QStringLiteral("exclude_archived"), f.excludeArchived},
-             {QStringLiteral("min_salience"), f.minSalience ? QJsonValue(*f.minSalience) : QJsonValue()},
-             {QStringLiteral("forgotten_items"), out.forgottenItems}}},
-        {QStringLiteral("static_injection"), staticInjection}};
-    if (opt.includeMergeTrace)
-        out.body.insert(QStringLiteral("merge_trace"), mergeTrace);
+        {QStringLiteral("dropped_reasons"), m.dropped},
+        {QStringLiteral("forgetting"), forgettingReport(m.opt.forgetting, out.forgottenItems)},
+        {QStringLiteral("static_injection"), staticInjectionReport(input, choice, out.staticBlocksSelected)}};
+    if (m.opt.includeMergeTrace)
+        body.insert(QStringLiteral("merge_trace"), m.mergeTrace);
+    return body;
+}
+
+} // namespace
+
+Output build(const Input &input)
+{
+    // choose static blocks → collect entries by layer → merge layer by layer → body
+    const QStringList order = enabledLayers(input.options);
+    const StaticChoice choice = chooseBlocks(input);
+    const QHash<QString, QVector<Entry>> entries = collectEntries(input, choice);
+
+    Output out;
+    Merger merger(input.options, out);
+    for (const QString &layer : order)
+        merger.mergeLayer(layer, entries.value(layer));
+    out.mergedText = merger.blocks.join(QStringLiteral("\n\n"));
+    out.staticBlocksSelected = int(choice.selected.size());
+    out.staticBlocksRejected = choice.rejected;
+    out.body = layeredBody(input, order, merger, choice);
     return out;
 }
 

@@ -85,6 +85,475 @@ std::optional<Error> debugEmbeddingsRefusal(const RecallRequest &req, const Requ
     return std::nullopt;
 }
 
+/// spec §4.3.3 conditions 1-3 and a usable query, checked before any storage is touched.
+std::optional<Error> queryRefusal(const RecallRequest &req, const QVector<float> &query,
+                                  const RequestMeta &meta, const ServiceConfig &config, int limit)
+{
+    if (auto refusal = debugEmbeddingsRefusal(req, meta, config, limit))
+        return refusal;
+    if (VectorMath::norm(query.constData(), int(query.size())) == 0.0f)
+        return Error::invalidField(QStringLiteral("query_embedding"), QStringLiteral("must not be all zeros"));
+    return std::nullopt;
+}
+
+/// The outcome's identity and knobs, known before any work is done.
+RecallOutcome newOutcome(const RecallRequest &req, const CallScope &cs, const QString &endpoint,
+                         const ServiceConfig &config, double queueWaitMs)
+{
+    RecallOutcome out;
+    out.tenantId = cs.tenantId;
+    out.scope = cs.scope;
+    out.endpoint = endpoint;
+    out.resolved = resolveRecallKnobs(req, cs.tenantId, endpoint, config, queueWaitMs);
+    return out;
+}
+
+/// A node in id lookups of the neighbourhood; every id asked for comes from it, so the empty
+/// record only guards against a broken invariant.
+const NodeRecord &nodeOf(const QHash<QString, NodeRecord> &nodes, const QString &id)
+{
+    static const NodeRecord none;
+    const auto it = nodes.constFind(id);
+    return it == nodes.constEnd() ? none : *it;
+}
+
+// ---- seeds --------------------------------------------------------------------------------
+
+/// Seeds are ready, hot or warm nodes of a seed type (no draft topics) that the viewer sees.
+bool seedAllowed(const NodeRecord &n, const Viewer &viewer)
+{
+    return isReady(n) && (n.tier == QLatin1String("hot") || n.tier == QLatin1String("warm"))
+           && seedTypes().contains(n.type) && !isDraftTopic(n) && viewer.sees(n);
+}
+
+/// Index hits (VectorMatch or LabelScore) turned into seeds: the filters SQLite knows about
+/// are applied to the nodes behind the labels.
+template<typename Hit>
+Result<QVector<RecallSeed>> seedsFromHits(QSqlDatabase &db, const CallScope &cs, const Viewer &viewer,
+                                          const QVector<Hit> &hits)
+{
+    QHash<qint64, float> similarity;
+    QVector<qint64> labels;
+    for (const Hit &h : hits) {
+        similarity.insert(h.label, h.similarity);
+        labels << h.label;
+    }
+    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
+    if (!nodes)
+        return nodes.error();
+    QVector<RecallSeed> seeds;
+    for (const NodeRecord &n : nodes.value()) {
+        if (seedAllowed(n, viewer))
+            seeds.append({n, double(similarity.value(n.vectorLabel))});
+    }
+    return seeds;
+}
+
+/// What the index search of stage 1 found.
+struct AnnSeeds
+{
+    QVector<RecallSeed> seeds;
+    bool exhausted = false;   ///< the index had fewer vectors than asked for
+};
+
+/// Over-fetch from the index, widening while filtered-out neighbours crowd the top.
+Result<AnnSeeds> annSeeds(QSqlDatabase &db, IndexManager &indexes, const CallScope &cs,
+                          const Viewer &viewer, const QVector<float> &query, int limit,
+                          RecallOutcome &out)
+{
+    constexpr int kMaxAnnCandidates = 4096;
+    int want = qMax(limit, qMin(1000, 5 * limit));
+    AnnSeeds ann;
+    while (true) {
+        auto hits = indexes.search(cs.tenantId, cs.scope, query, want);
+        if (!hits)
+            return hits.error();
+        out.annCandidates = int(hits.value().size());
+        auto seeds = seedsFromHits(db, cs, viewer, hits.value());
+        if (!seeds)
+            return seeds.error();
+        ann.seeds = std::move(seeds).value();
+        ann.exhausted = hits.value().size() < want;
+        if (ann.seeds.size() >= limit || ann.exhausted || want >= kMaxAnnCandidates)
+            return ann;
+        want = qMin(want * 4, kMaxAnnCandidates);
+    }
+}
+
+/// Stage 1 (seeds): the index first; when its widened search still falls short, an exact scan
+/// with the filters applied in SQL, so a visible seed is never missed. Best first, capped.
+Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, const CallScope &cs,
+                                      const Viewer &viewer, const QVector<float> &query, int limit,
+                                      RecallOutcome &out)
+{
+    auto ann = annSeeds(db, indexes, cs, viewer, query, limit, out);
+    if (!ann)
+        return ann.error();
+    QVector<RecallSeed> seeds = std::move(ann.value().seeds);
+    out.stage1Mode = QStringLiteral("ann");
+    if (seeds.size() < limit && !ann.value().exhausted) {
+        auto exact = RecallStore::exactSeedScan(db, cs.tenantId, cs.scope, seedTypes(), viewer.agentId,
+                                                viewer.teamId, query, limit);
+        if (!exact)
+            return exact.error();
+        auto scanned = seedsFromHits(db, cs, viewer, exact.value());
+        if (!scanned)
+            return scanned.error();
+        seeds = std::move(scanned).value();
+        out.stage1Mode = QStringLiteral("exact_fallback");
+    }
+    std::stable_sort(seeds.begin(), seeds.end(), [](const RecallSeed &a, const RecallSeed &b) {
+        return a.similarity > b.similarity || (a.similarity == b.similarity && a.node.id < b.node.id);
+    });
+    if (seeds.size() > limit)
+        seeds.resize(limit);
+    return seeds;
+}
+
+// ---- expand -------------------------------------------------------------------------------
+
+/// What stage 2 found around the seeds: the visible nodes by id and the edges between them.
+struct Neighbourhood
+{
+    QSet<QString> seedIds;
+    QHash<QString, NodeRecord> nodes;
+    QVector<EdgeRecord> edges;
+};
+
+/// The strongest edges within the hop budget; edges are undirected for traversal.
+Result<QVector<EdgeRecord>> edgesWithinHops(QSqlDatabase &db, const CallScope &cs,
+                                            const QVector<RecallSeed> &seeds, const RecallKnobs &k)
+{
+    const int edgeBudget = qMin(1000, 5 * k.maxEdges);
+    const int hopBudget = qBound(50, edgeBudget, 500);
+    QStringList frontier;
+    for (const RecallSeed &s : seeds)
+        frontier << s.node.id;
+    QVector<EdgeRecord> edges;
+    for (int hop = 0; hop < k.hops && !frontier.isEmpty() && edgeBudget > 0; ++hop) {
+        auto found = RecallStore::edgesAround(db, cs.tenantId, cs.scope, frontier, k.minEdgeWeight,
+                                              k.minEdgeConfidence, hopBudget);
+        if (!found)
+            return found.error();
+        edges = std::move(found).value();
+        QSet<QString> next(frontier.begin(), frontier.end());
+        for (const EdgeRecord &e : edges) {
+            next.insert(e.fromId);
+            next.insert(e.toId);
+        }
+        frontier = QStringList(next.begin(), next.end());
+        frontier.sort();
+    }
+    std::stable_sort(edges.begin(), edges.end(), [](const EdgeRecord &a, const EdgeRecord &b) {
+        return a.weight > b.weight || (a.weight == b.weight && a.confidence > b.confidence);
+    });
+    if (edges.size() > edgeBudget)
+        edges.resize(edgeBudget);
+    return edges;
+}
+
+/// The seeds, then the other endpoints by attached edge strength, up to the node budget.
+QStringList idsToFetch(const QSet<QString> &seedIds, const QVector<EdgeRecord> &edges, int maxNodes)
+{
+    QHash<QString, double> strength;
+    for (const EdgeRecord &e : edges) {
+        strength[e.fromId] += e.weight * e.confidence;
+        strength[e.toId] += e.weight * e.confidence;
+    }
+    QStringList others;
+    for (auto it = strength.constBegin(); it != strength.constEnd(); ++it) {
+        if (!seedIds.contains(it.key()))
+            others << it.key();
+    }
+    std::sort(others.begin(), others.end(), [&strength](const QString &a, const QString &b) {
+        const double sa = strength.value(a), sb = strength.value(b);
+        return sa > sb || (sa == sb && a < b);
+    });
+    const int nodeBudget = qMin(800, 4 * maxNodes);
+    QStringList fetchIds(seedIds.begin(), seedIds.end());
+    for (const QString &id : others) {
+        if (fetchIds.size() >= qMax(nodeBudget, int(seedIds.size())))
+            break;
+        fetchIds << id;
+    }
+    return fetchIds;
+}
+
+/// Stage 2 (expand): the 1-2 hop neighbourhood the viewer may see; edges to a node it may not
+/// see (or that fell outside the node budget) are dropped.
+Result<Neighbourhood> expand(QSqlDatabase &db, const CallScope &cs, const Viewer &viewer,
+                             const QVector<RecallSeed> &seeds, const RecallKnobs &k)
+{
+    Neighbourhood hood;
+    for (const RecallSeed &s : seeds)
+        hood.seedIds.insert(s.node.id);
+    auto edges = edgesWithinHops(db, cs, seeds, k);
+    if (!edges)
+        return edges.error();
+    hood.edges = std::move(edges).value();
+    auto fetched = RecallStore::nodesByIds(db, cs.tenantId, cs.scope,
+                                           idsToFetch(hood.seedIds, hood.edges, k.maxNodes));
+    if (!fetched)
+        return fetched.error();
+    for (const NodeRecord &n : fetched.value()) {
+        if (viewer.sees(n))
+            hood.nodes.insert(n.id, n);
+    }
+    for (const RecallSeed &s : seeds)
+        hood.nodes.insert(s.node.id, s.node);
+    const QHash<QString, NodeRecord> &nodes = hood.nodes;
+    hood.edges.erase(std::remove_if(hood.edges.begin(), hood.edges.end(), [&nodes](const EdgeRecord &e) {
+                         return !nodes.contains(e.fromId) || !nodes.contains(e.toId);
+                     }),
+                     hood.edges.end());
+    return hood;
+}
+
+// ---- activate -----------------------------------------------------------------------------
+
+/// Activation levels and the order in which nodes were first reached (seeds first).
+struct Activation
+{
+    QHash<QString, double> level;
+    QStringList discovery;
+};
+
+/// Max-propagation over the scoring graph (no drafts, ready only), one snapshot per hop.
+Activation spreadActivation(const QVector<RecallSeed> &seeds, const Neighbourhood &hood, int hops)
+{
+    const auto scorable = [](const NodeRecord &n) { return isReady(n) && !isDraftTopic(n); };
+    Activation act;
+    for (const RecallSeed &s : seeds) {
+        act.level.insert(s.node.id, clamp01(0.75 * s.similarity + 0.25 * s.node.salience));
+        act.discovery << s.node.id;
+    }
+    for (int hop = 0; hop < hops; ++hop) {
+        const QHash<QString, double> snapshot = act.level;
+        for (const EdgeRecord &e : hood.edges) {
+            if (!scorable(nodeOf(hood.nodes, e.fromId)) || !scorable(nodeOf(hood.nodes, e.toId)))
+                continue;
+            const double w = edgeTypeWeight(e.type) * e.weight * e.confidence * 0.5;
+            for (const auto &[from, to] : {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
+                if (!snapshot.contains(from))
+                    continue;
+                const double candidate = snapshot.value(from) * w;
+                if (!act.level.contains(to))
+                    act.discovery << to;
+                if (candidate > act.level.value(to, -1.0))
+                    act.level.insert(to, candidate);
+            }
+        }
+    }
+    return act;
+}
+
+/// Stage 3 (activate): spreading activation from the seeds, then every reached node ranked by
+/// a score mixing activation with confidence and salience.
+QVector<RankedEntry> activate(const QVector<RecallSeed> &seeds, const Neighbourhood &hood, int hops)
+{
+    const Activation act = spreadActivation(seeds, hood, hops);
+    QVector<RankedEntry> ranking;
+    for (const QString &id : act.discovery) {
+        const NodeRecord &n = nodeOf(hood.nodes, id);
+        const double a = act.level.value(id);
+        ranking.append({id, a, 0.7 * a + 0.15 * n.confidence + 0.15 * n.salience});
+    }
+    std::stable_sort(ranking.begin(), ranking.end(),
+                     [](const RankedEntry &a, const RankedEntry &b) { return a.score > b.score; });
+    return ranking;
+}
+
+// ---- subgraph -----------------------------------------------------------------------------
+
+/// The node ids of the returned subgraph, in order, with a set for membership tests.
+struct SubgraphIds
+{
+    QStringList order;
+    QSet<QString> members;
+
+    void add(const QString &id)
+    {
+        order << id;
+        members.insert(id);
+    }
+};
+
+/// Ready seeds first, then ranked nodes, up to max_nodes.
+SubgraphIds coreIds(const QVector<RecallSeed> &seeds, const QVector<RankedEntry> &ranking, int maxNodes)
+{
+    SubgraphIds core;
+    for (const RecallSeed &s : seeds) {
+        if (core.order.size() < maxNodes && isReady(s.node))
+            core.add(s.node.id);
+    }
+    for (const RankedEntry &r : ranking) {
+        if (core.order.size() >= maxNodes)
+            break;
+        if (!core.members.contains(r.id))
+            core.add(r.id);
+    }
+    return core;
+}
+
+/// Ready draft topics attached to the core by part_of / derived_from, strongest first.
+QStringList attachedDraftTopics(const Neighbourhood &hood, const SubgraphIds &core)
+{
+    QHash<QString, double> draftScore;
+    for (const EdgeRecord &e : hood.edges) {
+        if (e.type != QLatin1String("part_of") && e.type != QLatin1String("derived_from"))
+            continue;
+        for (const auto &[member, topic] : {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
+            const NodeRecord &t = nodeOf(hood.nodes, topic);
+            if (core.members.contains(member) && isDraftTopic(t) && isReady(t) && !core.members.contains(topic))
+                draftScore[topic] += e.weight * e.confidence;
+        }
+    }
+    QStringList drafts = draftScore.keys();
+    std::sort(drafts.begin(), drafts.end(), [&draftScore](const QString &a, const QString &b) {
+        return draftScore.value(a) > draftScore.value(b) || (draftScore.value(a) == draftScore.value(b) && a < b);
+    });
+    return drafts;
+}
+
+/// Up to min(10, max_nodes/5) drafts join, making room by swapping out the lowest-ranked
+/// non-seed nodes; seeds always stay.
+void addDraftTopics(SubgraphIds &core, const QStringList &drafts, const QSet<QString> &seedIds, int maxNodes)
+{
+    const int draftBudget = qMin(10, maxNodes / 5);
+    const int room = maxNodes - int(core.order.size());
+    int take = qMin(draftBudget, int(drafts.size()));
+    if (room < take) {
+        int swap = take - room;
+        for (int i = int(core.order.size()) - 1; i >= 0 && swap > 0; --i) {
+            if (!seedIds.contains(core.order.at(i))) {
+                core.members.remove(core.order.at(i));
+                core.order.removeAt(i);
+                --swap;
+            }
+        }
+        take = qMin(take, maxNodes - int(core.order.size()));
+    }
+    for (int i = 0; i < take; ++i)
+        core.add(drafts.at(i));
+}
+
+/// Edges with both ends in the subgraph, strongest (weight x confidence) first, up to max_edges.
+QVector<EdgeRecord> subgraphEdges(const QVector<EdgeRecord> &edges, const QSet<QString> &members, int maxEdges)
+{
+    QVector<EdgeRecord> subEdges;
+    for (const EdgeRecord &e : edges) {
+        if (members.contains(e.fromId) && members.contains(e.toId))
+            subEdges.append(e);
+    }
+    std::stable_sort(subEdges.begin(), subEdges.end(), [](const EdgeRecord &a, const EdgeRecord &b) {
+        return a.weight * a.confidence > b.weight * b.confidence;
+    });
+    if (subEdges.size() > maxEdges)
+        subEdges.resize(maxEdges);
+    return subEdges;
+}
+
+/// Stage 4 (subgraph): seeds, then ranked nodes up to max_nodes; strongly attached draft topics
+/// join so a caller sees the topic forming around its results.
+void selectSubgraph(const QVector<RecallSeed> &seeds, const QVector<RankedEntry> &ranking,
+                    const Neighbourhood &hood, const RecallKnobs &k, RecallOutcome &out)
+{
+    SubgraphIds core = coreIds(seeds, ranking, k.maxNodes);
+    addDraftTopics(core, attachedDraftTopics(hood, core), hood.seedIds, k.maxNodes);
+    for (const QString &id : std::as_const(core.order))
+        out.nodes.append(nodeOf(hood.nodes, id));
+    out.edges = subgraphEdges(hood.edges, core.members, k.maxEdges);
+}
+
+// ---- context ------------------------------------------------------------------------------
+
+/// Budgets and compaction profile of the request; recall_text falls back to the configured
+/// token budget so plain-text callers get a bounded prompt.
+ContextOptions contextOptions(const RecallRequest &req, const QString &endpoint, const ServiceConfig &config)
+{
+    ContextOptions copts;
+    copts.tokenBudget = req.contextTokenBudget;
+    copts.charBudget = req.contextCharBudget;
+    copts.profile = req.compactionProfile;
+    if (endpoint == QLatin1String("recall_text") && !copts.tokenBudget && !copts.charBudget
+        && config.recallTextTokenBudgetDefault > 0)
+        copts.tokenBudget = config.recallTextTokenBudgetDefault;
+    return copts;
+}
+
+/// Stage 5 (context): the context text from the full ranking (spec §4.3.2.5-6), with the
+/// state and feedback counts of the rules it lists.
+Result<ContextResult> recallContext(QSqlDatabase &db, const QVector<RankedEntry> &ranking,
+                                    const Neighbourhood &hood, ContextOptions options)
+{
+    QVector<NodeRecord> rankedNodes;
+    QStringList ruleIds;
+    for (const RankedEntry &r : ranking) {
+        const NodeRecord &n = nodeOf(hood.nodes, r.id);
+        rankedNodes.append(n);
+        if (n.type == QLatin1String("rule"))
+            ruleIds << n.id;
+    }
+    if (!ruleIds.isEmpty()) {
+        auto statuses = RuleStore::statuses(db, ruleIds);
+        if (!statuses)
+            return statuses.error();
+        options.ruleStatuses = std::move(statuses).value();
+    }
+    return buildContext(rankedNodes, options);
+}
+
+// ---- debug and rules ----------------------------------------------------------------------
+
+/// return_debug + include_embeddings: a hash and a 16-value preview of the first five seeds'
+/// vectors, refused past 64 KB so debug output never rivals the payload.
+Result<void> attachDebugEmbeddings(QSqlDatabase &db, RecallOutcome &out)
+{
+    for (int i = 0; i < qMin(5, int(out.seeds.size())); ++i) {
+        const QString &id = out.seeds.at(i).node.id;
+        auto bytes = GraphStore::nodeEmbedding(db, id);
+        if (!bytes)
+            return bytes.error();
+        const QVector<float> v = VectorMath::fromBytes(bytes.value());
+        QJsonArray preview;
+        for (int d = 0; d < qMin(16, int(v.size())); ++d)
+            preview.append(double(v.at(d)));
+        out.debugEmbeddings.append(QJsonObject{
+            {QStringLiteral("node_id"), id},
+            {QStringLiteral("dims"), int(v.size())},
+            {QStringLiteral("sha256"), sha256Hex(vectorText(v).toUtf8())},
+            {QStringLiteral("preview"), preview}});
+    }
+    if (QJsonDocument(out.debugEmbeddings).toJson(QJsonDocument::Compact).size() > 64 * 1024)
+        return Error::make(400, QStringLiteral("debug_embeddings_too_large"),
+                           QStringLiteral("debug embedding preview exceeds 64KB"));
+    out.debugEmbeddingsIncluded = true;
+    return {};
+}
+
+/// rules_context given: the rules that apply to it, evaluated in the same scope.
+Result<void> attachRules(QSqlDatabase &db, const RecallRequest &req, const CallScope &cs,
+                         const QJsonValue &rulesContext, RecallOutcome &out)
+{
+    auto rules = RuleEvaluator::evaluate(db, cs.tenantId, cs.scope, rulesContext,
+                                         req.rulesIncludeShadow, req.rulesLimit);
+    if (!rules)
+        return rules.error();
+    out.rules = std::move(rules).value();
+    return {};
+}
+
+// ---- audit --------------------------------------------------------------------------------
+
+/// Stage 6 (audit): who read what, by query hash and result sizes (spec §2.10).
+RecallStore::AuditRow auditRow(const CallScope &cs, const QString &endpoint, const Viewer &viewer,
+                               const QVector<float> &query, const RecallOutcome &out)
+{
+    return RecallStore::AuditRow{cs.tenantId, cs.scope, endpoint, viewer.agentId, viewer.teamId,
+                                 sha256Hex(vectorText(query).toUtf8()), int(out.seeds.size()),
+                                 int(out.nodes.size()), int(out.edges.size())};
+}
+
 } // namespace
 
 RecallEngine::RecallEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
@@ -115,319 +584,51 @@ Result<RecallAdmission> RecallEngine::admit(const RecallRequest &req, const Requ
 Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVector<float> &query,
                                            const RequestMeta &meta, const QString &endpoint)
 {
+    // admit: tenant and identity, the knobs, then the request's own refusals; no work yet.
     auto admitted = admit(req, meta, m_config);
     if (!admitted)
         return admitted.error();
-    const CallScope cs = admitted.value().scope;
-    const Viewer viewer = admitted.value().viewer;
-
-    RecallOutcome out;
-    out.tenantId = cs.tenantId;
-    out.scope = cs.scope;
-    out.endpoint = endpoint;
-    out.resolved = resolveRecallKnobs(req, cs.tenantId, endpoint, m_config, meta.queueWaitMs);
+    const CallScope &cs = admitted.value().scope;
+    const Viewer &viewer = admitted.value().viewer;
+    RecallOutcome out = newOutcome(req, cs, endpoint, m_config, meta.queueWaitMs);
     const RecallKnobs &k = out.resolved.knobs;
-    if (auto refusal = debugEmbeddingsRefusal(req, meta, m_config, k.limit))
+    if (auto refusal = queryRefusal(req, query, meta, m_config, k.limit))
         return *refusal;
-    if (VectorMath::norm(query.constData(), int(query.size())) == 0.0f)
-        return Error::invalidField(QStringLiteral("query_embedding"), QStringLiteral("must not be all zeros"));
-
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
     QSqlDatabase db = conn.value();
 
-    // Stage 1: seeds. Over-fetch from the index, then apply the filters SQLite knows about.
-    const auto seedAllowed = [&viewer](const NodeRecord &n) {
-        return isReady(n) && (n.tier == QLatin1String("hot") || n.tier == QLatin1String("warm"))
-               && seedTypes().contains(n.type) && !isDraftTopic(n) && viewer.sees(n);
-    };
-    // Widen the index search while filtered-out neighbours crowd the top; past a bound, scan
-    // exactly with the filters applied in SQL so a visible seed is never missed.
-    constexpr int kMaxAnnCandidates = 4096;
-    int want = qMax(k.limit, qMin(1000, 5 * k.limit));
-    QVector<RecallSeed> seeds;
-    bool exhausted = false;
-    while (true) {
-        auto hits = m_indexes.search(cs.tenantId, cs.scope, query, want);
-        if (!hits)
-            return hits.error();
-        out.annCandidates = int(hits.value().size());
-        QHash<qint64, float> similarity;
-        QVector<qint64> labels;
-        for (const VectorMatch &h : hits.value()) {
-            similarity.insert(h.label, h.similarity);
-            labels << h.label;
-        }
-        auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
-        if (!nodes)
-            return nodes.error();
-        seeds.clear();
-        for (const NodeRecord &n : nodes.value()) {
-            if (seedAllowed(n))
-                seeds.append({n, double(similarity.value(n.vectorLabel))});
-        }
-        exhausted = hits.value().size() < want;
-        if (seeds.size() >= k.limit || exhausted || want >= kMaxAnnCandidates)
-            break;
-        want = qMin(want * 4, kMaxAnnCandidates);
-    }
-    out.stage1Mode = QStringLiteral("ann");
-    if (seeds.size() < k.limit && !exhausted) {
-        auto exact = RecallStore::exactSeedScan(db, cs.tenantId, cs.scope, seedTypes(), viewer.agentId,
-                                                viewer.teamId, query, k.limit);
-        if (!exact)
-            return exact.error();
-        QHash<qint64, float> similarity;
-        QVector<qint64> labels;
-        for (const RecallStore::LabelScore &h : exact.value()) {
-            similarity.insert(h.label, h.similarity);
-            labels << h.label;
-        }
-        auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
-        if (!nodes)
-            return nodes.error();
-        seeds.clear();
-        for (const NodeRecord &n : nodes.value()) {
-            if (seedAllowed(n))
-                seeds.append({n, double(similarity.value(n.vectorLabel))});
-        }
-        out.stage1Mode = QStringLiteral("exact_fallback");
-    }
-    std::stable_sort(seeds.begin(), seeds.end(), [](const RecallSeed &a, const RecallSeed &b) {
-        return a.similarity > b.similarity || (a.similarity == b.similarity && a.node.id < b.node.id);
-    });
-    if (seeds.size() > k.limit)
-        seeds.resize(k.limit);
-    out.seeds = seeds;
-
-    // Stage 2: neighbourhood within the hop budget; edges are undirected for traversal.
-    const int edgeBudget = qMin(1000, 5 * k.maxEdges);
-    const int hopBudget = qBound(50, edgeBudget, 500);
-    QStringList frontier;
-    QSet<QString> seedIds;
-    for (const RecallSeed &s : seeds) {
-        frontier << s.node.id;
-        seedIds.insert(s.node.id);
-    }
-    QVector<EdgeRecord> edges;
-    for (int hop = 0; hop < k.hops && !frontier.isEmpty() && edgeBudget > 0; ++hop) {
-        auto found = RecallStore::edgesAround(db, cs.tenantId, cs.scope, frontier, k.minEdgeWeight,
-                                              k.minEdgeConfidence, hopBudget);
-        if (!found)
-            return found.error();
-        edges = found.value();
-        QSet<QString> next(frontier.begin(), frontier.end());
-        for (const EdgeRecord &e : edges) {
-            next.insert(e.fromId);
-            next.insert(e.toId);
-        }
-        frontier = QStringList(next.begin(), next.end());
-        frontier.sort();
-    }
-    std::stable_sort(edges.begin(), edges.end(), [](const EdgeRecord &a, const EdgeRecord &b) {
-        return a.weight > b.weight || (a.weight == b.weight && a.confidence > b.confidence);
-    });
-    if (edges.size() > edgeBudget)
-        edges.resize(edgeBudget);
-
-    QHash<QString, double> strength;
-    for (const EdgeRecord &e : edges) {
-        strength[e.fromId] += e.weight * e.confidence;
-        strength[e.toId] += e.weight * e.confidence;
-    }
-    QStringList others;
-    for (auto it = strength.constBegin(); it != strength.constEnd(); ++it) {
-        if (!seedIds.contains(it.key()))
-            others << it.key();
-    }
-    std::sort(others.begin(), others.end(), [&strength](const QString &a, const QString &b) {
-        const double sa = strength.value(a), sb = strength.value(b);
-        return sa > sb || (sa == sb && a < b);
-    });
-    const int nodeBudget = qMin(800, 4 * k.maxNodes);
-    QStringList fetchIds(seedIds.begin(), seedIds.end());
-    for (const QString &id : others) {
-        if (fetchIds.size() >= qMax(nodeBudget, int(seedIds.size())))
-            break;
-        fetchIds << id;
-    }
-    auto fetched = RecallStore::nodesByIds(db, cs.tenantId, cs.scope, fetchIds);
-    if (!fetched)
-        return fetched.error();
-    QHash<QString, NodeRecord> nodeMap;
-    for (const NodeRecord &n : fetched.value()) {
-        if (viewer.sees(n))
-            nodeMap.insert(n.id, n);
-    }
-    for (const RecallSeed &s : seeds)
-        nodeMap.insert(s.node.id, s.node);
-    edges.erase(std::remove_if(edges.begin(), edges.end(), [&nodeMap](const EdgeRecord &e) {
-                    return !nodeMap.contains(e.fromId) || !nodeMap.contains(e.toId);
-                }),
-                edges.end());
-    out.neighborhoodNodes = int(nodeMap.size());
-    out.neighborhoodEdges = int(edges.size());
-
-    // Spreading activation: max-propagation over the scoring graph (no drafts, ready only).
-    const auto scorable = [](const NodeRecord &n) { return isReady(n) && !isDraftTopic(n); };
-    QHash<QString, double> activation;
-    QStringList discovery;
-    for (const RecallSeed &s : seeds) {
-        activation.insert(s.node.id, clamp01(0.75 * s.similarity + 0.25 * s.node.salience));
-        discovery << s.node.id;
-    }
-    for (int hop = 0; hop < k.hops; ++hop) {
-        const QHash<QString, double> snapshot = activation;
-        for (const EdgeRecord &e : edges) {
-            const NodeRecord &a = nodeMap[e.fromId];
-            const NodeRecord &b = nodeMap[e.toId];
-            if (!scorable(a) || !scorable(b))
-                continue;
-            const double w = edgeTypeWeight(e.type) * e.weight * e.confidence * 0.5;
-            for (const auto &[from, to] : {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
-                if (!snapshot.contains(from))
-                    continue;
-                const double candidate = snapshot.value(from) * w;
-                if (!activation.contains(to))
-                    discovery << to;
-                if (candidate > activation.value(to, -1.0))
-                    activation.insert(to, candidate);
-            }
-        }
-    }
-    QVector<RankedEntry> ranking;
-    for (const QString &id : discovery) {
-        const NodeRecord &n = nodeMap[id];
-        const double a = activation.value(id);
-        ranking.append({id, a, 0.7 * a + 0.15 * n.confidence + 0.15 * n.salience});
-    }
-    std::stable_sort(ranking.begin(), ranking.end(),
-                     [](const RankedEntry &a, const RankedEntry &b) { return a.score > b.score; });
+    // seeds → expand → activate → subgraph → context
+    auto seeds = findSeeds(db, m_indexes, cs, viewer, query, k.limit, out);
+    if (!seeds)
+        return seeds.error();
+    out.seeds = std::move(seeds).value();
+    auto hood = expand(db, cs, viewer, out.seeds, k);
+    if (!hood)
+        return hood.error();
+    out.neighborhoodNodes = int(hood.value().nodes.size());
+    out.neighborhoodEdges = int(hood.value().edges.size());
+    const QVector<RankedEntry> ranking = activate(out.seeds, hood.value(), k.hops);
     out.ranked = ranking.mid(0, k.rankedLimit);
+    selectSubgraph(out.seeds, ranking, hood.value(), k, out);
+    auto context = recallContext(db, ranking, hood.value(), contextOptions(req, endpoint, m_config));
+    if (!context)
+        return context.error();
+    out.context = std::move(context).value();
 
-    // Subgraph: seeds, then ranked nodes up to max_nodes; strongly attached draft topics join.
-    QStringList core;
-    QSet<QString> inCore;
-    for (const RecallSeed &s : seeds) {
-        if (core.size() < k.maxNodes && isReady(s.node)) {
-            core << s.node.id;
-            inCore.insert(s.node.id);
-        }
-    }
-    for (const RankedEntry &r : ranking) {
-        if (core.size() >= k.maxNodes)
-            break;
-        if (!inCore.contains(r.id)) {
-            core << r.id;
-            inCore.insert(r.id);
-        }
-    }
-    QHash<QString, double> draftScore;
-    for (const EdgeRecord &e : edges) {
-        if (e.type != QLatin1String("part_of") && e.type != QLatin1String("derived_from"))
-            continue;
-        for (const auto &[member, topic] : {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
-            const NodeRecord &t = nodeMap[topic];
-            if (inCore.contains(member) && isDraftTopic(t) && isReady(t) && !inCore.contains(topic))
-                draftScore[topic] += e.weight * e.confidence;
-        }
-    }
-    QStringList drafts = draftScore.keys();
-    std::sort(drafts.begin(), drafts.end(), [&draftScore](const QString &a, const QString &b) {
-        return draftScore.value(a) > draftScore.value(b) || (draftScore.value(a) == draftScore.value(b) && a < b);
-    });
-    const int draftBudget = qMin(10, k.maxNodes / 5);
-    int room = k.maxNodes - int(core.size());
-    int take = qMin(draftBudget, int(drafts.size()));
-    if (room < take) {
-        // Swap out the lowest-ranked non-seed nodes; seeds always stay.
-        int swap = take - room;
-        for (int i = int(core.size()) - 1; i >= 0 && swap > 0; --i) {
-            if (!seedIds.contains(core.at(i))) {
-                inCore.remove(core.at(i));
-                core.removeAt(i);
-                --swap;
-            }
-        }
-        take = qMin(take, k.maxNodes - int(core.size()));
-    }
-    for (int i = 0; i < take; ++i) {
-        core << drafts.at(i);
-        inCore.insert(drafts.at(i));
-    }
-    for (const QString &id : core)
-        out.nodes.append(nodeMap[id]);
-    QVector<EdgeRecord> subEdges;
-    for (const EdgeRecord &e : edges) {
-        if (inCore.contains(e.fromId) && inCore.contains(e.toId))
-            subEdges.append(e);
-    }
-    std::stable_sort(subEdges.begin(), subEdges.end(), [](const EdgeRecord &a, const EdgeRecord &b) {
-        return a.weight * a.confidence > b.weight * b.confidence;
-    });
-    if (subEdges.size() > k.maxEdges)
-        subEdges.resize(k.maxEdges);
-    out.edges = subEdges;
-
-    // Context from the full ranking (spec §4.3.2.5-6).
-    QVector<NodeRecord> rankedNodes;
-    for (const RankedEntry &r : ranking)
-        rankedNodes.append(nodeMap[r.id]);
-    ContextOptions copts;
-    copts.tokenBudget = req.contextTokenBudget;
-    copts.charBudget = req.contextCharBudget;
-    copts.profile = req.compactionProfile;
-    QStringList ruleIds;
-    for (const NodeRecord &n : std::as_const(rankedNodes)) {
-        if (n.type == QLatin1String("rule"))
-            ruleIds << n.id;
-    }
-    if (!ruleIds.isEmpty()) {
-        auto statuses = RuleStore::statuses(db, ruleIds);
-        if (!statuses)
-            return statuses.error();
-        copts.ruleStatuses = statuses.value();
-    }
-    if (endpoint == QLatin1String("recall_text") && !copts.tokenBudget && !copts.charBudget
-        && m_config.recallTextTokenBudgetDefault > 0)
-        copts.tokenBudget = m_config.recallTextTokenBudgetDefault;
-    out.context = buildContext(rankedNodes, copts);
-
+    // Optional extras: debug embeddings, then the rules that apply to rules_context.
     if (req.returnDebug && req.includeEmbeddings) {
-        for (int i = 0; i < qMin(5, int(seeds.size())); ++i) {
-            auto bytes = GraphStore::nodeEmbedding(db, seeds.at(i).node.id);
-            if (!bytes)
-                return bytes.error();
-            const QVector<float> v = VectorMath::fromBytes(bytes.value());
-            QJsonArray preview;
-            for (int d = 0; d < qMin(16, int(v.size())); ++d)
-                preview.append(double(v.at(d)));
-            out.debugEmbeddings.append(QJsonObject{
-                {QStringLiteral("node_id"), seeds.at(i).node.id},
-                {QStringLiteral("dims"), int(v.size())},
-                {QStringLiteral("sha256"), sha256Hex(vectorText(v).toUtf8())},
-                {QStringLiteral("preview"), preview}});
-        }
-        if (QJsonDocument(out.debugEmbeddings).toJson(QJsonDocument::Compact).size() > 64 * 1024)
-            return Error::make(400, QStringLiteral("debug_embeddings_too_large"),
-                               QStringLiteral("debug embedding preview exceeds 64KB"));
-        out.debugEmbeddingsIncluded = true;
+        if (auto attached = attachDebugEmbeddings(db, out); !attached)
+            return attached.error();
     }
-
     if (admitted.value().rulesContext) {
-        auto rules = RuleEvaluator::evaluate(db, cs.tenantId, cs.scope, *admitted.value().rulesContext,
-                                             req.rulesIncludeShadow, req.rulesLimit);
-        if (!rules)
-            return rules.error();
-        out.rules = rules.value();
+        if (auto attached = attachRules(db, req, cs, *admitted.value().rulesContext, out); !attached)
+            return attached.error();
     }
 
-    // Read-side audit: best effort, off the request path (spec §2.10).
-    RecallStore::AuditRow audit{cs.tenantId, cs.scope, endpoint, viewer.agentId, viewer.teamId,
-                                sha256Hex(vectorText(query).toUtf8()), int(seeds.size()),
-                                int(out.nodes.size()), int(out.edges.size())};
-    m_audit.record(audit);
+    // audit: best effort, written off the request path.
+    m_audit.record(auditRow(cs, endpoint, viewer, query, out));
     return out;
 }
 
