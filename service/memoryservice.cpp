@@ -1,30 +1,29 @@
 #include "service/memoryservice.h"
+
 #include "service/assemble/assembleengine.h"
+#include "service/core/ids.h"
+#include "service/core/privatefiles.h"
+#include "service/embedding/embeddingbackfill.h"
+#include "service/embedding/embeddingprovider.h"
+#include "service/index/indexmanager.h"
 #include "service/lifecycle/chainverifier.h"
 #include "service/lifecycle/consolidationjob.h"
 #include "service/lifecycle/decayjob.h"
 #include "service/lifecycle/lifecycleengine.h"
+#include "service/recall/recallaudit.h"
 #include "service/recall/recallengine.h"
 #include "service/replay/replayengine.h"
 #include "service/resolve/resolveengine.h"
 #include "service/rules/rulefeedback.h"
-#include "service/tools/toolengine.h"
-
-#include "service/embedding/embeddingprovider.h"
-#include "service/embedding/embeddingbackfill.h"
-#include "service/index/indexmanager.h"
-#include "service/recall/recallaudit.h"
-#include "service/write/writeengine.h"
 #include "service/storage/database.h"
-#include "service/core/ids.h"
-#include "service/core/privatefiles.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/recallstore.h"
 #include "service/storage/rulestore.h"
-
-#include <QSet>
+#include "service/tools/toolengine.h"
+#include "service/write/writeengine.h"
 
 #include <QDir>
+#include <QSet>
 
 namespace MemoryGraph {
 
@@ -35,7 +34,8 @@ const QString kDatabaseFile = QStringLiteral("memorygraph.sqlite");
 MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
                              std::unique_ptr<EmbeddingProvider> provider)
     : m_config(config), m_db(std::move(db)),
-      m_indexes(std::make_unique<IndexManager>(*m_db, QDir(config.dataDir).filePath(QStringLiteral("index")))),
+      m_indexes(std::make_unique<IndexManager>(
+          *m_db, QDir(config.dataDir).filePath(QStringLiteral("index")))),
       m_provider(std::move(provider)), m_audit(std::make_unique<RecallAudit>(*m_db))
 {
     if (m_provider) {
@@ -53,8 +53,8 @@ MemoryService::~MemoryService()
     m_indexes.reset();
 }
 
-Result<std::unique_ptr<MemoryService>> MemoryService::open(const ServiceConfig &config,
-                                                           std::unique_ptr<EmbeddingProvider> provider)
+Result<std::unique_ptr<MemoryService>>
+MemoryService::open(const ServiceConfig &config, std::unique_ptr<EmbeddingProvider> provider)
 {
     if (config.dataDir.isEmpty())
         return Error::make(400, QStringLiteral("invalid_configuration"),
@@ -100,7 +100,8 @@ Result<RecallOutcome> MemoryService::recall(const RecallRequest &request, const 
     return engine.recall(request, request.queryEmbedding, meta, QStringLiteral("recall"));
 }
 
-Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request, const RequestMeta &meta)
+Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request,
+                                                const RequestMeta &meta)
 {
     // A call refused for its tenant or identity must not spend an embedding.
     if (auto admitted = RecallEngine::admit(request, meta, m_config); !admitted)
@@ -115,7 +116,8 @@ Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request, co
         return Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
                            QStringLiteral("the embedding provider returned no vector"));
     RecallEngine engine(*m_db, *m_indexes, *m_audit, m_config);
-    auto outcome = engine.recall(request, vectors.value().first(), meta, QStringLiteral("recall_text"));
+    auto outcome
+        = engine.recall(request, vectors.value().first(), meta, QStringLiteral("recall_text"));
     if (outcome) {
         outcome.value().queryText = request.queryText;
         outcome.value().embeddingProvider = m_provider->name();
@@ -129,15 +131,18 @@ Result<RulesEvaluateOutcome> MemoryService::evaluateRules(const RulesEvaluateReq
     return ToolEngine(*m_db, m_config).evaluate(request, meta);
 }
 
-Result<RuleStateOutcome> MemoryService::setRuleState(const RuleStateRequest &request, const RequestMeta &meta)
+Result<RuleStateOutcome> MemoryService::setRuleState(const RuleStateRequest &request,
+                                                     const RequestMeta &meta)
 {
     auto outcome = ToolEngine(*m_db, m_config).setRuleState(request, meta);
     if (outcome)
-        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                       outcome.value().commit.id);
     return outcome;
 }
 
-Result<ToolSelectOutcome> MemoryService::selectTools(const ToolSelectRequest &request, const RequestMeta &meta)
+Result<ToolSelectOutcome> MemoryService::selectTools(const ToolSelectRequest &request,
+                                                     const RequestMeta &meta)
 {
     auto outcome = ToolEngine(*m_db, m_config).select(request, meta);
     if (outcome)
@@ -151,14 +156,16 @@ Result<ToolFeedbackOutcome> MemoryService::toolFeedback(const ToolFeedbackReques
 {
     auto outcome = ToolEngine(*m_db, m_config).feedback(request, meta);
     if (outcome) {
-        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                       outcome.value().commit.id);
         emit decisionRecorded(outcome.value().scope.tenantId, outcome.value().scope.scope,
                               outcome.value().decision.id);
     }
     return outcome;
 }
 
-Result<DecisionLookup> MemoryService::toolDecision(const ToolDecisionRequest &request, const RequestMeta &meta)
+Result<DecisionLookup> MemoryService::toolDecision(const ToolDecisionRequest &request,
+                                                   const RequestMeta &meta)
 {
     return ToolEngine(*m_db, m_config).decision(request, meta);
 }
@@ -168,33 +175,40 @@ Result<RunOutcome> MemoryService::toolRun(const ToolRunRequest &request, const R
     return ToolEngine(*m_db, m_config).run(request, meta);
 }
 
-Result<AssembleOutcome> MemoryService::assembleContext(const AssembleRequest &request, const RequestMeta &meta)
+Result<AssembleOutcome> MemoryService::assembleContext(const AssembleRequest &request,
+                                                       const RequestMeta &meta)
 {
-    auto outcome = AssembleEngine(*m_db, *m_indexes, *m_audit, m_provider.get(), m_config).assemble(request, meta);
+    auto outcome = AssembleEngine(*m_db, *m_indexes, *m_audit, m_provider.get(), m_config)
+                       .assemble(request, meta);
     if (outcome && outcome.value().tools)
         emit decisionRecorded(outcome.value().scope.tenantId, outcome.value().scope.scope,
                               outcome.value().tools->decision.id);
     return outcome;
 }
 
-Result<ResolveOutcome> MemoryService::resolveUri(const ResolveRequest &request, const RequestMeta &meta)
+Result<ResolveOutcome> MemoryService::resolveUri(const ResolveRequest &request,
+                                                 const RequestMeta &meta)
 {
     return ResolveEngine(*m_db, m_config).resolve(request, meta);
 }
 
-Result<RuleFeedbackOutcome> MemoryService::ruleFeedback(const RuleFeedbackRequest &request, const RequestMeta &meta)
+Result<RuleFeedbackOutcome> MemoryService::ruleFeedback(const RuleFeedbackRequest &request,
+                                                        const RequestMeta &meta)
 {
     auto outcome = RuleFeedbackEngine(*m_db, m_config).record(request, meta);
     if (outcome)
-        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                       outcome.value().commit.id);
     return outcome;
 }
 
-Result<RehydrateOutcome> MemoryService::rehydrate(const RehydrateRequest &request, const RequestMeta &meta)
+Result<RehydrateOutcome> MemoryService::rehydrate(const RehydrateRequest &request,
+                                                  const RequestMeta &meta)
 {
     auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).rehydrate(request, meta);
     if (outcome && outcome.value().commit)
-        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit->id);
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                       outcome.value().commit->id);
     return outcome;
 }
 
@@ -203,11 +217,13 @@ Result<NodesActivateOutcome> MemoryService::activateNodes(const NodesActivateReq
 {
     auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).activate(request, meta);
     if (outcome && outcome.value().commit)
-        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit->id);
+        emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                       outcome.value().commit->id);
     return outcome;
 }
 
-Result<NodeEditOutcome> MemoryService::editNode(const NodeEditRequest &request, const RequestMeta &meta)
+Result<NodeEditOutcome> MemoryService::editNode(const NodeEditRequest &request,
+                                                const RequestMeta &meta)
 {
     auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).edit(request, meta);
     if (!outcome || !outcome.value().commit)
@@ -216,18 +232,21 @@ Result<NodeEditOutcome> MemoryService::editNode(const NodeEditRequest &request, 
         m_indexes->apply(c.tenantId, c.scope, c.label, c.version, c.vector);
     if (outcome.value().node.embeddingStatus == QLatin1String("pending") && m_backfill)
         m_backfill->wake();
-    emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit->id);
+    emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                   outcome.value().commit->id);
     return outcome;
 }
 
-Result<NodeForgetOutcome> MemoryService::forgetNode(const NodeForgetRequest &request, const RequestMeta &meta)
+Result<NodeForgetOutcome> MemoryService::forgetNode(const NodeForgetRequest &request,
+                                                    const RequestMeta &meta)
 {
     auto outcome = LifecycleEngine(*m_db, m_config, m_provider != nullptr).forget(request, meta);
     if (!outcome)
         return outcome;
     for (const EmbeddingChange &c : outcome.value().embeddingChanges)
         m_indexes->apply(c.tenantId, c.scope, c.label, c.version, c.vector);
-    emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope, outcome.value().commit.id);
+    emit committed(outcome.value().scope.tenantId, outcome.value().scope.scope,
+                   outcome.value().commit.id);
     return outcome;
 }
 
@@ -240,9 +259,10 @@ ReplayEngine MemoryService::replayWriter()
 {
     // Replay records go through the write path, so indexes and committed() follow as for any
     // write; only here may they use the reserved "replay:" client ids.
-    return ReplayEngine(*m_db, m_config, [this](const WriteRequest &request, const RequestMeta &meta) {
-        return commitWrite(request, meta, WriteOrigin::Replay);
-    });
+    return ReplayEngine(*m_db, m_config,
+                        [this](const WriteRequest &request, const RequestMeta &meta) {
+                            return commitWrite(request, meta, WriteOrigin::Replay);
+                        });
 }
 
 Result<ReplayWriteOutcome> MemoryService::replayRunStart(const ReplayRunStartRequest &request,
@@ -269,13 +289,14 @@ Result<ReplayWriteOutcome> MemoryService::replayRunEnd(const ReplayRunEndRequest
     return replayWriter().runEnd(request, meta);
 }
 
-Result<ReplayRunView> MemoryService::replayRunGet(const ReplayRunGetRequest &request, const RequestMeta &meta)
+Result<ReplayRunView> MemoryService::replayRunGet(const ReplayRunGetRequest &request,
+                                                  const RequestMeta &meta)
 {
     return ReplayEngine(*m_db, m_config).runGet(request, meta);
 }
 
-Result<QVector<ReplayRunSummary>> MemoryService::listReplayRuns(const QString &tenantId,
-                                                                const QString &scope, int limit) const
+Result<QVector<ReplayRunSummary>>
+MemoryService::listReplayRuns(const QString &tenantId, const QString &scope, int limit) const
 {
     return ReplayEngine(*m_db, m_config).listRuns(tenantId, scope, limit);
 }
@@ -286,7 +307,8 @@ Result<ReplayRunView> MemoryService::replayRun(const QString &tenantId, const QS
     return ReplayEngine(*m_db, m_config).run(tenantId, scope, runId);
 }
 
-Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId, const QString &scope) const
+Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId,
+                                                      const QString &scope) const
 {
     auto conn = m_db->connection();
     if (!conn)
@@ -382,9 +404,9 @@ Result<NodeDetail> MemoryService::nodeDetail(const QString &tenantId, const QStr
 }
 
 Result<GraphNeighbourhood> MemoryService::neighbourhood(const QString &tenantId,
-                                                       const QString &scope,
-                                                       const QStringList &centreIds, int hops,
-                                                       int maxNodes) const
+                                                        const QString &scope,
+                                                        const QStringList &centreIds, int hops,
+                                                        int maxNodes) const
 {
     auto conn = m_db->connection();
     if (!conn)
@@ -480,8 +502,8 @@ DecaySweep MemoryService::runAdaptiveDecayAllScopes(const QDateTime &now)
     return sweep;
 }
 
-Result<ConsolidationReport> MemoryService::consolidate(const QString &tenantId, const QString &scope,
-                                                       bool apply)
+Result<ConsolidationReport> MemoryService::consolidate(const QString &tenantId,
+                                                       const QString &scope, bool apply)
 {
     auto report = ConsolidationJob(*m_db, *m_indexes, m_config).run(tenantId, scope, apply);
     if (report && !report.value().commitId.isEmpty())

@@ -1,13 +1,12 @@
 #pragma once
 
-#include "service/api/browsetypes.h"
 #include "service/api/assembleoutcome.h"
 #include "service/api/browsetypes.h"
 #include "service/api/chainreport.h"
 #include "service/api/consolidationreport.h"
 #include "service/api/decayreport.h"
-#include "service/api/lifecyclerequests.h"
 #include "service/api/lifecycleoutcomes.h"
+#include "service/api/lifecyclerequests.h"
 #include "service/api/recalloutcome.h"
 #include "service/api/recallrequest.h"
 #include "service/api/replayrequests.h"
@@ -44,8 +43,8 @@ class MemoryService : public QObject
 public:
     /// Opens (and migrates) the store under config.dataDir. provider: the embedding provider to
     /// use; when null, the offline one named by config.embeddingProvider (none, fake, local).
-    static Result<std::unique_ptr<MemoryService>> open(const ServiceConfig &config,
-                                                       std::unique_ptr<EmbeddingProvider> provider = {});
+    static Result<std::unique_ptr<MemoryService>>
+    open(const ServiceConfig &config, std::unique_ptr<EmbeddingProvider> provider = {});
     ~MemoryService() override;
 
     const ServiceConfig &config() const { return m_config; }
@@ -60,30 +59,37 @@ public:
     Result<RecallOutcome> recallText(const RecallRequest &request, const RequestMeta &meta);
 
     /// POST /v1/memory/rules/evaluate (spec §4.7).
-    Result<RulesEvaluateOutcome> evaluateRules(const RulesEvaluateRequest &request, const RequestMeta &meta);
+    Result<RulesEvaluateOutcome> evaluateRules(const RulesEvaluateRequest &request,
+                                               const RequestMeta &meta);
     /// POST /v1/memory/rules/state: SHADOW <-> ACTIVE, audited as a commit.
     Result<RuleStateOutcome> setRuleState(const RuleStateRequest &request, const RequestMeta &meta);
     /// POST /v1/memory/tools/select (spec §4.8); persists a decision.
-    Result<ToolSelectOutcome> selectTools(const ToolSelectRequest &request, const RequestMeta &meta);
+    Result<ToolSelectOutcome> selectTools(const ToolSelectRequest &request,
+                                          const RequestMeta &meta);
     /// POST /v1/memory/tools/feedback (spec §4.9).
-    Result<ToolFeedbackOutcome> toolFeedback(const ToolFeedbackRequest &request, const RequestMeta &meta);
+    Result<ToolFeedbackOutcome> toolFeedback(const ToolFeedbackRequest &request,
+                                             const RequestMeta &meta);
     /// POST /v1/memory/tools/decision (spec §4.10).
-    Result<DecisionLookup> toolDecision(const ToolDecisionRequest &request, const RequestMeta &meta);
+    Result<DecisionLookup> toolDecision(const ToolDecisionRequest &request,
+                                        const RequestMeta &meta);
     /// POST /v1/memory/tools/run (spec §4.11).
     Result<RunOutcome> toolRun(const ToolRunRequest &request, const RequestMeta &meta);
 
     /// POST /v1/memory/context/assemble (spec §4.13): recall + rules + optional tool selection
     /// (which persists a decision) + layered context.
-    Result<AssembleOutcome> assembleContext(const AssembleRequest &request, const RequestMeta &meta);
+    Result<AssembleOutcome> assembleContext(const AssembleRequest &request,
+                                            const RequestMeta &meta);
     /// POST /v1/memory/resolve: a memorygraph:// URI back to its node, edge, commit or decision.
     Result<ResolveOutcome> resolveUri(const ResolveRequest &request, const RequestMeta &meta);
     /// POST /v1/memory/feedback: one outcome for one rule, audited as a rule_feedback commit.
-    Result<RuleFeedbackOutcome> ruleFeedback(const RuleFeedbackRequest &request, const RequestMeta &meta);
+    Result<RuleFeedbackOutcome> ruleFeedback(const RuleFeedbackRequest &request,
+                                             const RequestMeta &meta);
 
     /// POST /v1/memory/archive/rehydrate (spec §4.5): moves nodes below target_tier up to it.
     Result<RehydrateOutcome> rehydrate(const RehydrateRequest &request, const RequestMeta &meta);
     /// POST /v1/memory/nodes/activate (spec §4.6): records usage and outcome signals.
-    Result<NodesActivateOutcome> activateNodes(const NodesActivateRequest &request, const RequestMeta &meta);
+    Result<NodesActivateOutcome> activateNodes(const NodesActivateRequest &request,
+                                               const RequestMeta &meta);
     /// Operator edit of one node (DESIGN decision 4); a changed text is re-embedded.
     Result<NodeEditOutcome> editNode(const NodeEditRequest &request, const RequestMeta &meta);
     /// Operator removal of one node with its edges and vector (DESIGN decision 4).
@@ -92,10 +98,14 @@ public:
     qint64 indexedVectorCount(const QString &tenantId, const QString &scope) const;
 
     // Replay records (reference §7.1): ordinary nodes written through write().
-    Result<ReplayWriteOutcome> replayRunStart(const ReplayRunStartRequest &request, const RequestMeta &meta);
-    Result<ReplayWriteOutcome> replayStepBefore(const ReplayStepBeforeRequest &request, const RequestMeta &meta);
-    Result<ReplayWriteOutcome> replayStepAfter(const ReplayStepAfterRequest &request, const RequestMeta &meta);
-    Result<ReplayWriteOutcome> replayRunEnd(const ReplayRunEndRequest &request, const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayRunStart(const ReplayRunStartRequest &request,
+                                              const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayStepBefore(const ReplayStepBeforeRequest &request,
+                                                const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayStepAfter(const ReplayStepAfterRequest &request,
+                                               const RequestMeta &meta);
+    Result<ReplayWriteOutcome> replayRunEnd(const ReplayRunEndRequest &request,
+                                            const RequestMeta &meta);
     /// POST /v1/memory/replay/runs/get (spec §4.12): what the consumer's lanes show.
     Result<ReplayRunView> replayRunGet(const ReplayRunGetRequest &request, const RequestMeta &meta);
     /// Replay reads for the console (every lane), newest run first.
@@ -107,7 +117,8 @@ public:
     // Reads for the rules and decisions views.
     Result<QVector<RuleSummary>> listRules(const QString &tenantId, const QString &scope) const;
     Result<QVector<DecisionRecord>> listDecisions(const DecisionQuery &query) const;
-    Result<QVector<FeedbackRecord>> feedbackForDecision(const QString &tenantId, const QString &scope,
+    Result<QVector<FeedbackRecord>> feedbackForDecision(const QString &tenantId,
+                                                        const QString &scope,
                                                         const QString &decisionId) const;
 
     /// Name of the embedding provider ("none" when there is none).
@@ -137,7 +148,8 @@ public:
     /// Adaptive decay of every scope in the store (the scheduled job).
     DecaySweep runAdaptiveDecayAllScopes(const QDateTime &now = QDateTime());
     /// Offline consolidation of duplicates; a dry run unless apply (then one commit).
-    Result<ConsolidationReport> consolidate(const QString &tenantId, const QString &scope, bool apply);
+    Result<ConsolidationReport> consolidate(const QString &tenantId, const QString &scope,
+                                            bool apply);
     /// Recomputes the scope's commit hash chain and reports the first break.
     Result<ChainReport> verifyChain(const QString &tenantId, const QString &scope) const;
 
@@ -153,7 +165,8 @@ private:
 
     /// The write path behind write() and the replay records; mirrors vectors into the indexes
     /// and emits committed().
-    Result<WriteResult> commitWrite(const WriteRequest &request, const RequestMeta &meta, WriteOrigin origin);
+    Result<WriteResult> commitWrite(const WriteRequest &request, const RequestMeta &meta,
+                                    WriteOrigin origin);
     /// Replay records are written through commitWrite() with their reserved client ids.
     ReplayEngine replayWriter();
 

@@ -29,8 +29,8 @@ bool isServiceAccount(const Principal &principal);
 /// A credential binds the identity it carries: a field naming an agent or team must equal the
 /// credential's value, also when the credential carries none (an agent-only key cannot claim a
 /// team). Only a service account may name any identity. Empty `given` is no claim.
-std::optional<Error> checkClaim(const Principal &principal, const QString &field, const QString &given,
-                                const QString &bound);
+std::optional<Error> checkClaim(const Principal &principal, const QString &field,
+                                const QString &given, const QString &bound);
 
 /// 403 identity_mismatch naming the field (spec §5.1.5); `expected` null when the credential
 /// carries no value for it.

@@ -15,8 +15,9 @@ struct CommitContext
 
 /// Resolves the call scope, then the input digest (errors in that order), and the commit actor.
 /// Request names tenantId, scope, actor, inputText and inputSha256.
-template <typename Request>
-Result<CommitContext> beginCommit(const Request &req, const RequestMeta &meta, const ServiceConfig &config)
+template<typename Request>
+Result<CommitContext> beginCommit(const Request &req, const RequestMeta &meta,
+                                  const ServiceConfig &config)
 {
     auto cs = resolveCallScope(req.tenantId, req.scope, meta, config);
     if (!cs)

@@ -31,7 +31,7 @@ Result<Viewer> resolveViewer(const QString &consumerAgentId, const QString &cons
 /// (auth off: the local operator) act on every node of the call's scope.
 struct NodeAccess
 {
-    std::optional<Viewer> restrictedTo;   ///< none: every node
+    std::optional<Viewer> restrictedTo; ///< none: every node
 
     static NodeAccess of(const RequestMeta &meta);
     bool allows(const NodeRecord &n) const { return !restrictedTo || restrictedTo->sees(n); }

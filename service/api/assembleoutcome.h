@@ -4,10 +4,12 @@
 
 #include "service/api/assemblerequest.h"
 #include "service/api/callscopetypes.h"
+#include "service/api/layeredcontexttypes.h"
 #include "service/api/recalloutcome.h"
 #include "service/api/tooloutcomes.h"
-#include "service/api/layeredcontexttypes.h"
+
 #include <QJsonObject>
+
 #include <optional>
 
 namespace MemoryGraph {
@@ -16,13 +18,13 @@ namespace MemoryGraph {
 struct AssembleOutcome
 {
     CallScope scope;
-    RecallRequest recallRequest;                 ///< as run (after identity defaults)
+    RecallRequest recallRequest; ///< as run (after identity defaults)
     RecallOutcome recall;
-    std::optional<RulesEvaluateOutcome> rules;   ///< when include_rules
-    std::optional<ToolSelectOutcome> tools;      ///< when tool_candidates were given
-    QJsonObject continuity;                      ///< execution_* objects as sent
-    QString packetSourceMode;                    ///< none | packet_input | state_first
-    std::optional<LayeredContext::Output> layered;   ///< when return_layered_context
+    std::optional<RulesEvaluateOutcome> rules;     ///< when include_rules
+    std::optional<ToolSelectOutcome> tools;        ///< when tool_candidates were given
+    QJsonObject continuity;                        ///< execution_* objects as sent
+    QString packetSourceMode;                      ///< none | packet_input | state_first
+    std::optional<LayeredContext::Output> layered; ///< when return_layered_context
     bool includeRules = true;
     QString optimizationProfile;
 };

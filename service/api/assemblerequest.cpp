@@ -1,7 +1,7 @@
 #include "service/api/assemblerequest.h"
 
-#include "service/core/jsonreader.h"
 #include "service/api/requestfields.h"
+#include "service/core/jsonreader.h"
 #include "service/core/vocabulary.h"
 #include "service/rules/toolpolicy.h"
 
@@ -16,8 +16,7 @@ constexpr int kMaxBlockContent = 20000;
 constexpr int kMaxTotalChars = 200000;
 
 /// {layer: integer} with known layer names only.
-bool readPerLayer(JsonReader &parent, const char *key,
-                  QHash<QString, int> *out, int max)
+bool readPerLayer(JsonReader &parent, const char *key, QHash<QString, int> *out, int max)
 {
     QJsonObject map;
     if (!parent.object(key, &map))
@@ -25,7 +24,8 @@ bool readPerLayer(JsonReader &parent, const char *key,
     JsonReader r(map, parent.path(QLatin1String(key)));
     for (auto it = map.constBegin(); it != map.constEnd() && r.ok(); ++it) {
         if (!LayeredContext::layerNames().contains(it.key())) {
-            r.fail(it.key(), QStringLiteral("is not a layer (") + LayeredContext::layerNames().join(QStringLiteral(", "))
+            r.fail(it.key(), QStringLiteral("is not a layer (")
+                                 + LayeredContext::layerNames().join(QStringLiteral(", "))
                                  + QLatin1Char(')'));
             break;
         }
@@ -52,7 +52,8 @@ bool readForgetting(JsonReader &parent, LayeredContext::ForgettingPolicy *out)
         for (int i = 0; i < tiers.size(); ++i) {
             if (!Vocabulary::tiers().contains(tiers.at(i))) {
                 r.fail(QStringLiteral("allowed_tiers[%1]").arg(i),
-                       QStringLiteral("must be one of: ") + Vocabulary::tiers().join(QStringLiteral(", ")));
+                       QStringLiteral("must be one of: ")
+                           + Vocabulary::tiers().join(QStringLiteral(", ")));
                 break;
             }
         }
@@ -75,7 +76,8 @@ bool readLayers(JsonReader &r, LayeredContext::LayerOptions *out)
         for (int i = 0; i < enabled.size(); ++i) {
             if (!LayeredContext::layerNames().contains(enabled.at(i))) {
                 lr.fail(QStringLiteral("enabled[%1]").arg(i),
-                        QStringLiteral("must be one of: ") + LayeredContext::layerNames().join(QStringLiteral(", ")));
+                        QStringLiteral("must be one of: ")
+                            + LayeredContext::layerNames().join(QStringLiteral(", ")));
                 break;
             }
         }
@@ -144,10 +146,12 @@ bool readToolCandidates(JsonReader &r, QStringList *out)
     if (!r.array("tool_candidates", &raw, &present) || !present)
         return r.ok();
     if (raw.size() > 200)
-        return r.fail(QStringLiteral("tool_candidates"), QStringLiteral("must have at most 200 entries"));
+        return r.fail(QStringLiteral("tool_candidates"),
+                      QStringLiteral("must have at most 200 entries"));
     for (int i = 0; i < raw.size(); ++i) {
         if (!raw.at(i).isString())
-            return r.fail(QStringLiteral("tool_candidates[%1]").arg(i), QStringLiteral("must be a string"));
+            return r.fail(QStringLiteral("tool_candidates[%1]").arg(i),
+                          QStringLiteral("must be a string"));
     }
     *out = Rules::normalizeCandidates(raw);
     return true;
@@ -189,7 +193,8 @@ Result<AssembleRequest> AssembleRequest::fromJson(const QJsonObject &body, int m
     if (q.optimizationProfile != QLatin1String("off")) {
         const bool aggressive = q.optimizationProfile == QLatin1String("aggressive");
         if (!body.contains(QStringLiteral("context_compaction_profile")))
-            q.recall.compactionProfile = aggressive ? QStringLiteral("aggressive") : QStringLiteral("balanced");
+            q.recall.compactionProfile
+                = aggressive ? QStringLiteral("aggressive") : QStringLiteral("balanced");
         if (!q.recall.contextTokenBudget && !q.recall.contextCharBudget)
             q.recall.contextTokenBudget = aggressive ? 600 : 1000;
     }

@@ -3,6 +3,7 @@
 // Queries and pages of the operator console's browsing reads.
 
 #include "service/core/records.h"
+
 #include <QDateTime>
 #include <QStringList>
 #include <QVector>
@@ -14,10 +15,10 @@ struct NodeQuery
 {
     QString tenantId;
     QString scope;
-    QString text;      ///< substring of title, summary or client_id; empty = all
-    QString type;      ///< exact type; empty = all
-    QString tier;      ///< exact tier; empty = all
-    QString lane;      ///< exact lane; empty = all
+    QString text; ///< substring of title, summary or client_id; empty = all
+    QString type; ///< exact type; empty = all
+    QString tier; ///< exact tier; empty = all
+    QString lane; ///< exact lane; empty = all
     int offset = 0;
     int limit = 100;
 };
@@ -38,9 +39,9 @@ struct NodeDetail
 /// Nodes around some centre nodes, for the graph view.
 struct GraphNeighbourhood
 {
-    QVector<NodeRecord> nodes;   ///< centres first, then by hop distance
-    QVector<EdgeRecord> edges;   ///< edges among the returned nodes
-    bool truncated = false;      ///< more nodes were reachable than maxNodes
+    QVector<NodeRecord> nodes; ///< centres first, then by hop distance
+    QVector<EdgeRecord> edges; ///< edges among the returned nodes
+    bool truncated = false;    ///< more nodes were reachable than maxNodes
 };
 
 /// A rule with its state and statistics, for the rules table.

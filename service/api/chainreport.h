@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QString>
+
 #include <optional>
 
 namespace MemoryGraph {
@@ -13,7 +14,8 @@ struct ChainBreak
 {
     qint64 sequence = 0;
     QString commitId;
-    QString reason;     ///< parent_mismatch | diff_mismatch | hash_mismatch | sequence_gap | id_mismatch
+    QString
+        reason; ///< parent_mismatch | diff_mismatch | hash_mismatch | sequence_gap | id_mismatch
     QString expected;
     QString found;
 };
@@ -23,7 +25,7 @@ struct ChainReport
     QString tenantId;
     QString scope;
     bool ok = true;
-    qint64 commitsChecked = 0;     ///< rows examined, the breaking one included
+    qint64 commitsChecked = 0; ///< rows examined, the breaking one included
     std::optional<ChainBreak> firstBreak;
 
     /// {ok, commits_checked, first_break: {sequence, commit_id, reason, expected, found} | null}

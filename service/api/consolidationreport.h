@@ -17,9 +17,9 @@ struct ConsolidationMerge
     QString canonicalId;
     QString duplicateId;
     QString type;
-    QString basis;              ///< text (same normalised title + summary) | embedding
-    double similarity = 1.0;    ///< cosine for embedding matches, 1 for text matches
-    QString canonicalTitle;     ///< title, else summary (for previews)
+    QString basis;           ///< text (same normalised title + summary) | embedding
+    double similarity = 1.0; ///< cosine for embedding matches, 1 for text matches
+    QString canonicalTitle;  ///< title, else summary (for previews)
     QString duplicateTitle;
 };
 
@@ -29,10 +29,10 @@ struct ConsolidationSkip
     QString nodeId;
     QString otherId;
     QString type;
-    QString reason;             ///< contradictory_candidate
+    QString reason; ///< contradictory_candidate
     QString basis;
     double similarity = 1.0;
-    QString nodeTitle;          ///< title, else summary (for previews)
+    QString nodeTitle; ///< title, else summary (for previews)
     QString otherTitle;
 };
 
@@ -40,12 +40,12 @@ struct ConsolidationReport
 {
     QString tenantId;
     QString scope;
-    bool apply = false;         ///< false: dry run, nothing written
+    bool apply = false; ///< false: dry run, nothing written
     double cosineThreshold = 0;
     int nodesScanned = 0;
     QVector<ConsolidationMerge> merges;
     QVector<ConsolidationSkip> skipped;
-    QString commitId;           ///< set when apply wrote a commit
+    QString commitId; ///< set when apply wrote a commit
     QString commitHash;
 
     QJsonObject toJson() const;

@@ -3,6 +3,7 @@
 // The context text of a recall with the nodes it cites.
 
 #include "service/core/records.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
@@ -15,7 +16,7 @@ struct ContextResult
     QString text;
     QJsonArray items;
     QJsonArray citations;
-    QJsonObject compaction;   ///< debug.context_compaction; empty when no node was selected
+    QJsonObject compaction; ///< debug.context_compaction; empty when no node was selected
 };
 
 /// Conservative token estimate: ceil(chars / 4).

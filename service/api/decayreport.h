@@ -3,6 +3,7 @@
 // What an adaptive decay run changed (reference §6.3).
 
 #include "service/core/result.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -17,7 +18,7 @@ struct TierMove
     QString nodeId;
     QString from;
     QString to;
-    QString reason;   ///< threshold | hot_budget | active_budget
+    QString reason; ///< threshold | hot_budget | active_budget
 };
 
 /// What one decay run over one scope did.
@@ -25,15 +26,15 @@ struct DecayReport
 {
     QString tenantId;
     QString scope;
-    QDateTime ranAt;                 ///< the job's "now"
-    int mutableNodes = 0;            ///< hot/warm/cold nodes that are not protected
-    int protectedNodes = 0;          ///< skipped because of slots.pin / slots.legal_hold
+    QDateTime ranAt;        ///< the job's "now"
+    int mutableNodes = 0;   ///< hot/warm/cold nodes that are not protected
+    int protectedNodes = 0; ///< skipped because of slots.pin / slots.legal_hold
     int salienceChanged = 0;
-    int dailyBudget = 0;             ///< max(1, floor(0.05 x mutable))
-    int usedLast24h = 0;             ///< tier transitions already made in the last 24 h
-    int deferredMoves = 0;           ///< eligible demotions left for a later run (budget spent)
+    int dailyBudget = 0;   ///< max(1, floor(0.05 x mutable))
+    int usedLast24h = 0;   ///< tier transitions already made in the last 24 h
+    int deferredMoves = 0; ///< eligible demotions left for a later run (budget spent)
     QVector<TierMove> moves;
-    QString commitId;                ///< empty when the run changed nothing (no commit)
+    QString commitId; ///< empty when the run changed nothing (no commit)
     QString commitHash;
 
     bool committed() const { return !commitId.isEmpty(); }
@@ -44,7 +45,7 @@ struct DecayReport
 struct DecaySweep
 {
     QVector<DecayReport> reports;
-    QStringList failures;   ///< "tenant / scope: message"
+    QStringList failures; ///< "tenant / scope: message"
 };
 
 } // namespace MemoryGraph

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+
 #include <optional>
 
 namespace MemoryGraph::LayeredContext {
@@ -24,10 +25,10 @@ struct ForgettingPolicy
 /// context_layers of the request.
 struct LayerOptions
 {
-    QStringList enabled;                    ///< empty = every layer
+    QStringList enabled; ///< empty = every layer
     int totalChars = 4000;
-    QHash<QString, int> charsByLayer;       ///< overrides of the default per-layer budgets
-    QHash<QString, int> maxItemsByLayer;    ///< overrides of the default per-layer caps
+    QHash<QString, int> charsByLayer;    ///< overrides of the default per-layer budgets
+    QHash<QString, int> maxItemsByLayer; ///< overrides of the default per-layer caps
     bool includeMergeTrace = true;
     ForgettingPolicy forgetting;
 };
@@ -58,19 +59,19 @@ struct StaticInjection
 struct MemoryItem
 {
     QString nodeId;
-    QString kind;          ///< node type
+    QString kind; ///< node type
     QString title;
     QString summary;
-    QString tier;          ///< empty when unknown (never forgotten for its tier)
-    double salience = -1;  ///< negative when unknown
-    QString ruleState;     ///< for rules: active | shadow
+    QString tier;         ///< empty when unknown (never forgotten for its tier)
+    double salience = -1; ///< negative when unknown
+    QString ruleState;    ///< for rules: active | shadow
 };
 
 struct RuleLine
 {
     QString id;
     QString summary;
-    QString state;   ///< active | shadow
+    QString state; ///< active | shadow
 };
 
 struct Citation
@@ -82,10 +83,10 @@ struct Citation
 struct Input
 {
     QString queryText;
-    QStringList contextSignals;       ///< intents and tags of the runtime context (lower case)
+    QStringList contextSignals; ///< intents and tags of the runtime context (lower case)
     QStringList toolCandidates;
-    QVector<MemoryItem> items;        ///< recall context items in rank order
-    QVector<RuleLine> rules;          ///< evaluated matches, active first
+    QVector<MemoryItem> items; ///< recall context items in rank order
+    QVector<RuleLine> rules;   ///< evaluated matches, active first
     /// Recalled rule nodes in shadow only reach the rules layer when shadow rules were asked for:
     /// a shadow rule is reported, never put to work.
     bool includeShadowRules = false;
@@ -103,7 +104,7 @@ struct Input
 struct BlockScore
 {
     int score = 0;
-    QStringList matched;   ///< intent:x, tag:x, tool:x, lexical:n
+    QStringList matched; ///< intent:x, tag:x, tool:x, lexical:n
 };
 
 /// The layered_context object, plus the figures the assembly summary needs.

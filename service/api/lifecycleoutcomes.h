@@ -2,11 +2,13 @@
 
 // Outcomes of rehydrate, nodes/activate and the operator's node edit and forget.
 
-#include "service/core/records.h"
 #include "service/api/callscopetypes.h"
 #include "service/api/writerequest.h"
+#include "service/core/records.h"
+
 #include <QStringList>
 #include <QVector>
+
 #include <optional>
 
 namespace MemoryGraph {
@@ -16,17 +18,17 @@ struct TargetResolution
 {
     int requestedNodeIds = 0;
     int requestedClientIds = 0;
-    int resolvedNodeIds = 0;       ///< node_ids plus the ids the client_ids resolved to
-    QStringList missingNodeIds;    ///< not in this (tenant, scope)
+    int resolvedNodeIds = 0;    ///< node_ids plus the ids the client_ids resolved to
+    QStringList missingNodeIds; ///< not in this (tenant, scope)
     QStringList missingClientIds;
-    QVector<NodeRecord> found;     ///< resolved nodes that exist, in request order
+    QVector<NodeRecord> found; ///< resolved nodes that exist, in request order
 };
 
 struct RehydrateOutcome
 {
     CallScope scope;
     QString targetTier;
-    std::optional<CommitRecord> commit;   ///< none when nothing moved
+    std::optional<CommitRecord> commit; ///< none when nothing moved
     TargetResolution targets;
     QStringList movedIds;
     QStringList noopIds;
@@ -35,7 +37,7 @@ struct RehydrateOutcome
 struct NodesActivateOutcome
 {
     CallScope scope;
-    std::optional<CommitRecord> commit;   ///< none when no node was found
+    std::optional<CommitRecord> commit; ///< none when no node was found
     TargetResolution targets;
     QStringList updatedIds;
     QString outcome;
@@ -45,10 +47,10 @@ struct NodesActivateOutcome
 struct NodeEditOutcome
 {
     CallScope scope;
-    std::optional<CommitRecord> commit;   ///< none when the edit changed nothing
-    NodeRecord node;                      ///< the node as stored after the edit
+    std::optional<CommitRecord> commit; ///< none when the edit changed nothing
+    NodeRecord node;                    ///< the node as stored after the edit
     QStringList changedFields;
-    bool reembedding = false;             ///< the embedded text changed: a new vector follows
+    bool reembedding = false; ///< the embedded text changed: a new vector follows
     QVector<EmbeddingChange> embeddingChanges;
 };
 
@@ -56,7 +58,7 @@ struct NodeForgetOutcome
 {
     CallScope scope;
     CommitRecord commit;
-    NodeRecord node;                      ///< the node as it was before removal
+    NodeRecord node; ///< the node as it was before removal
     QStringList removedEdgeIds;
     QVector<EmbeddingChange> embeddingChanges;
 };

@@ -1,8 +1,8 @@
 #include "service/api/lifecyclerequests.h"
 
+#include "service/api/requestfields.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
-#include "service/api/requestfields.h"
 #include "service/core/vocabulary.h"
 
 namespace MemoryGraph {
@@ -23,7 +23,8 @@ bool readTargets(JsonReader &r, NodeTargets *out)
     if (!r.stringList("client_ids", &clientIds, 1, kMaxTargets, &hasClientIds))
         return false;
     if (!hasNodeIds && !hasClientIds)
-        return r.fail(QStringLiteral("node_ids"), QStringLiteral("node_ids or client_ids is required"));
+        return r.fail(QStringLiteral("node_ids"),
+                      QStringLiteral("node_ids or client_ids is required"));
     for (int i = 0; i < nodeIds.size(); ++i) {
         if (!isUuid(nodeIds.at(i)))
             return r.fail(QStringLiteral("node_ids[%1]").arg(i), QStringLiteral("must be a UUID"));
@@ -39,8 +40,7 @@ bool readTargets(JsonReader &r, NodeTargets *out)
 }
 
 /// The fields a rehydrate or activate request opens with: tenant, scope, actor and the targets.
-template <typename Request>
-void readTargetedHead(JsonReader &r, Request *q)
+template<typename Request> void readTargetedHead(JsonReader &r, Request *q)
 {
     r.string("tenant_id", &q->tenantId, 64);
     r.string("scope", &q->scope, 256);
@@ -50,7 +50,7 @@ void readTargetedHead(JsonReader &r, Request *q)
 }
 
 /// The fields it closes with (reason, the commit input), then the request with its text normalised.
-template <typename Request>
+template<typename Request>
 Result<Request> readTargetedTail(JsonReader &r, Request q, int maxTextLength)
 {
     r.string("reason", &q.reason, 1 << 16);
@@ -73,7 +73,8 @@ Result<RehydrateRequest> RehydrateRequest::fromJson(const QJsonObject &body, int
     return readTargetedTail(r, std::move(q), maxTextLength);
 }
 
-Result<NodesActivateRequest> NodesActivateRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<NodesActivateRequest> NodesActivateRequest::fromJson(const QJsonObject &body,
+                                                            int maxTextLength)
 {
     NodesActivateRequest q;
     JsonReader r(body);

@@ -12,8 +12,8 @@ namespace MemoryGraph {
 /// The nodes an archive/rehydrate or nodes/activate call names (spec §4.5, §4.6).
 struct NodeTargets
 {
-    QStringList nodeIds;    ///< lower-cased UUIDs, de-duplicated, in request order
-    QStringList clientIds;  ///< trimmed, de-duplicated, in request order
+    QStringList nodeIds;   ///< lower-cased UUIDs, de-duplicated, in request order
+    QStringList clientIds; ///< trimmed, de-duplicated, in request order
 };
 
 /// POST /v1/memory/archive/rehydrate (spec §4.5).
@@ -23,7 +23,7 @@ struct RehydrateRequest
     QString scope;
     QString actor;
     NodeTargets targets;
-    QString targetTier = QStringLiteral("warm");   ///< warm | hot
+    QString targetTier = QStringLiteral("warm"); ///< warm | hot
     QString reason;
     QString inputText;
     QString inputSha256;
@@ -38,7 +38,7 @@ struct NodesActivateRequest
     QString actor;
     NodeTargets targets;
     QString runId;
-    QString outcome = QStringLiteral("neutral");   ///< positive | negative | neutral
+    QString outcome = QStringLiteral("neutral"); ///< positive | negative | neutral
     bool activate = true;
     QString reason;
     QString inputText;
@@ -65,7 +65,7 @@ struct NodeEditRequest
     std::optional<double> confidence;
     std::optional<QJsonObject> slotData;
     QString reason;
-    QString inputText;      ///< what the operator did, audited as the commit input
+    QString inputText; ///< what the operator did, audited as the commit input
 };
 
 /// An operator's removal of one node with its edges and vector (DESIGN decision 4).

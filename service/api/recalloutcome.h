@@ -2,11 +2,13 @@
 
 // What a recall produced (spec §4.3-4.4); the HTTP layer whitelists it into the response.
 
-#include "service/core/records.h"
 #include "service/api/contextresult.h"
 #include "service/api/recallrequest.h"
 #include "service/api/ruleevaluation.h"
+#include "service/core/records.h"
+
 #include <QJsonArray>
+
 #include <optional>
 
 namespace MemoryGraph {
@@ -33,18 +35,18 @@ struct RecallOutcome
     ResolvedKnobs resolved;
     QVector<RecallSeed> seeds;
     QVector<RankedEntry> ranked;
-    QVector<NodeRecord> nodes;     ///< the returned subgraph
+    QVector<NodeRecord> nodes; ///< the returned subgraph
     QVector<EdgeRecord> edges;
     ContextResult context;
     int neighborhoodNodes = 0;
     int neighborhoodEdges = 0;
-    QString stage1Mode;            ///< ann | exact
+    QString stage1Mode; ///< ann | exact
     int annCandidates = 0;
     bool debugEmbeddingsIncluded = false;
     QJsonArray debugEmbeddings;
-    QString queryText;             ///< recall_text
-    QString embeddingProvider;     ///< recall_text
-    std::optional<RuleEvaluation> rules;   ///< when the request carried rules_context
+    QString queryText;                   ///< recall_text
+    QString embeddingProvider;           ///< recall_text
+    std::optional<RuleEvaluation> rules; ///< when the request carried rules_context
 };
 
 } // namespace MemoryGraph

@@ -20,7 +20,8 @@ std::optional<RecallKnobs> recallProfileKnobs(const QString &profile)
 
 bool RecallRequest::hasExplicitKnobs() const
 {
-    return limit || hops || maxNodes || maxEdges || rankedLimit || minEdgeWeight || minEdgeConfidence;
+    return limit || hops || maxNodes || maxEdges || rankedLimit || minEdgeWeight
+           || minEdgeConfidence;
 }
 
 Result<RecallRequest> RecallRequest::fromJson(const QJsonObject &body, bool textQuery,
@@ -98,14 +99,20 @@ ResolvedKnobs resolveRecallKnobs(const RecallRequest &request, const QString &te
         return false;
     };
     // Highest priority first; the first layer that names a known profile wins.
-    pick(policy.value(QStringLiteral("tenant_endpoint")).toObject().value(tenantId).toObject().value(endpoint),
+    pick(policy.value(QStringLiteral("tenant_endpoint"))
+             .toObject()
+             .value(tenantId)
+             .toObject()
+             .value(endpoint),
          "tenant_endpoint")
-        || pick(policy.value(QStringLiteral("tenant_default")).toObject().value(tenantId), "tenant_default")
+        || pick(policy.value(QStringLiteral("tenant_default")).toObject().value(tenantId),
+                "tenant_default")
         || pick(policy.value(QStringLiteral("endpoint")).toObject().value(endpoint), "endpoint")
         || pick(policy.value(QStringLiteral("default")), "global");
 
     if (config.adaptiveDowngrade && !request.hasExplicitKnobs()
-        && queueWaitMs >= config.adaptiveWaitMs && resolved.profile != config.adaptiveTargetProfile) {
+        && queueWaitMs >= config.adaptiveWaitMs
+        && resolved.profile != config.adaptiveTargetProfile) {
         resolved.profile = config.adaptiveTargetProfile;
         resolved.adaptiveApplied = true;
     }

@@ -33,8 +33,8 @@ struct RecallRequest
     QString scope;
     QString consumerAgentId;
     QString consumerTeamId;
-    QVector<float> queryEmbedding;   ///< /recall
-    QString queryText;               ///< /recall_text
+    QVector<float> queryEmbedding; ///< /recall
+    QString queryText;             ///< /recall_text
     std::optional<int> limit;
     std::optional<int> hops;
     std::optional<int> maxNodes;
@@ -60,14 +60,15 @@ struct RecallRequest
     bool hasExplicitKnobs() const;
 
     /// textQuery: query_text instead of query_embedding.
-    static Result<RecallRequest> fromJson(const QJsonObject &body, bool textQuery, int maxTextLength);
+    static Result<RecallRequest> fromJson(const QJsonObject &body, bool textQuery,
+                                          int maxTextLength);
 };
 
 /// Which profile and knobs a recall runs with, and why.
 struct ResolvedKnobs
 {
     QString profile;
-    QString profileSource;   ///< request_default, global, endpoint, tenant_default, tenant_endpoint
+    QString profileSource; ///< request_default, global, endpoint, tenant_default, tenant_endpoint
     bool adaptiveApplied = false;
     RecallKnobs knobs;
 };

@@ -1,9 +1,9 @@
 #include "service/api/replayrequests.h"
 
+#include "service/api/requestfields.h"
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
-#include "service/api/requestfields.h"
 #include "service/core/vocabulary.h"
 
 namespace MemoryGraph {
@@ -50,8 +50,9 @@ bool readConditions(JsonReader &r, const char *key, QJsonArray *out)
     if (!r.array(key, out))
         return false;
     if (out->size() > ReplayVocabulary::kMaxConditions)
-        return r.fail(QLatin1String(key), QStringLiteral("must have at most %1 entries")
-                                              .arg(ReplayVocabulary::kMaxConditions));
+        return r.fail(
+            QLatin1String(key),
+            QStringLiteral("must have at most %1 entries").arg(ReplayVocabulary::kMaxConditions));
     for (int i = 0; i < out->size(); ++i) {
         if (!out->at(i).isObject())
             return r.fail(QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i),
@@ -60,9 +61,11 @@ bool readConditions(JsonReader &r, const char *key, QJsonArray *out)
     return true;
 }
 
-bool readText(JsonReader &r, const char *key, QString *out, int maxTextLength, bool required = false)
+bool readText(JsonReader &r, const char *key, QString *out, int maxTextLength,
+              bool required = false)
 {
-    const bool ok = required ? r.requiredString(key, out, kLongText) : r.string(key, out, kLongText);
+    const bool ok
+        = required ? r.requiredString(key, out, kLongText) : r.string(key, out, kLongText);
     if (ok)
         *out = normalizeText(*out, maxTextLength);
     return ok;
@@ -95,7 +98,8 @@ bool ReplayWriteCommon::read(JsonReader &r, int maxTextLength)
     return r.ok();
 }
 
-Result<ReplayRunStartRequest> ReplayRunStartRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<ReplayRunStartRequest> ReplayRunStartRequest::fromJson(const QJsonObject &body,
+                                                              int maxTextLength)
 {
     ReplayRunStartRequest q;
     JsonReader r(body);
@@ -113,7 +117,8 @@ Result<ReplayRunStartRequest> ReplayRunStartRequest::fromJson(const QJsonObject 
     return q;
 }
 
-Result<ReplayStepBeforeRequest> ReplayStepBeforeRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<ReplayStepBeforeRequest> ReplayStepBeforeRequest::fromJson(const QJsonObject &body,
+                                                                  int maxTextLength)
 {
     ReplayStepBeforeRequest q;
     JsonReader r(body);
@@ -138,7 +143,8 @@ Result<ReplayStepBeforeRequest> ReplayStepBeforeRequest::fromJson(const QJsonObj
     return q;
 }
 
-Result<ReplayStepAfterRequest> ReplayStepAfterRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<ReplayStepAfterRequest> ReplayStepAfterRequest::fromJson(const QJsonObject &body,
+                                                                int maxTextLength)
 {
     ReplayStepAfterRequest q;
     JsonReader r(body);
@@ -161,7 +167,8 @@ Result<ReplayStepAfterRequest> ReplayStepAfterRequest::fromJson(const QJsonObjec
     return q;
 }
 
-Result<ReplayRunEndRequest> ReplayRunEndRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<ReplayRunEndRequest> ReplayRunEndRequest::fromJson(const QJsonObject &body,
+                                                          int maxTextLength)
 {
     ReplayRunEndRequest q;
     JsonReader r(body);

@@ -16,8 +16,8 @@ class JsonReader;
 /// Who reads replay records: lane visibility follows recall's consumer rules (spec §4.3.2.3).
 struct ReplayConsumer
 {
-    QString agentId;   ///< consumer_agent_id
-    QString teamId;    ///< consumer_team_id
+    QString agentId; ///< consumer_agent_id
+    QString teamId;  ///< consumer_team_id
     bool read(JsonReader &reader);
 };
 
@@ -28,10 +28,10 @@ struct ReplayWriteCommon
 {
     QString tenantId;
     QString scope;
-    QString actor;             ///< default replay_api
+    QString actor; ///< default replay_api
     QString inputText;
     QString inputSha256;
-    QString memoryLane;        ///< private | shared; empty = the write path's default
+    QString memoryLane; ///< private | shared; empty = the write path's default
     QString producerAgentId;
     QString ownerAgentId;
     QString ownerTeamId;
@@ -43,12 +43,13 @@ struct ReplayWriteCommon
 struct ReplayRunStartRequest
 {
     ReplayWriteCommon common;
-    QString runId;                  ///< empty = a new random UUID
+    QString runId; ///< empty = a new random UUID
     QString goal;
     QString contextSnapshotRef;
-    QString contextSnapshotHash;    ///< 64 lower-case hex digits
+    QString contextSnapshotHash; ///< 64 lower-case hex digits
     QJsonObject metadata;
-    static Result<ReplayRunStartRequest> fromJson(const QJsonObject &body, int maxTextLength = 8000);
+    static Result<ReplayRunStartRequest> fromJson(const QJsonObject &body,
+                                                  int maxTextLength = 8000);
 };
 
 /// POST /v1/memory/replay/step/before.
@@ -56,18 +57,19 @@ struct ReplayStepBeforeRequest
 {
     ReplayWriteCommon common;
     QString runId;
-    QString stepId;                 ///< empty = a new random UUID
+    QString stepId; ///< empty = a new random UUID
     QString decisionId;
     int stepIndex = 1;
     QString toolName;
-    QJsonValue toolInput;           ///< any JSON; null when absent
+    QJsonValue toolInput; ///< any JSON; null when absent
     QJsonValue expectedOutputSignature;
-    QJsonArray preconditions;       ///< objects, at most 200
+    QJsonArray preconditions; ///< objects, at most 200
     QJsonObject retryPolicy;
     bool retryPolicyGiven = false;
     QString safetyLevel = QStringLiteral("needs_confirm");
     QJsonObject metadata;
-    static Result<ReplayStepBeforeRequest> fromJson(const QJsonObject &body, int maxTextLength = 8000);
+    static Result<ReplayStepBeforeRequest> fromJson(const QJsonObject &body,
+                                                    int maxTextLength = 8000);
 };
 
 /// POST /v1/memory/replay/step/after.
@@ -75,17 +77,18 @@ struct ReplayStepAfterRequest
 {
     ReplayWriteCommon common;
     QString runId;
-    QString stepId;                 ///< this or stepIndex names the step
+    QString stepId; ///< this or stepIndex names the step
     std::optional<int> stepIndex;
-    QString status;                 ///< success | failed | skipped | partial
+    QString status; ///< success | failed | skipped | partial
     QJsonValue outputSignature;
-    QJsonArray postconditions;      ///< objects, at most 200
-    QStringList artifactRefs;       ///< at most 200
+    QJsonArray postconditions; ///< objects, at most 200
+    QStringList artifactRefs;  ///< at most 200
     bool repairApplied = false;
     QString repairNote;
     QString error;
     QJsonObject metadata;
-    static Result<ReplayStepAfterRequest> fromJson(const QJsonObject &body, int maxTextLength = 8000);
+    static Result<ReplayStepAfterRequest> fromJson(const QJsonObject &body,
+                                                   int maxTextLength = 8000);
 };
 
 /// POST /v1/memory/replay/run/end.
@@ -93,7 +96,7 @@ struct ReplayRunEndRequest
 {
     ReplayWriteCommon common;
     QString runId;
-    QString status;                 ///< success | failed | partial
+    QString status; ///< success | failed | partial
     QString summary;
     QJsonObject successCriteria;
     QJsonObject metrics;

@@ -40,7 +40,8 @@ bool readCommitInput(JsonReader &r, QString *inputText, QString *inputSha256)
     r.string("input_text", inputText, 1 << 22);
     r.string("input_sha256", inputSha256, 64);
     if (r.ok() && inputText->isEmpty() && inputSha256->isEmpty())
-        return r.fail(QStringLiteral("input_text"), QStringLiteral("input_text or input_sha256 is required"));
+        return r.fail(QStringLiteral("input_text"),
+                      QStringLiteral("input_text or input_sha256 is required"));
     return r.ok();
 }
 

@@ -4,8 +4,10 @@
 
 #include "service/core/records.h"
 #include "service/core/result.h"
+
 #include <QJsonObject>
 #include <QString>
+
 #include <optional>
 
 namespace MemoryGraph {
@@ -26,10 +28,10 @@ struct ResolveRequest
 /// The resolved record; exactly one of node, edge, commit and decision is set.
 struct ResolveOutcome
 {
-    QString tenantId;   ///< the URI's tenant (always the caller's)
-    QString scope;      ///< the URI's scope
+    QString tenantId; ///< the URI's tenant (always the caller's)
+    QString scope;    ///< the URI's scope
     QString uri;
-    QString kind;       ///< node type, edge, commit or decision
+    QString kind; ///< node type, edge, commit or decision
     bool includeSlots = false;
     bool includeMeta = false;
     std::optional<NodeRecord> node;

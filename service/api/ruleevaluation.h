@@ -3,9 +3,10 @@
 // What evaluating a scope's rules against a context produced (spec §4.7).
 
 #include "service/core/records.h"
-#include "service/rules/ruledefinition.h"
 #include "service/rules/policymerge.h"
+#include "service/rules/ruledefinition.h"
 #include "service/rules/rulerank.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
@@ -18,7 +19,7 @@ struct RuleMatch
     NodeRecord node;
     RuleStatus status;
     RuleDefinition definition;
-    QJsonObject patch;            ///< validated then_json
+    QJsonObject patch; ///< validated then_json
     Rules::RuleRank rank;
     QStringList conditionPaths;
 };
@@ -29,11 +30,11 @@ struct RuleEvaluation
     int considered = 0;
     int skippedInvalidThen = 0;
     QJsonArray invalidThenSample;
-    QJsonObject visibility;       ///< agent_visibility_summary
-    QVector<RuleMatch> active;    ///< score DESC, id ASC
+    QJsonObject visibility;    ///< agent_visibility_summary
+    QVector<RuleMatch> active; ///< score DESC, id ASC
     QVector<RuleMatch> shadow;
     Rules::MergedPolicy applied;
-    std::optional<Rules::MergedPolicy> shadowApplied;   ///< when shadow rules were included
+    std::optional<Rules::MergedPolicy> shadowApplied; ///< when shadow rules were included
 
     int matched() const { return int(active.size() + shadow.size()); }
 };

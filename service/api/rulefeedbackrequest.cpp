@@ -7,14 +7,17 @@
 
 namespace MemoryGraph {
 
-Result<RuleFeedbackRequest> RuleFeedbackRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<RuleFeedbackRequest> RuleFeedbackRequest::fromJson(const QJsonObject &body,
+                                                          int maxTextLength)
 {
     RuleFeedbackRequest q;
     JsonReader r(body);
     r.string("tenant_id", &q.tenantId, 64);
     r.string("scope", &q.scope, 256);
     readUuid(r, "rule_node_id", &q.ruleNodeId, true);
-    if (r.ok() && (body.value(QStringLiteral("outcome")).isUndefined() || body.value(QStringLiteral("outcome")).isNull()))
+    if (r.ok()
+        && (body.value(QStringLiteral("outcome")).isUndefined()
+            || body.value(QStringLiteral("outcome")).isNull()))
         r.fail(QStringLiteral("outcome"), QStringLiteral("is required"));
     r.enumValue("outcome", &q.outcome, Vocabulary::outcomes());
     r.string("run_id", &q.runId, 256);

@@ -2,9 +2,10 @@
 
 // POST /v1/memory/feedback: one outcome for one rule.
 
+#include "service/api/callscopetypes.h"
 #include "service/core/records.h"
 #include "service/core/result.h"
-#include "service/api/callscopetypes.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -16,8 +17,8 @@ struct RuleFeedbackRequest
 {
     QString tenantId;
     QString scope;
-    QString ruleNodeId;   ///< lower-case UUID
-    QString outcome;      ///< positive | negative | neutral
+    QString ruleNodeId; ///< lower-case UUID
+    QString outcome;    ///< positive | negative | neutral
     QString runId;
     QString note;
     QString actor;

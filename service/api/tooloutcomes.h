@@ -2,12 +2,14 @@
 
 // Outcomes of rules evaluation, tool selection, feedback, decision and run reads (spec §4.7-4.11).
 
-#include "service/core/records.h"
 #include "service/api/callscopetypes.h"
 #include "service/api/ruleevaluation.h"
+#include "service/core/records.h"
 #include "service/rules/toolpolicy.h"
+
 #include <QDateTime>
 #include <QJsonObject>
+
 #include <optional>
 
 namespace MemoryGraph {
@@ -21,7 +23,7 @@ struct RulesEvaluateOutcome
 struct ToolSelectOutcome
 {
     CallScope scope;
-    QStringList candidates;                      ///< after control-profile filtering
+    QStringList candidates; ///< after control-profile filtering
     Rules::ToolSelection selection;
     RuleEvaluation rules;
     QStringList toolConflictsSummary;
@@ -39,13 +41,13 @@ struct ToolFeedbackOutcome
     QStringList ruleIds;
     CommitRecord commit;
     DecisionRecord decision;
-    QString linkMode;   ///< provided | inferred | created_from_feedback
+    QString linkMode; ///< provided | inferred | created_from_feedback
 };
 
 struct DecisionLookup
 {
     CallScope scope;
-    QString lookupMode;   ///< decision_id | decision_uri | run_id
+    QString lookupMode; ///< decision_id | decision_uri | run_id
     DecisionRecord decision;
 };
 
@@ -53,7 +55,7 @@ struct RunOutcome
 {
     CallScope scope;
     QString runId;
-    QString status;       ///< decision_recorded | feedback_linked
+    QString status; ///< decision_recorded | feedback_linked
     qint64 decisionCount = 0;
     QVector<DecisionRecord> decisions;
     bool includeFeedback = true;

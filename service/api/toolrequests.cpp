@@ -1,7 +1,7 @@
 #include "service/api/toolrequests.h"
 
-#include "service/core/jsonreader.h"
 #include "service/api/requestfields.h"
+#include "service/core/jsonreader.h"
 #include "service/core/vocabulary.h"
 #include "service/rules/toolpolicy.h"
 
@@ -21,7 +21,8 @@ bool readCandidates(JsonReader &r, const QJsonObject &body, QStringList *out)
         return r.fail(QStringLiteral("candidates"), QStringLiteral("must have 1..200 entries"));
     for (int i = 0; i < raw.size(); ++i) {
         if (!raw.at(i).isString())
-            return r.fail(QStringLiteral("candidates[%1]").arg(i), QStringLiteral("must be a string"));
+            return r.fail(QStringLiteral("candidates[%1]").arg(i),
+                          QStringLiteral("must be a string"));
     }
     *out = Rules::normalizeCandidates(raw);
     if (out->isEmpty())
@@ -34,7 +35,8 @@ bool readCandidates(JsonReader &r, const QJsonObject &body, QStringList *out)
 
 bool Continuity::read(const QJsonObject &body, Continuity *out, JsonReader &r)
 {
-    for (const char *key : {"execution_state_v1", "execution_packet_v1", "execution_result_summary"}) {
+    for (const char *key :
+         {"execution_state_v1", "execution_packet_v1", "execution_result_summary"}) {
         QJsonObject o;
         bool present = false;
         if (!r.object(key, &o, &present))
@@ -98,7 +100,8 @@ Result<ToolSelectRequest> ToolSelectRequest::fromJson(const QJsonObject &body)
     return q;
 }
 
-Result<ToolFeedbackRequest> ToolFeedbackRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<ToolFeedbackRequest> ToolFeedbackRequest::fromJson(const QJsonObject &body,
+                                                          int maxTextLength)
 {
     ToolFeedbackRequest q;
     JsonReader r(body);
@@ -139,7 +142,8 @@ Result<ToolDecisionRequest> ToolDecisionRequest::fromJson(const QJsonObject &bod
     r.string("decision_uri", &q.decisionUri, 1024);
     r.string("run_id", &q.runId, 256);
     if (r.ok() && q.decisionId.isEmpty() && q.decisionUri.isEmpty() && q.runId.isEmpty())
-        r.fail(QStringLiteral("decision_id"), QStringLiteral("one of decision_id, decision_uri or run_id is required"));
+        r.fail(QStringLiteral("decision_id"),
+               QStringLiteral("one of decision_id, decision_uri or run_id is required"));
     if (!r.ok())
         return r.error();
     return q;

@@ -25,7 +25,7 @@ struct RulesEvaluateRequest
 /// Continuity fields a resumed run carries (spec §4.8, §4.13): passed through unchanged.
 struct Continuity
 {
-    QJsonObject fields;   ///< only the keys that were sent
+    QJsonObject fields; ///< only the keys that were sent
     static bool read(const QJsonObject &body, Continuity *out, class JsonReader &reader);
 };
 
@@ -36,7 +36,7 @@ struct ToolSelectRequest
     QString scope;
     QString runId;
     QJsonObject context;
-    QStringList candidates;   ///< trimmed, de-duplicated, 1..200
+    QStringList candidates; ///< trimmed, de-duplicated, 1..200
     bool includeShadow = false;
     int rulesLimit = 50;
     bool strict = true;
@@ -95,7 +95,7 @@ struct RuleStateRequest
     QString tenantId;
     QString scope;
     QString ruleNodeId;
-    QString state;   ///< shadow | active (lower case)
+    QString state; ///< shadow | active (lower case)
     QString actor;
     QString inputText;
     QString inputSha256;

@@ -57,7 +57,8 @@ bool readEndpoint(JsonReader &r, const char *key, EdgeEndpoint *out)
     if (!r.object(key, &endpoint, &present))
         return false;
     if (!present)
-        return r.fail(QLatin1String(key), QStringLiteral("is required ({\"id\"} or {\"client_id\"})"));
+        return r.fail(QLatin1String(key),
+                      QStringLiteral("is required ({\"id\"} or {\"client_id\"})"));
     JsonReader er(endpoint, r.path(QLatin1String(key)));
     er.string("id", &out->id, 64);
     er.string("client_id", &out->clientId, 512);
@@ -134,7 +135,8 @@ Result<WriteRequest> WriteRequest::fromJson(const QJsonObject &body, int maxText
 
     w.nodes.resize(nodes.size());
     for (int i = 0; i < nodes.size(); ++i) {
-        if (!readNode(nodes.at(i), QStringLiteral("nodes[%1]").arg(i), maxTextLength, &w.nodes[i], r))
+        if (!readNode(nodes.at(i), QStringLiteral("nodes[%1]").arg(i), maxTextLength, &w.nodes[i],
+                      r))
             return r.error();
     }
     w.edges.resize(edges.size());

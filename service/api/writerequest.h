@@ -12,13 +12,13 @@ namespace MemoryGraph {
 
 struct WriteNodeInput
 {
-    QJsonObject raw;          ///< the node object as sent (used for content-derived ids)
-    QString id;               ///< without client_id: an existing node of the scope to update
+    QJsonObject raw; ///< the node object as sent (used for content-derived ids)
+    QString id;      ///< without client_id: an existing node of the scope to update
     QString clientId;
-    QString scope;            ///< optional; must equal the request scope
+    QString scope; ///< optional; must equal the request scope
     QString type;
-    QString tier;             ///< empty: hot
-    QString memoryLane;       ///< empty: request lane
+    QString tier;       ///< empty: hot
+    QString memoryLane; ///< empty: request lane
     QString producerAgentId;
     QString ownerAgentId;
     QString ownerTeamId;
@@ -27,7 +27,7 @@ struct WriteNodeInput
     QString rawRef;
     QString evidenceRef;
     QString embeddingModel;
-    QJsonObject slotData;   ///< the node's "slots" object ("slots" is a Qt keyword)
+    QJsonObject slotData; ///< the node's "slots" object ("slots" is a Qt keyword)
     std::optional<double> salience;
     std::optional<double> importance;
     std::optional<double> confidence;
@@ -42,7 +42,7 @@ struct EdgeEndpoint
 
 struct WriteEdgeInput
 {
-    QString id;               ///< optional; must repeat the id of the edge being written
+    QString id; ///< optional; must repeat the id of the edge being written
     QString type;
     EdgeEndpoint src;
     EdgeEndpoint dst;
@@ -54,7 +54,7 @@ struct WriteEdgeInput
 /// A validated POST /v1/memory/write body (spec §4.2).
 struct WriteRequest
 {
-    QJsonObject raw;          ///< the body as sent, minus tenant and scope (identifies a re-send)
+    QJsonObject raw; ///< the body as sent, minus tenant and scope (identifies a re-send)
     QString tenantId;
     QString scope;
     QString actor;
@@ -104,7 +104,7 @@ struct EmbeddingChange
     QString scope;
     qint64 label = 0;
     qint64 version = 0;
-    QByteArray vector;   ///< float32; empty = removed
+    QByteArray vector; ///< float32; empty = removed
 };
 
 struct WriteResult
@@ -114,12 +114,12 @@ struct WriteResult
     QString commitId;
     QString commitUri;
     QString commitHash;
-    bool replayed = false;    ///< identical re-send: the earlier commit was returned, nothing written
+    bool replayed = false; ///< identical re-send: the earlier commit was returned, nothing written
     QVector<WrittenNode> nodes;
     QVector<WrittenEdge> edges;
     int pendingEmbeddings = 0;
     QVector<WarningInfo> warnings;
-    QVector<EmbeddingChange> embeddingChanges;   ///< internal: not part of the response
+    QVector<EmbeddingChange> embeddingChanges; ///< internal: not part of the response
 };
 
 } // namespace MemoryGraph

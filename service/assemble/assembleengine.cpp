@@ -15,8 +15,9 @@ constexpr int kContinuityBlockChars = 1200;
 
 QString compactJson(const QJsonValue &v)
 {
-    const QByteArray text = v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                                        : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+    const QByteArray text = v.isArray()
+                                ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                                : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
     QString s = QString::fromUtf8(text);
     if (s.size() > kContinuityBlockChars)
         s = s.left(kContinuityBlockChars - 1) + QChar(0x2026);
@@ -48,13 +49,16 @@ QVector<LayeredContext::StaticBlock> continuityBlocks(const QJsonObject &continu
         return b;
     };
     if (continuity.contains(QStringLiteral("execution_packet_v1")))
-        out.append(block(QStringLiteral("continuity:execution_packet_v1"), QStringLiteral("Execution packet"),
+        out.append(block(QStringLiteral("continuity:execution_packet_v1"),
+                         QStringLiteral("Execution packet"),
                          compactJson(continuity.value(QStringLiteral("execution_packet_v1")))));
     else if (continuity.contains(QStringLiteral("execution_state_v1")))
-        out.append(block(QStringLiteral("continuity:execution_state_v1"), QStringLiteral("Execution state"),
+        out.append(block(QStringLiteral("continuity:execution_state_v1"),
+                         QStringLiteral("Execution state"),
                          compactJson(continuity.value(QStringLiteral("execution_state_v1")))));
-    const std::pair<const char *, const char *> lists[] = {
-        {"execution_artifacts", "Execution artifact"}, {"execution_evidence", "Execution evidence"}};
+    const std::pair<const char *, const char *> lists[]
+        = {{"execution_artifacts", "Execution artifact"},
+           {"execution_evidence", "Execution evidence"}};
     for (const auto &[key, defaultTitle] : lists) {
         const QJsonArray records = continuity.value(QLatin1String(key)).toArray();
         for (int i = 0; i < records.size(); ++i) {
@@ -62,7 +66,8 @@ QVector<LayeredContext::StaticBlock> continuityBlocks(const QJsonObject &continu
             const QString id = firstString(r, {"id", "ref", "uri"});
             const QString title = firstString(r, {"title", "name", "kind"});
             const QString content = firstString(r, {"summary", "content", "text", "ref", "uri"});
-            out.append(block(QStringLiteral("continuity:%1:%2").arg(QLatin1String(key), id.isEmpty() ? QString::number(i) : id),
+            out.append(block(QStringLiteral("continuity:%1:%2")
+                                 .arg(QLatin1String(key), id.isEmpty() ? QString::number(i) : id),
                              title.isEmpty() ? QLatin1String(defaultTitle) : title,
                              content.isEmpty() ? compactJson(r) : content));
         }
@@ -84,7 +89,9 @@ QStringList contextSignals(const QJsonObject &context, const QJsonObject &contin
     };
     for (const char *key : {"intent", "intents", "tags", "task", "stage"})
         add(context.value(QLatin1String(key)));
-    add(continuity.value(QStringLiteral("execution_state_v1")).toObject().value(QStringLiteral("current_stage")));
+    add(continuity.value(QStringLiteral("execution_state_v1"))
+            .toObject()
+            .value(QStringLiteral("current_stage")));
     return out;
 }
 
@@ -134,7 +141,8 @@ LayeredContext::Input layeredInput(const AssembleRequest &req, const AssembleOut
     }
     for (const QJsonValue &v : out.recall.context.citations) {
         const QJsonObject c = v.toObject();
-        in.citations.append({c.value(QStringLiteral("node_id")).toString(), c.value(QStringLiteral("uri")).toString()});
+        in.citations.append({c.value(QStringLiteral("node_id")).toString(),
+                             c.value(QStringLiteral("uri")).toString()});
     }
     if (out.rules) {
         for (const RuleMatch &m : out.rules->evaluation.active)
@@ -163,7 +171,8 @@ QString packetSourceMode(const QJsonObject &continuity)
 
 /// The outcome's scope and echoes, and the recall request as it will run: the assembling
 /// agent reads memory as itself unless it names a consumer.
-AssembleOutcome newOutcome(const AssembleRequest &req, const CallScope &cs, const QJsonObject &context)
+AssembleOutcome newOutcome(const AssembleRequest &req, const CallScope &cs,
+                           const QJsonObject &context)
 {
     AssembleOutcome out;
     out.scope = cs;
@@ -174,11 +183,15 @@ AssembleOutcome newOutcome(const AssembleRequest &req, const CallScope &cs, cons
     out.recallRequest = req.recall;
     const QJsonObject agent = context.value(QStringLiteral("agent")).toObject();
     if (out.recallRequest.consumerAgentId.isEmpty())
-        out.recallRequest.consumerAgentId = agent.value(QStringLiteral("id")).toString(
-            context.value(QStringLiteral("agent_id")).toString()).trimmed();
+        out.recallRequest.consumerAgentId
+            = agent.value(QStringLiteral("id"))
+                  .toString(context.value(QStringLiteral("agent_id")).toString())
+                  .trimmed();
     if (out.recallRequest.consumerTeamId.isEmpty())
-        out.recallRequest.consumerTeamId = agent.value(QStringLiteral("team_id")).toString(
-            context.value(QStringLiteral("team_id")).toString()).trimmed();
+        out.recallRequest.consumerTeamId
+            = agent.value(QStringLiteral("team_id"))
+                  .toString(context.value(QStringLiteral("team_id")).toString())
+                  .trimmed();
     return out;
 }
 
@@ -198,8 +211,9 @@ Result<Embedding> embedQuery(EmbeddingProvider *provider, const QString &text)
 }
 
 /// include_rules: the rules that apply to the runtime context with continuity evidence added.
-Result<void> evaluateRules(ToolEngine &tools, const AssembleRequest &req, const QJsonObject &context,
-                           const RequestMeta &meta, AssembleOutcome &out)
+Result<void> evaluateRules(ToolEngine &tools, const AssembleRequest &req,
+                           const QJsonObject &context, const RequestMeta &meta,
+                           AssembleOutcome &out)
 {
     RulesEvaluateRequest rules;
     rules.tenantId = out.scope.tenantId;
@@ -244,7 +258,8 @@ AssembleEngine::AssembleEngine(Database &db, IndexManager &indexes, RecallAudit 
 {
 }
 
-Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req, const RequestMeta &meta)
+Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req,
+                                                 const RequestMeta &meta)
 {
     // admit: tenant and identity first; a refused call must not spend an embedding.
     auto cs = resolveCallScope(req.recall.tenantId, req.recall.scope, meta, m_config);
@@ -263,7 +278,8 @@ Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req, con
     if (!query)
         return query.error();
     RecallEngine recall(m_db, m_indexes, m_audit, m_config);
-    auto recalled = recall.recall(out.recallRequest, query.value(), meta, QStringLiteral("context_assemble"));
+    auto recalled
+        = recall.recall(out.recallRequest, query.value(), meta, QStringLiteral("context_assemble"));
     if (!recalled)
         return recalled.error();
     out.recall = std::move(recalled).value();

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "service/access/callscope.h"
 #include "service/api/assembleoutcome.h"
+#include "service/api/assemblerequest.h"
+#include "service/assemble/layeredcontext.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
-#include "service/api/assemblerequest.h"
-#include "service/access/callscope.h"
-#include "service/assemble/layeredcontext.h"
 #include "service/recall/recallengine.h"
 #include "service/tools/toolengine.h"
 

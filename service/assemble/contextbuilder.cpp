@@ -14,9 +14,9 @@ namespace MemoryGraph {
 namespace {
 
 enum Section { Topics = 0, Entities = 1, Events = 2, Rules = 3 };
-const char *const kSectionTitles[] = {"# Topics / Concepts", "# Entities",
-                                      "# Supporting Events / Evidence",
-                                      "# Applicable Rules (Shadow/Active)"};
+const char *const kSectionTitles[]
+    = {"# Topics / Concepts", "# Entities", "# Supporting Events / Evidence",
+       "# Applicable Rules (Shadow/Active)"};
 const char *const kSectionKeys[] = {"topics", "entities", "events", "rules"};
 
 enum class LineKind { Topic, Evidence, Entity, Event, RuleSummary, RuleJson };
@@ -108,7 +108,6 @@ QString render(const QVector<Line> &lines)
     return blocks.join(QStringLiteral("\n\n"));
 }
 
-
 /// The ranked nodes each section shows, in rank order.
 struct Picks
 {
@@ -122,11 +121,13 @@ Picks pickNodes(const QVector<NodeRecord> &ranked)
     for (const NodeRecord &n : ranked) {
         if (isDraftTopic(n))
             continue;
-        if ((n.type == QLatin1String("topic") || n.type == QLatin1String("concept")) && p.topics.size() < 4)
+        if ((n.type == QLatin1String("topic") || n.type == QLatin1String("concept"))
+            && p.topics.size() < 4)
             p.topics << &n;
         else if (n.type == QLatin1String("entity") && p.entities.size() < 6)
             p.entities << &n;
-        else if ((n.type == QLatin1String("event") || n.type == QLatin1String("evidence")) && p.events.size() < 24)
+        else if ((n.type == QLatin1String("event") || n.type == QLatin1String("evidence"))
+                 && p.events.size() < 24)
             p.events << &n;
         else if (n.type == QLatin1String("rule") && p.rules.size() < 6)
             p.rules << &n;
@@ -148,9 +149,10 @@ void preferRollups(Picks &p)
         }
     }
     if (compression) {
-        p.events.erase(std::remove_if(p.events.begin(), p.events.end(),
-                                      [&cited](const NodeRecord *e) { return cited.contains(e->id); }),
-                       p.events.end());
+        p.events.erase(
+            std::remove_if(p.events.begin(), p.events.end(),
+                           [&cited](const NodeRecord *e) { return cited.contains(e->id); }),
+            p.events.end());
         p.events.resize(qMin(p.events.size(), qsizetype(5)));
     } else {
         p.events.resize(qMin(p.events.size(), qsizetype(10)));
@@ -243,7 +245,7 @@ QJsonObject ruleItem(const NodeRecord &n, const RuleView &v)
 /// Collects the lines, items and citations section by section; each node is cited once.
 struct ContextWriter
 {
-    explicit ContextWriter(const ContextOptions &opts) : options(opts) {}
+    explicit ContextWriter(const ContextOptions &opts) : options(opts) { }
 
     const ContextOptions &options;
     ContextResult out;
@@ -261,7 +263,8 @@ struct ContextWriter
             {QStringLiteral("commit_id"), nullable(n.commitId)},
             {QStringLiteral("commit_uri"),
              n.commitId.isEmpty() ? QJsonValue()
-                                  : QJsonValue(recordUri(n.tenantId, n.scope, QStringLiteral("commit"), n.commitId))},
+                                  : QJsonValue(recordUri(n.tenantId, n.scope,
+                                                         QStringLiteral("commit"), n.commitId))},
             {QStringLiteral("raw_ref"), nullable(n.rawRef)},
             {QStringLiteral("evidence_ref"), nullable(n.evidenceRef)}});
     }
@@ -271,15 +274,18 @@ struct ContextWriter
     {
         if (isCompression(n)) {
             const int covers = n.slotData.value(QStringLiteral("source_event_count")).toInt();
-            lines.append({Topics, LineKind::Topic,
-                          QStringLiteral("- ") + withSummary(label(n), n)
-                              + QStringLiteral(" (node:%1, compression, covers=%2)").arg(n.id).arg(covers)});
+            lines.append(
+                {Topics, LineKind::Topic,
+                 QStringLiteral("- ") + withSummary(label(n), n)
+                     + QStringLiteral(" (node:%1, compression, covers=%2)").arg(n.id).arg(covers)});
             const QStringList ids = citedNodeIds(n);
             for (int i = 0; i < qMin(3, int(ids.size())); ++i)
-                lines.append({Topics, LineKind::Evidence, QStringLiteral("  evidence_node=") + ids.at(i)});
+                lines.append(
+                    {Topics, LineKind::Evidence, QStringLiteral("  evidence_node=") + ids.at(i)});
         } else {
             lines.append({Topics, LineKind::Topic,
-                          QStringLiteral("- ") + withSummary(label(n), n) + QStringLiteral(" (node:%1)").arg(n.id)});
+                          QStringLiteral("- ") + withSummary(label(n), n)
+                              + QStringLiteral(" (node:%1)").arg(n.id)});
         }
         out.items.append(summaryItem(n));
         cite(n);
@@ -288,7 +294,8 @@ struct ContextWriter
     void addEntity(const NodeRecord &n)
     {
         lines.append({Entities, LineKind::Entity,
-                      QStringLiteral("- ") + withSummary(label(n), n) + QStringLiteral(" (node:%1)").arg(n.id)});
+                      QStringLiteral("- ") + withSummary(label(n), n)
+                          + QStringLiteral(" (node:%1)").arg(n.id)});
         out.items.append(summaryItem(n));
         cite(n);
     }
@@ -301,9 +308,11 @@ struct ContextWriter
             refs += QStringLiteral(", raw_ref=") + n.rawRef;
         if (!n.evidenceRef.isEmpty())
             refs += QStringLiteral(", evidence_ref=") + n.evidenceRef;
-        lines.append({Events, LineKind::Event,
-                      QStringLiteral("- ") + (n.textSummary.isEmpty() ? QStringLiteral("(no summary)") : n.textSummary)
-                          + QStringLiteral(" (") + refs + QLatin1Char(')')});
+        lines.append(
+            {Events, LineKind::Event,
+             QStringLiteral("- ")
+                 + (n.textSummary.isEmpty() ? QStringLiteral("(no summary)") : n.textSummary)
+                 + QStringLiteral(" (") + refs + QLatin1Char(')')});
         out.items.append(QJsonObject{{QStringLiteral("kind"), n.type},
                                      {QStringLiteral("node_id"), n.id},
                                      {QStringLiteral("uri"), uriOf(n)},
@@ -320,8 +329,10 @@ struct ContextWriter
         const RuleView v = ruleView(n, options.ruleStatuses);
         lines.append({Rules, LineKind::RuleSummary, ruleSummaryLine(n, v)});
         if (options.profile != QLatin1String("aggressive")) {
-            lines.append({Rules, LineKind::RuleJson, QStringLiteral("  if=") + compactJson(v.ifJson)});
-            lines.append({Rules, LineKind::RuleJson, QStringLiteral("  then=") + compactJson(v.thenJson)});
+            lines.append(
+                {Rules, LineKind::RuleJson, QStringLiteral("  if=") + compactJson(v.ifJson)});
+            lines.append(
+                {Rules, LineKind::RuleJson, QStringLiteral("  then=") + compactJson(v.thenJson)});
         }
         out.items.append(ruleItem(n, v));
         cite(n);
@@ -344,8 +355,10 @@ struct Compacted
 {
     QString text;
     int dropped = 0;
-    QJsonObject droppedBySection{{QStringLiteral("topics"), 0}, {QStringLiteral("entities"), 0},
-                                 {QStringLiteral("events"), 0}, {QStringLiteral("rules"), 0}};
+    QJsonObject droppedBySection{{QStringLiteral("topics"), 0},
+                                 {QStringLiteral("entities"), 0},
+                                 {QStringLiteral("events"), 0},
+                                 {QStringLiteral("rules"), 0}};
 };
 
 /// Drops the lowest-priority line (by kind and section) until the text fits; one line always
@@ -384,7 +397,8 @@ QJsonObject compactionReport(const ContextOptions &options, int budget, const QS
     return QJsonObject{
         {QStringLiteral("profile"), options.profile},
         {QStringLiteral("token_budget"), options.tokenBudget && *options.tokenBudget > 0
-                                             ? QJsonValue(*options.tokenBudget) : QJsonValue()},
+                                             ? QJsonValue(*options.tokenBudget)
+                                             : QJsonValue()},
         {QStringLiteral("char_budget"), budget > 0 ? QJsonValue(budget) : QJsonValue()},
         {QStringLiteral("applied"), c.text.size() < before.size()},
         {QStringLiteral("before_chars"), before.size()},

@@ -15,9 +15,9 @@ namespace MemoryGraph {
 
 struct ContextOptions
 {
-    std::optional<int> tokenBudget;   ///< <= 0 means none
-    std::optional<int> charBudget;    ///< <= 0 means none; wins over the token budget
-    QString profile = QStringLiteral("balanced");   ///< balanced | aggressive
+    std::optional<int> tokenBudget;               ///< <= 0 means none
+    std::optional<int> charBudget;                ///< <= 0 means none; wins over the token budget
+    QString profile = QStringLiteral("balanced"); ///< balanced | aggressive
     /// State and feedback counts of the rule nodes among the ranked nodes, by node id; rules
     /// without an entry render as state=unknown.
     QHash<QString, RuleStatus> ruleStatuses;
@@ -27,6 +27,5 @@ struct ContextOptions
 /// sections Topics / Concepts, Entities, Supporting Events / Evidence, Applicable Rules.
 /// Compaction drops low-priority lines of the text only; items and citations stay whole.
 ContextResult buildContext(const QVector<NodeRecord> &rankedNodes, const ContextOptions &options);
-
 
 } // namespace MemoryGraph

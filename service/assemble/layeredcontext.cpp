@@ -22,11 +22,11 @@ struct LayerDefaults
 };
 
 // reference §7.3: order, headers, default char budgets and item caps.
-const LayerDefaults kLayers[] = {
-    {"facts", "# Facts", 1200, 16},          {"episodes", "# Episodes", 1600, 20},
-    {"rules", "# Rules", 1000, 16},          {"static", "# Static Context", 1200, 6},
-    {"decisions", "# Decisions", 700, 10},   {"tools", "# Tools", 700, 10},
-    {"citations", "# Citations", 1000, 24}};
+const LayerDefaults kLayers[]
+    = {{"facts", "# Facts", 1200, 16},        {"episodes", "# Episodes", 1600, 20},
+       {"rules", "# Rules", 1000, 16},        {"static", "# Static Context", 1200, 6},
+       {"decisions", "# Decisions", 700, 10}, {"tools", "# Tools", 700, 10},
+       {"citations", "# Citations", 1000, 24}};
 
 const LayerDefaults *defaultsOf(const QString &layer)
 {
@@ -44,7 +44,7 @@ struct Entry
     QString kind;
     QString text;
     QString source;
-    QString forgetReason;   ///< non-empty: forgotten before budgeting
+    QString forgetReason; ///< non-empty: forgotten before budgeting
 };
 
 QSet<QString> terms(const QString &text)
@@ -113,7 +113,7 @@ StaticChoice chooseBlocks(const Input &input)
     std::stable_sort(scored.begin(), scored.end(), [](const Scored &a, const Scored &b) {
         if (a.block->alwaysInclude != b.block->alwaysInclude)
             return a.block->alwaysInclude;
-        return a.score.score > b.score.score;   // ties keep the given order
+        return a.score.score > b.score.score; // ties keep the given order
     });
     StaticChoice out;
     int chosen = 0;
@@ -138,12 +138,13 @@ StaticChoice chooseBlocks(const Input &input)
             out.selected.append(s.block);
         else
             ++out.rejected;
-        out.trace.append(QJsonObject{{QStringLiteral("id"), s.block->id},
-                                     {QStringLiteral("score"), s.score.score},
-                                     {QStringLiteral("matched"), QJsonArray::fromStringList(s.score.matched)},
-                                     {QStringLiteral("always_include"), s.block->alwaysInclude},
-                                     {QStringLiteral("selected"), take},
-                                     {QStringLiteral("reason"), reason}});
+        out.trace.append(
+            QJsonObject{{QStringLiteral("id"), s.block->id},
+                        {QStringLiteral("score"), s.score.score},
+                        {QStringLiteral("matched"), QJsonArray::fromStringList(s.score.matched)},
+                        {QStringLiteral("always_include"), s.block->alwaysInclude},
+                        {QStringLiteral("selected"), take},
+                        {QStringLiteral("reason"), reason}});
     }
     return out;
 }
@@ -157,14 +158,17 @@ QHash<QString, QVector<Entry>> collectEntries(const Input &input, const StaticCh
             continue;
         ruleIds.insert(r.id);
         byLayer[QStringLiteral("rules")].append(
-            {r.id, QStringLiteral("rule"),
-             QStringLiteral("[%1] %2 (%3)").arg(r.state, r.summary.isEmpty() ? r.id : r.summary, r.id),
-             QStringLiteral("rules_evaluation"), {}});
+            {r.id,
+             QStringLiteral("rule"),
+             QStringLiteral("[%1] %2 (%3)")
+                 .arg(r.state, r.summary.isEmpty() ? r.id : r.summary, r.id),
+             QStringLiteral("rules_evaluation"),
+             {}});
     }
     for (const MemoryItem &item : input.items) {
         const QString layer = layerOf(item);
         if (layer == QLatin1String("rules") && ruleIds.contains(item.nodeId))
-            continue;   // the evaluated match already speaks for this rule
+            continue; // the evaluated match already speaks for this rule
         if (item.kind == QLatin1String("rule") && item.ruleState != QLatin1String("active")
             && !input.includeShadowRules)
             continue;
@@ -173,32 +177,43 @@ QHash<QString, QVector<Entry>> collectEntries(const Input &input, const StaticCh
     }
     for (const StaticBlock *b : choice.selected)
         byLayer[QStringLiteral("static")].append(
-            {b->id, QStringLiteral("static_block"),
+            {b->id,
+             QStringLiteral("static_block"),
              b->title.isEmpty() ? b->content : b->title + QStringLiteral(": ") + b->content,
-             QStringLiteral("static_block"), {}});
+             QStringLiteral("static_block"),
+             {}});
     if (!input.decisionId.isEmpty())
-        byLayer[QStringLiteral("decisions")].append({QStringLiteral("decision_id"), QStringLiteral("decision"),
-                                                     QStringLiteral("decision_id: ") + input.decisionId,
-                                                     QStringLiteral("tools_select"), {}});
+        byLayer[QStringLiteral("decisions")].append(
+            {QStringLiteral("decision_id"),
+             QStringLiteral("decision"),
+             QStringLiteral("decision_id: ") + input.decisionId,
+             QStringLiteral("tools_select"),
+             {}});
     if (!input.runId.isEmpty())
-        byLayer[QStringLiteral("decisions")].append({QStringLiteral("run_id"), QStringLiteral("decision"),
+        byLayer[QStringLiteral("decisions")].append({QStringLiteral("run_id"),
+                                                     QStringLiteral("decision"),
                                                      QStringLiteral("run_id: ") + input.runId,
-                                                     QStringLiteral("tools_select"), {}});
+                                                     QStringLiteral("tools_select"),
+                                                     {}});
     if (!input.toolRanking.isEmpty() || !input.selectedTool.isEmpty()) {
         byLayer[QStringLiteral("tools")].append(
-            {QStringLiteral("selected_tool"), QStringLiteral("tool"),
+            {QStringLiteral("selected_tool"),
+             QStringLiteral("tool"),
              QStringLiteral("selected tool: ")
                  + (input.selectedTool.isEmpty() ? QStringLiteral("none") : input.selectedTool),
-             QStringLiteral("tools_select"), {}});
+             QStringLiteral("tools_select"),
+             {}});
         if (!input.toolRanking.isEmpty())
-            byLayer[QStringLiteral("tools")].append({QStringLiteral("tool_ranking"), QStringLiteral("tool"),
-                                                     QStringLiteral("tool ranking: ")
-                                                         + input.toolRanking.join(QStringLiteral(", ")),
-                                                     QStringLiteral("tools_select"), {}});
+            byLayer[QStringLiteral("tools")].append(
+                {QStringLiteral("tool_ranking"),
+                 QStringLiteral("tool"),
+                 QStringLiteral("tool ranking: ") + input.toolRanking.join(QStringLiteral(", ")),
+                 QStringLiteral("tools_select"),
+                 {}});
     }
     for (const Citation &c : input.citations)
-        byLayer[QStringLiteral("citations")].append({c.nodeId, QStringLiteral("citation"), c.uri,
-                                                     QStringLiteral("recall"), {}});
+        byLayer[QStringLiteral("citations")].append(
+            {c.nodeId, QStringLiteral("citation"), c.uri, QStringLiteral("recall"), {}});
     return byLayer;
 }
 
@@ -250,14 +265,16 @@ BlockScore scoreBlock(const StaticBlock &block, const Input &input)
         }
     }
     for (const QString &tool : block.tools) {
-        const bool offered = std::any_of(input.toolCandidates.cbegin(), input.toolCandidates.cend(),
-                                         [&tool](const QString &c) { return c.compare(tool, Qt::CaseInsensitive) == 0; });
+        const bool offered = std::any_of(
+            input.toolCandidates.cbegin(), input.toolCandidates.cend(),
+            [&tool](const QString &c) { return c.compare(tool, Qt::CaseInsensitive) == 0; });
         if (offered) {
             s.score += 15;
             s.matched << QStringLiteral("tool:") + tool;
         }
     }
-    const QSet<QString> shared = terms(block.title + QLatin1Char(' ') + block.content).intersect(query);
+    const QSet<QString> shared
+        = terms(block.title + QLatin1Char(' ') + block.content).intersect(query);
     if (!shared.isEmpty()) {
         s.score += qMin(kLexicalPointsCap, kLexicalPointsPerTerm * int(shared.size()));
         s.matched << QStringLiteral("lexical:%1").arg(shared.size());
@@ -293,7 +310,7 @@ struct LayerFill
 /// items were left out.
 struct Merger
 {
-    Merger(const LayerOptions &options, Output &output) : opt(options), out(output) {}
+    Merger(const LayerOptions &options, Output &output) : opt(options), out(output) { }
 
     const LayerOptions &opt;
     Output &out;
@@ -415,19 +432,22 @@ QJsonObject layeredBody(const Input &input, const QStringList &order, const Merg
         {QStringLiteral("version"), 1},
         {QStringLiteral("mode"), QStringLiteral("experimental_context_orchestrator_v0")},
         {QStringLiteral("order"), QJsonArray::fromStringList(order)},
-        {QStringLiteral("budget"), QJsonObject{{QStringLiteral("total_chars"), totalChars},
-                                               {QStringLiteral("used_chars"), m.totalUsed},
-                                               {QStringLiteral("remaining_chars"), totalChars - m.totalUsed}}},
-        {QStringLiteral("stats"), QJsonObject{{QStringLiteral("source_items"), m.sourceItems},
-                                              {QStringLiteral("kept_items"), m.keptItems},
-                                              {QStringLiteral("dropped_items"), out.droppedItems},
-                                              {QStringLiteral("forgotten_items"), out.forgottenItems},
-                                              {QStringLiteral("layers_with_content"), out.layersWithContent.size()}}},
+        {QStringLiteral("budget"),
+         QJsonObject{{QStringLiteral("total_chars"), totalChars},
+                     {QStringLiteral("used_chars"), m.totalUsed},
+                     {QStringLiteral("remaining_chars"), totalChars - m.totalUsed}}},
+        {QStringLiteral("stats"),
+         QJsonObject{{QStringLiteral("source_items"), m.sourceItems},
+                     {QStringLiteral("kept_items"), m.keptItems},
+                     {QStringLiteral("dropped_items"), out.droppedItems},
+                     {QStringLiteral("forgotten_items"), out.forgottenItems},
+                     {QStringLiteral("layers_with_content"), out.layersWithContent.size()}}},
         {QStringLiteral("layers"), m.layers},
         {QStringLiteral("merged_text"), out.mergedText},
         {QStringLiteral("dropped_reasons"), m.dropped},
         {QStringLiteral("forgetting"), forgettingReport(m.opt.forgetting, out.forgottenItems)},
-        {QStringLiteral("static_injection"), staticInjectionReport(input, choice, out.staticBlocksSelected)}};
+        {QStringLiteral("static_injection"),
+         staticInjectionReport(input, choice, out.staticBlocksSelected)}};
     if (m.opt.includeMergeTrace)
         body.insert(QStringLiteral("merge_trace"), m.mergeTrace);
     return body;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/api/layeredcontexttypes.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>

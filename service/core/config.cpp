@@ -11,8 +11,8 @@ namespace {
 
 Error badVariable(const QString &name, const QString &why)
 {
-    return Error::make(400, QStringLiteral("invalid_configuration"), name + QStringLiteral(": ") + why,
-                       {{QStringLiteral("variable"), name}});
+    return Error::make(400, QStringLiteral("invalid_configuration"),
+                       name + QStringLiteral(": ") + why, {{QStringLiteral("variable"), name}});
 }
 
 Result<bool> readBool(const QProcessEnvironment &env, const QString &name, bool fallback)
@@ -76,7 +76,8 @@ Result<QHash<QString, KeyIdentity>> readApiKeys(const QString &raw)
     const QJsonDocument doc = QJsonDocument::fromJson(raw.toUtf8(), &err);
     const QString name = QStringLiteral("MEMORY_API_KEYS_JSON");
     if (err.error != QJsonParseError::NoError || !doc.isObject())
-        return badVariable(name, QStringLiteral("expected a JSON object of key -> {tenant_id,...}"));
+        return badVariable(name,
+                           QStringLiteral("expected a JSON object of key -> {tenant_id,...}"));
     const QJsonObject obj = doc.object();
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (!it.value().isObject())
@@ -94,20 +95,23 @@ Result<QHash<QString, KeyIdentity>> readApiKeys(const QString &raw)
     return keys;
 }
 
-/// Maintenance settings are advisory: an unusable value keeps the default instead of failing start-up.
+/// Maintenance settings are advisory: an unusable value keeps the default instead of failing
+/// start-up.
 bool lenientBool(const QProcessEnvironment &env, const char *name, bool fallback)
 {
     auto v = readBool(env, QString::fromLatin1(name), fallback);
     return v ? v.value() : fallback;
 }
 
-qint64 lenientInt(const QProcessEnvironment &env, const char *name, qint64 fallback, qint64 min, qint64 max)
+qint64 lenientInt(const QProcessEnvironment &env, const char *name, qint64 fallback, qint64 min,
+                  qint64 max)
 {
     auto v = readInt(env, QString::fromLatin1(name), fallback, min, max);
     return v ? v.value() : fallback;
 }
 
-double lenientNumber(const QProcessEnvironment &env, const char *name, double fallback, double min, double max)
+double lenientNumber(const QProcessEnvironment &env, const char *name, double fallback, double min,
+                     double max)
 {
     auto v = readNumber(env, QString::fromLatin1(name), fallback, min, max);
     return v ? v.value() : fallback;
@@ -161,11 +165,13 @@ Result<void> readAuth(const QProcessEnvironment &env, ServiceConfig &c)
         return keys.error();
     c.apiKeys = keys.value();
 
-    if ((c.authMode == AuthMode::Jwt || c.authMode == AuthMode::ApiKeyOrJwt) && c.jwtSecret.isEmpty())
+    if ((c.authMode == AuthMode::Jwt || c.authMode == AuthMode::ApiKeyOrJwt)
+        && c.jwtSecret.isEmpty())
         return badVariable(QStringLiteral("MEMORY_JWT_HS256_SECRET"),
                            QStringLiteral("required when MEMORY_AUTH_MODE uses jwt"));
 
-    auto skew = readInt(env, QStringLiteral("MEMORY_JWT_CLOCK_SKEW_SEC"), c.jwtClockSkewSec, 0, 3600);
+    auto skew
+        = readInt(env, QStringLiteral("MEMORY_JWT_CLOCK_SKEW_SEC"), c.jwtClockSkewSec, 0, 3600);
     if (!skew)
         return skew.error();
     c.jwtClockSkewSec = int(skew.value());
@@ -193,11 +199,11 @@ Result<void> readListener(const QProcessEnvironment &env, ServiceConfig &c)
 {
     c.allowedHosts = listSetting(env, "MEMORY_ALLOWED_HOSTS");
     c.allowedOrigins = listSetting(env, "MEMORY_ALLOWED_ORIGINS");
-    const std::tuple<const char *, int *, qint64, qint64> listenerSettings[] = {
-        {"MEMORY_HTTP_IDLE_TIMEOUT_MS", &c.listener.idleTimeoutMs, 100, 3600000},
-        {"MEMORY_HTTP_MAX_CONNECTIONS", &c.listener.maxConnections, 1, 100000},
-        {"MEMORY_HTTP_MAX_HEADER_BYTES", &c.listener.maxHeaderBytes, 1024, 1048576},
-        {"MEMORY_HTTP_MAX_QUEUED_REQUESTS", &c.listener.maxQueuedRequests, 1, 100000}};
+    const std::tuple<const char *, int *, qint64, qint64> listenerSettings[]
+        = {{"MEMORY_HTTP_IDLE_TIMEOUT_MS", &c.listener.idleTimeoutMs, 100, 3600000},
+           {"MEMORY_HTTP_MAX_CONNECTIONS", &c.listener.maxConnections, 1, 100000},
+           {"MEMORY_HTTP_MAX_HEADER_BYTES", &c.listener.maxHeaderBytes, 1024, 1048576},
+           {"MEMORY_HTTP_MAX_QUEUED_REQUESTS", &c.listener.maxQueuedRequests, 1, 100000}};
     for (const auto &[name, field, min, max] : listenerSettings) {
         auto v = readInt(env, QString::fromLatin1(name), *field, min, max);
         if (!v)
@@ -228,8 +234,10 @@ Result<void> readEmbedding(const QProcessEnvironment &env, ServiceConfig &c)
                            QStringLiteral("expected none, fake, local or openai"));
     c.embeddingBaseUrl = textSetting(env, "EMBEDDING_BASE_URL", c.embeddingBaseUrl);
     c.embeddingModel = textSetting(env, "EMBEDDING_MODEL", c.embeddingModel);
-    c.embeddingApiKey = textSetting(env, "EMBEDDING_API_KEY", env.value(QStringLiteral("OPENAI_API_KEY")));
-    auto timeout = readInt(env, QStringLiteral("EMBEDDING_TIMEOUT_MS"), c.embeddingTimeoutMs, 100, 600000);
+    c.embeddingApiKey
+        = textSetting(env, "EMBEDDING_API_KEY", env.value(QStringLiteral("OPENAI_API_KEY")));
+    auto timeout
+        = readInt(env, QStringLiteral("EMBEDDING_TIMEOUT_MS"), c.embeddingTimeoutMs, 100, 600000);
     if (!timeout)
         return timeout.error();
     c.embeddingTimeoutMs = int(timeout.value());
@@ -239,13 +247,14 @@ Result<void> readEmbedding(const QProcessEnvironment &env, ServiceConfig &c)
 /// The recall profiles, their policy override, adaptive downgrade and the text token budget.
 Result<void> readRecall(const QProcessEnvironment &env, ServiceConfig &c)
 {
-    static const QStringList profiles{QStringLiteral("strict_edges"), QStringLiteral("quality_first"),
-                                      QStringLiteral("legacy")};
+    static const QStringList profiles{QStringLiteral("strict_edges"),
+                                      QStringLiteral("quality_first"), QStringLiteral("legacy")};
     c.recallProfile = textSetting(env, "MEMORY_RECALL_PROFILE", c.recallProfile);
     if (!profiles.contains(c.recallProfile))
         return badVariable(QStringLiteral("MEMORY_RECALL_PROFILE"),
                            QStringLiteral("expected strict_edges, quality_first or legacy"));
-    c.adaptiveTargetProfile = textSetting(env, "MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE", c.adaptiveTargetProfile);
+    c.adaptiveTargetProfile
+        = textSetting(env, "MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE", c.adaptiveTargetProfile);
     if (!profiles.contains(c.adaptiveTargetProfile))
         return badVariable(QStringLiteral("MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE"),
                            QStringLiteral("expected strict_edges, quality_first or legacy"));
@@ -258,11 +267,13 @@ Result<void> readRecall(const QProcessEnvironment &env, ServiceConfig &c)
                                QStringLiteral("expected a JSON object"));
         c.recallProfilePolicy = doc.object();
     }
-    auto adaptive = readBool(env, QStringLiteral("MEMORY_RECALL_ADAPTIVE_DOWNGRADE_ENABLED"), false);
+    auto adaptive
+        = readBool(env, QStringLiteral("MEMORY_RECALL_ADAPTIVE_DOWNGRADE_ENABLED"), false);
     if (!adaptive)
         return adaptive.error();
     c.adaptiveDowngrade = adaptive.value();
-    auto waitMs = readInt(env, QStringLiteral("MEMORY_RECALL_ADAPTIVE_WAIT_MS"), c.adaptiveWaitMs, 0, 600000);
+    auto waitMs = readInt(env, QStringLiteral("MEMORY_RECALL_ADAPTIVE_WAIT_MS"), c.adaptiveWaitMs,
+                          0, 600000);
     if (!waitMs)
         return waitMs.error();
     c.adaptiveWaitMs = int(waitMs.value());
@@ -300,15 +311,15 @@ Result<void> readRateLimits(const QProcessEnvironment &env, ServiceConfig &c)
     if (!quota)
         return quota.error();
     rl.tenantQuotaEnabled = quota.value();
-    const std::pair<const char *, RateLimit *> limits[] = {
-        {"RECALL_RATE_LIMIT", &rl.recall},
-        {"WRITE_RATE_LIMIT", &rl.write},
-        {"DEBUG_EMBED_RATE_LIMIT", &rl.debugEmbeddings},
-        {"RECALL_TEXT_EMBED_RATE_LIMIT", &rl.textEmbed},
-        {"TENANT_RECALL_RATE_LIMIT", &rl.tenantRecall},
-        {"TENANT_WRITE_RATE_LIMIT", &rl.tenantWrite},
-        {"TENANT_DEBUG_EMBED_RATE_LIMIT", &rl.tenantDebugEmbeddings},
-        {"TENANT_RECALL_TEXT_EMBED_RATE_LIMIT", &rl.tenantTextEmbed}};
+    const std::pair<const char *, RateLimit *> limits[]
+        = {{"RECALL_RATE_LIMIT", &rl.recall},
+           {"WRITE_RATE_LIMIT", &rl.write},
+           {"DEBUG_EMBED_RATE_LIMIT", &rl.debugEmbeddings},
+           {"RECALL_TEXT_EMBED_RATE_LIMIT", &rl.textEmbed},
+           {"TENANT_RECALL_RATE_LIMIT", &rl.tenantRecall},
+           {"TENANT_WRITE_RATE_LIMIT", &rl.tenantWrite},
+           {"TENANT_DEBUG_EMBED_RATE_LIMIT", &rl.tenantDebugEmbeddings},
+           {"TENANT_RECALL_TEXT_EMBED_RATE_LIMIT", &rl.tenantTextEmbed}};
     for (const auto &[prefix, limit] : limits) {
         if (auto r = readLimit(env, prefix, limit); !r)
             return r.error();
@@ -319,12 +330,18 @@ Result<void> readRateLimits(const QProcessEnvironment &env, ServiceConfig &c)
 /// Adaptive decay and scope budgets of the maintenance jobs (lenient: never fails start-up).
 void readDecay(const QProcessEnvironment &env, ServiceConfig &c)
 {
-    c.adaptiveDecayEnabled = lenientBool(env, "MEMORY_ADAPTIVE_DECAY_ENABLED", c.adaptiveDecayEnabled);
-    c.adaptiveRecentDays = int(lenientInt(env, "MEMORY_ADAPTIVE_RECENT_DAYS", c.adaptiveRecentDays, 0, 3650));
-    c.salienceDecayFactor = lenientNumber(env, "MEMORY_SALIENCE_DECAY_FACTOR", c.salienceDecayFactor, 0, 1);
-    c.scopeHotNodeBudget = int(lenientInt(env, "MEMORY_SCOPE_HOT_NODE_BUDGET", c.scopeHotNodeBudget, 0, 100000000));
-    c.scopeActiveNodeBudget = int(lenientInt(env, "MEMORY_SCOPE_ACTIVE_NODE_BUDGET", c.scopeActiveNodeBudget, 0, 100000000));
-    c.decayIntervalHours = int(lenientInt(env, "MEMORY_DECAY_INTERVAL_HOURS", c.decayIntervalHours, 0, 24 * 365));
+    c.adaptiveDecayEnabled
+        = lenientBool(env, "MEMORY_ADAPTIVE_DECAY_ENABLED", c.adaptiveDecayEnabled);
+    c.adaptiveRecentDays
+        = int(lenientInt(env, "MEMORY_ADAPTIVE_RECENT_DAYS", c.adaptiveRecentDays, 0, 3650));
+    c.salienceDecayFactor
+        = lenientNumber(env, "MEMORY_SALIENCE_DECAY_FACTOR", c.salienceDecayFactor, 0, 1);
+    c.scopeHotNodeBudget
+        = int(lenientInt(env, "MEMORY_SCOPE_HOT_NODE_BUDGET", c.scopeHotNodeBudget, 0, 100000000));
+    c.scopeActiveNodeBudget = int(
+        lenientInt(env, "MEMORY_SCOPE_ACTIVE_NODE_BUDGET", c.scopeActiveNodeBudget, 0, 100000000));
+    c.decayIntervalHours
+        = int(lenientInt(env, "MEMORY_DECAY_INTERVAL_HOURS", c.decayIntervalHours, 0, 24 * 365));
 }
 
 } // namespace
@@ -346,8 +363,8 @@ Result<ServiceConfig> ServiceConfig::fromEnvironment(const QProcessEnvironment &
     readDefaults(env, c);
     c.production = isProduction(env);
     // Strict groups, in the order their errors are reported: the first bad variable wins.
-    for (auto readGroup : {readAuth, readRequestLimits, readListener, readWritePolicy, readEmbedding,
-                           readRecall, readRateLimits}) {
+    for (auto readGroup : {readAuth, readRequestLimits, readListener, readWritePolicy,
+                           readEmbedding, readRecall, readRateLimits}) {
         if (auto r = readGroup(env, c); !r)
             return r.error();
     }

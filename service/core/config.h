@@ -33,32 +33,32 @@ struct RateLimit
 /// Class limiters (per caller address) and tenant quotas (spec §8).
 struct RateLimits
 {
-    bool classLimitsEnabled = true;       ///< RATE_LIMIT_ENABLED
-    bool bypassLoopback = true;           ///< RATE_LIMIT_BYPASS_LOOPBACK (never in production)
-    RateLimit recall{10, 20};             ///< RECALL_RATE_LIMIT_RPS / _BURST
-    RateLimit write{5, 10};               ///< WRITE_RATE_LIMIT_RPS / _BURST
-    RateLimit debugEmbeddings{0.2, 2};    ///< DEBUG_EMBED_RATE_LIMIT_RPS / _BURST
-    RateLimit textEmbed{4, 8};            ///< RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
-    bool tenantQuotaEnabled = false;      ///< TENANT_QUOTA_ENABLED
-    RateLimit tenantRecall{30, 60};       ///< TENANT_RECALL_RATE_LIMIT_RPS / _BURST
-    RateLimit tenantWrite{10, 20};        ///< TENANT_WRITE_RATE_LIMIT_RPS / _BURST
-    RateLimit tenantDebugEmbeddings{1, 4};///< TENANT_DEBUG_EMBED_RATE_LIMIT_RPS / _BURST
-    RateLimit tenantTextEmbed{8, 16};     ///< TENANT_RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
+    bool classLimitsEnabled = true;        ///< RATE_LIMIT_ENABLED
+    bool bypassLoopback = true;            ///< RATE_LIMIT_BYPASS_LOOPBACK (never in production)
+    RateLimit recall{10, 20};              ///< RECALL_RATE_LIMIT_RPS / _BURST
+    RateLimit write{5, 10};                ///< WRITE_RATE_LIMIT_RPS / _BURST
+    RateLimit debugEmbeddings{0.2, 2};     ///< DEBUG_EMBED_RATE_LIMIT_RPS / _BURST
+    RateLimit textEmbed{4, 8};             ///< RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
+    bool tenantQuotaEnabled = false;       ///< TENANT_QUOTA_ENABLED
+    RateLimit tenantRecall{30, 60};        ///< TENANT_RECALL_RATE_LIMIT_RPS / _BURST
+    RateLimit tenantWrite{10, 20};         ///< TENANT_WRITE_RATE_LIMIT_RPS / _BURST
+    RateLimit tenantDebugEmbeddings{1, 4}; ///< TENANT_DEBUG_EMBED_RATE_LIMIT_RPS / _BURST
+    RateLimit tenantTextEmbed{8, 16};      ///< TENANT_RECALL_TEXT_EMBED_RATE_LIMIT_RPS / _BURST
 };
 
 /// What the HTTP listener lets one client hold (issue: trust boundaries, listener exhaustion).
 struct ListenerLimits
 {
-    int idleTimeoutMs = 30000;    ///< MEMORY_HTTP_IDLE_TIMEOUT_MS: idle or stalled connection closes
-    int maxConnections = 128;     ///< MEMORY_HTTP_MAX_CONNECTIONS: open connections at once
-    int maxHeaderBytes = 32768;   ///< MEMORY_HTTP_MAX_HEADER_BYTES: request line + headers
-    int maxQueuedRequests = 64;   ///< MEMORY_HTTP_MAX_QUEUED_REQUESTS: requests waiting for a worker
+    int idleTimeoutMs = 30000;  ///< MEMORY_HTTP_IDLE_TIMEOUT_MS: idle or stalled connection closes
+    int maxConnections = 128;   ///< MEMORY_HTTP_MAX_CONNECTIONS: open connections at once
+    int maxHeaderBytes = 32768; ///< MEMORY_HTTP_MAX_HEADER_BYTES: request line + headers
+    int maxQueuedRequests = 64; ///< MEMORY_HTTP_MAX_QUEUED_REQUESTS: requests waiting for a worker
 };
 
 /// Every setting the service reads, with the defaults of the spec and the reference.
 struct ServiceConfig
 {
-    QString dataDir;                       ///< where memorygraph.sqlite lives
+    QString dataDir;                                     ///< where memorygraph.sqlite lives
     QString defaultTenant = QStringLiteral("default");   ///< MEMORY_TENANT_ID
     QString defaultScope = QStringLiteral("default");    ///< MEMORY_SCOPE
     QString localAgentId = QStringLiteral("local-user"); ///< MEMORY_LOCAL_AGENT_ID (auth off)
@@ -73,24 +73,26 @@ struct ServiceConfig
     int maxTextLength = 8000;                            ///< MAX_TEXT_LEN
 
     // Browser guards (DESIGN trust model): extra Host names and Origins the listener accepts.
-    QStringList allowedHosts;                            ///< MEMORY_ALLOWED_HOSTS (comma-separated)
-    QStringList allowedOrigins;                          ///< MEMORY_ALLOWED_ORIGINS (comma-separated)
+    QStringList allowedHosts;   ///< MEMORY_ALLOWED_HOSTS (comma-separated)
+    QStringList allowedOrigins; ///< MEMORY_ALLOWED_ORIGINS (comma-separated)
     ListenerLimits listener;
 
     // Embeddings (DESIGN decision 6).
-    QString embeddingProvider = QStringLiteral("local"); ///< EMBEDDING_PROVIDER: none|fake|local|openai
+    QString embeddingProvider
+        = QStringLiteral("local"); ///< EMBEDDING_PROVIDER: none|fake|local|openai
     QString embeddingBaseUrl = QStringLiteral("https://api.openai.com"); ///< EMBEDDING_BASE_URL
-    QString embeddingModel = QStringLiteral("text-embedding-3-small");  ///< EMBEDDING_MODEL
-    QString embeddingApiKey;                             ///< EMBEDDING_API_KEY (or OPENAI_API_KEY)
-    int embeddingTimeoutMs = 15000;                      ///< EMBEDDING_TIMEOUT_MS
+    QString embeddingModel = QStringLiteral("text-embedding-3-small");   ///< EMBEDDING_MODEL
+    QString embeddingApiKey;        ///< EMBEDDING_API_KEY (or OPENAI_API_KEY)
+    int embeddingTimeoutMs = 15000; ///< EMBEDDING_TIMEOUT_MS
 
     // Recall (spec §4.3.1, §4.4).
     QString recallProfile = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_PROFILE
-    QJsonObject recallProfilePolicy;                     ///< MEMORY_RECALL_PROFILE_POLICY_JSON
-    bool adaptiveDowngrade = false;                      ///< MEMORY_RECALL_ADAPTIVE_DOWNGRADE_ENABLED
-    int adaptiveWaitMs = 200;                            ///< MEMORY_RECALL_ADAPTIVE_WAIT_MS
-    QString adaptiveTargetProfile = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE
-    int recallTextTokenBudgetDefault = 0;                ///< MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT
+    QJsonObject recallProfilePolicy;                        ///< MEMORY_RECALL_PROFILE_POLICY_JSON
+    bool adaptiveDowngrade = false; ///< MEMORY_RECALL_ADAPTIVE_DOWNGRADE_ENABLED
+    int adaptiveWaitMs = 200;       ///< MEMORY_RECALL_ADAPTIVE_WAIT_MS
+    QString adaptiveTargetProfile
+        = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE
+    int recallTextTokenBudgetDefault = 0; ///< MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT
 
     RateLimits rateLimits;
 

@@ -12,10 +12,8 @@ QByteArray stableJson(const QJsonValue &value)
 {
     // QJsonObject keeps its keys sorted, so Qt's compact form is already canonical.
     switch (value.type()) {
-    case QJsonValue::Object:
-        return QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
-    case QJsonValue::Array:
-        return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
+    case QJsonValue::Object: return QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+    case QJsonValue::Array: return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
     default: {
         const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
         return wrapped.mid(1, wrapped.size() - 2);

@@ -105,7 +105,8 @@ bool JsonReader::number(const char *key, std::optional<double> *out, double min,
         return fail(QLatin1String(key), QStringLiteral("must be a number"));
     const double d = v.toDouble();
     if (d < min || d > max)
-        return fail(QLatin1String(key), QStringLiteral("must be between %1 and %2").arg(min).arg(max));
+        return fail(QLatin1String(key),
+                    QStringLiteral("must be between %1 and %2").arg(min).arg(max));
     *out = d;
     return true;
 }
@@ -191,7 +192,8 @@ bool JsonReader::floatVector(const char *key, QVector<float> *out, int dimension
     const QJsonArray items = v.toArray();
     if (items.size() != dimension)
         return fail(QLatin1String(key), QStringLiteral("must have exactly %1 numbers, got %2")
-                                            .arg(dimension).arg(items.size()));
+                                            .arg(dimension)
+                                            .arg(items.size()));
     QVector<float> vector(dimension);
     for (int i = 0; i < dimension; ++i) {
         const QString element = QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i);

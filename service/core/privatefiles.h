@@ -9,9 +9,10 @@
 /// readable by the owning user only (folders 0700, files 0600), whatever the process umask.
 namespace MemoryGraph::PrivateFiles {
 
-constexpr QFileDevice::Permissions kFolderPermissions =
-    QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
-constexpr QFileDevice::Permissions kFilePermissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+constexpr QFileDevice::Permissions kFolderPermissions
+    = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
+constexpr QFileDevice::Permissions kFilePermissions
+    = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 
 /// Creates path (missing parents get the usual defaults) as an owner-only folder; an existing
 /// folder with looser permissions is tightened. Fails when the folder cannot be created.

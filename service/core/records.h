@@ -25,7 +25,7 @@ struct NodeRecord
     QString ownerTeamId;
     QString title;
     QString textSummary;
-    QJsonObject slotData;   ///< the node's "slots" object ("slots" is a Qt keyword)
+    QJsonObject slotData; ///< the node's "slots" object ("slots" is a Qt keyword)
     QString rawRef;
     QString evidenceRef;
     QString embeddingStatus;
@@ -36,7 +36,7 @@ struct NodeRecord
     double confidence = 0.5;
     QDateTime createdAt;
     QDateTime updatedAt;
-    QDateTime lastActivated;   ///< invalid when never activated
+    QDateTime lastActivated; ///< invalid when never activated
     QString commitId;
     qint64 vectorLabel = 0;      ///< key in the scope's vector index
     qint64 embeddingVersion = 0; ///< store-wide counter value of the last embedding change
@@ -69,13 +69,13 @@ struct CommitRecord
     QString id;
     QString tenantId;
     QString scope;
-    qint64 sequence = 0;      ///< order within the scope's chain, from 1
+    qint64 sequence = 0; ///< order within the scope's chain, from 1
     QString parentId;
     QString parentHash;
     QString inputSha256;
     QString diffSha256;
     QString actor;
-    QString kind;             ///< write, ...
+    QString kind; ///< write, ...
     QString commitHash;
     QString uri;
     QDateTime createdAt;
@@ -85,7 +85,7 @@ struct CommitRecord
 /// A rule node's evaluation state and feedback statistics.
 struct RuleStatus
 {
-    QString state = QStringLiteral("shadow");   ///< shadow | active (stored lower case)
+    QString state = QStringLiteral("shadow"); ///< shadow | active (stored lower case)
     qint64 positive = 0;
     qint64 negative = 0;
     QDateTime lastMatchedAt;
@@ -99,9 +99,9 @@ struct DecisionRecord
     QString id;
     QString tenantId;
     QString scope;
-    QString kind;              ///< tools_select | feedback_derived
+    QString kind; ///< tools_select | feedback_derived
     QString runId;
-    QString selectedTool;      ///< empty = none selected
+    QString selectedTool; ///< empty = none selected
     QStringList candidates;
     QString contextSha256;
     QString policySha256;
@@ -121,7 +121,7 @@ struct FeedbackRecord
     QString runId;
     QString outcome;
     QString note;
-    QString source;            ///< tools_feedback | rule_feedback
+    QString source; ///< tools_feedback | rule_feedback
     QString decisionId;
     QString commitId;
     QDateTime createdAt;

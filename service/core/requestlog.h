@@ -16,7 +16,7 @@ struct RequestLogEntry
     double latencyMs = 0.0;
     QString tenantId;
     QString requestId;
-    QString errorCode;   ///< empty on success
+    QString errorCode; ///< empty on success
 };
 
 } // namespace MemoryGraph

@@ -26,12 +26,11 @@ struct Error
 };
 
 /// Either a value or an Error. Never throws.
-template<typename T>
-class [[nodiscard]] Result
+template<typename T> class [[nodiscard]] Result
 {
 public:
-    Result(T value) : m_value(std::move(value)) {}
-    Result(Error error) : m_error(std::move(error)) {}
+    Result(T value) : m_value(std::move(value)) { }
+    Result(Error error) : m_error(std::move(error)) { }
 
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -45,12 +44,11 @@ private:
     std::optional<Error> m_error;
 };
 
-template<>
-class [[nodiscard]] Result<void>
+template<> class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;
-    Result(Error error) : m_error(std::move(error)) {}
+    Result(Error error) : m_error(std::move(error)) { }
 
     bool ok() const { return !m_error.has_value(); }
     explicit operator bool() const { return ok(); }

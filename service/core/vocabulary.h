@@ -37,7 +37,8 @@ inline const QStringList &lanes()
 /// Feedback outcomes (spec §4.6, §4.9).
 inline const QStringList &outcomes()
 {
-    static const QStringList v{QStringLiteral("positive"), QStringLiteral("negative"), QStringLiteral("neutral")};
+    static const QStringList v{QStringLiteral("positive"), QStringLiteral("negative"),
+                               QStringLiteral("neutral")};
     return v;
 }
 

@@ -1,9 +1,9 @@
 #include "service/embedding/embeddingbackfill.h"
 
+#include "service/api/writerequest.h"
 #include "service/embedding/embeddingprovider.h"
 #include "service/index/indexmanager.h"
 #include "service/index/vectormath.h"
-#include "service/api/writerequest.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 
@@ -16,7 +16,7 @@ namespace MemoryGraph {
 
 namespace {
 
-constexpr int kIdlePollMs = 30000;   // also picks up work left pending by a previous run
+constexpr int kIdlePollMs = 30000; // also picks up work left pending by a previous run
 
 Error badResponse(const QString &message)
 {
@@ -37,7 +37,8 @@ BatchEmbeddings embedTexts(EmbeddingProvider &provider, const QStringList &texts
 {
     BatchEmbeddings out{provider.embed(texts), {}};
     if (out.batch && out.batch.value().size() != texts.size())
-        out.batch = badResponse(QStringLiteral("the provider returned a different number of vectors"));
+        out.batch
+            = badResponse(QStringLiteral("the provider returned a different number of vectors"));
     if (out.batch) {
         for (const Embedding &v : out.batch.value())
             out.perText.append(v);
@@ -47,7 +48,8 @@ BatchEmbeddings embedTexts(EmbeddingProvider &provider, const QStringList &texts
             if (one && one.value().size() == 1)
                 out.perText.append(one.value().first());
             else
-                out.perText.append(one ? badResponse(QStringLiteral("no vector returned")) : one.error());
+                out.perText.append(one ? badResponse(QStringLiteral("no vector returned"))
+                                       : one.error());
         }
     } else {
         for (int i = 0; i < texts.size(); ++i)
@@ -89,7 +91,8 @@ Result<void> recordFailure(QSqlDatabase &wdb, NodeRecord &n, const Error &error,
     const bool permanent = error.status == 400;
     if (!permanent) {
         out.upstreamFailed = true;
-        out.retryAfterSec = qMax(out.retryAfterSec, error.details.value(QStringLiteral("retry_after_sec")).toInt());
+        out.retryAfterSec = qMax(out.retryAfterSec,
+                                 error.details.value(QStringLiteral("retry_after_sec")).toInt());
     }
     auto attempts = GraphStore::countEmbeddingAttempt(wdb, n.id);
     if (!attempts)
@@ -105,9 +108,9 @@ Result<void> recordFailure(QSqlDatabase &wdb, NodeRecord &n, const Error &error,
 
 /// Stores each node's result inside the writer's transaction, skipping nodes that changed
 /// since they were read.
-Result<void> storeBatch(QSqlDatabase &wdb, const QVector<NodeRecord> &nodes, const QStringList &texts,
-                        const QVector<Result<Embedding>> &results, const EmbeddingProvider &provider,
-                        StoredBatch &out)
+Result<void> storeBatch(QSqlDatabase &wdb, const QVector<NodeRecord> &nodes,
+                        const QStringList &texts, const QVector<Result<Embedding>> &results,
+                        const EmbeddingProvider &provider, StoredBatch &out)
 {
     for (int i = 0; i < nodes.size(); ++i) {
         auto current = GraphStore::findNode(wdb, nodes[i].id);
@@ -129,7 +132,8 @@ Result<void> storeBatch(QSqlDatabase &wdb, const QVector<NodeRecord> &nodes, con
 
 } // namespace
 
-EmbeddingBackfill::EmbeddingBackfill(Database &db, IndexManager &indexes, EmbeddingProvider &provider)
+EmbeddingBackfill::EmbeddingBackfill(Database &db, IndexManager &indexes,
+                                     EmbeddingProvider &provider)
     : m_db(db), m_indexes(indexes), m_provider(provider)
 {
 }

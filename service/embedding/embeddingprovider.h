@@ -32,6 +32,7 @@ public:
 
 /// The providers that need no network: "fake" and "local". Returns nullptr for "none";
 /// an error for "openai" (that one is built by the net module).
-Result<std::unique_ptr<EmbeddingProvider>> makeOfflineEmbeddingProvider(const ServiceConfig &config);
+Result<std::unique_ptr<EmbeddingProvider>>
+makeOfflineEmbeddingProvider(const ServiceConfig &config);
 
 } // namespace MemoryGraph

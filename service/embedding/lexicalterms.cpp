@@ -20,12 +20,14 @@ bool isAsciiWord(const QString &word)
 bool isVowelAt(const QString &word, int i)
 {
     switch (word.at(i).unicode()) {
-    case 'a': case 'e': case 'i': case 'o': case 'u':
-        return true;
+    case 'a':
+    case 'e':
+    case 'i':
+    case 'o':
+    case 'u': return true;
     case 'y': // "try", "fly": y acts as the vowel after a consonant
         return i > 0 && !isVowelAt(word, i - 1);
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -64,9 +66,9 @@ bool chopVerbEnding(QString &word, int suffixLength)
 bool isRootWord(const QString &word)
 {
     static const QSet<QString> words{
-        QStringLiteral("embed"),   QStringLiteral("hundred"),  QStringLiteral("sacred"),
-        QStringLiteral("naked"),   QStringLiteral("wicked"),   QStringLiteral("morning"),
-        QStringLiteral("evening"), QStringLiteral("during"),   QStringLiteral("nothing"),
+        QStringLiteral("embed"),     QStringLiteral("hundred"),  QStringLiteral("sacred"),
+        QStringLiteral("naked"),     QStringLiteral("wicked"),   QStringLiteral("morning"),
+        QStringLiteral("evening"),   QStringLiteral("during"),   QStringLiteral("nothing"),
         QStringLiteral("something"), QStringLiteral("anything"), QStringLiteral("everything"),
         QStringLiteral("ceiling")};
     return words.contains(word);
@@ -96,15 +98,17 @@ void addTerm(QStringList &out, const QString &word)
 bool isStopWord(const QString &word)
 {
     static const QSet<QString> words = [] {
-        const char *const list[] = {
-            "a", "about", "also", "an", "and", "are", "as", "at", "be", "been", "being", "but",
-            "by", "can", "could", "did", "do", "does", "doing", "for", "from", "had", "has",
-            "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in",
-            "into", "is", "it", "its", "just", "me", "my", "of", "on", "or", "our", "ours", "she",
-            "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them",
-            "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "was",
-            "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
-            "with", "would", "you", "your", "yours"};
+        const char *const list[]
+            = {"a",     "about", "also",   "an",     "and",  "are",   "as",     "at",   "be",
+               "been",  "being", "but",    "by",     "can",  "could", "did",    "do",   "does",
+               "doing", "for",   "from",   "had",    "has",  "have",  "having", "he",   "her",
+               "here",  "hers",  "him",    "his",    "how",  "i",     "if",     "in",   "into",
+               "is",    "it",    "its",    "just",   "me",   "my",    "of",     "on",   "or",
+               "our",   "ours",  "she",    "should", "so",   "some",  "such",   "than", "that",
+               "the",   "their", "theirs", "them",   "then", "there", "these",  "they", "this",
+               "those", "to",    "too",    "us",     "very", "was",   "we",     "were", "what",
+               "when",  "where", "which",  "while",  "who",  "whom",  "why",    "will", "with",
+               "would", "you",   "your",   "yours"};
         QSet<QString> set;
         for (const char *w : list)
             set.insert(QString::fromLatin1(w));
@@ -150,8 +154,8 @@ QString stem(const QString &input)
         w.chop(1);
     if (w.size() >= 3) {
         const QChar last = w.at(w.size() - 1);
-        if (last == w.at(w.size() - 2) && !isVowelAt(w, w.size() - 1)
-            && last != QLatin1Char('l') && last != QLatin1Char('s') && last != QLatin1Char('z'))
+        if (last == w.at(w.size() - 2) && !isVowelAt(w, w.size() - 1) && last != QLatin1Char('l')
+            && last != QLatin1Char('s') && last != QLatin1Char('z'))
             w.chop(1);
     }
     return w;

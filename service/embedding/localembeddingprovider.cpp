@@ -1,7 +1,7 @@
 #include "service/embedding/localembeddingprovider.h"
 
-#include "service/embedding/lexicalterms.h"
 #include "service/core/vocabulary.h"
+#include "service/embedding/lexicalterms.h"
 
 #include <cmath>
 #include <map>
@@ -55,8 +55,8 @@ void addTrigrams(FeatureCounts &features, const QString &term)
     points.prepend(uint('#'));
     points.append(uint('#'));
     for (int i = 0; i + 3 <= points.size(); ++i) {
-        const char32_t gram3[3] = {char32_t(points.at(i)), char32_t(points.at(i + 1)),
-                                   char32_t(points.at(i + 2))};
+        const char32_t gram3[3]
+            = {char32_t(points.at(i)), char32_t(points.at(i + 1)), char32_t(points.at(i + 2))};
         const QString gram = QString::fromUcs4(gram3, 3);
         count(features, "c:" + gram.toUtf8(), kTrigramWeight);
     }

@@ -1,7 +1,7 @@
 #include "service/http/assembledto.h"
 
-#include "service/core/ids.h"
 #include "service/assemble/contextbuilder.h"
+#include "service/core/ids.h"
 #include "service/core/jsonvalues.h"
 #include "service/http/dto.h"
 #include "service/http/tooldto.h"
@@ -17,15 +17,19 @@ QString strategy(const RecallKnobs &k)
 {
     if (k.hops <= 1)
         return QStringLiteral("local");
-    return k.maxNodes > 60 || k.maxEdges > 80 ? QStringLiteral("global") : QStringLiteral("balanced");
+    return k.maxNodes > 60 || k.maxEdges > 80 ? QStringLiteral("global")
+                                              : QStringLiteral("balanced");
 }
 
 QJsonObject executionKernel(const AssembleOutcome &o)
 {
     return {{QStringLiteral("packet_source_mode"), o.packetSourceMode},
-            {QStringLiteral("state_first_assembly"), o.packetSourceMode == QLatin1String("state_first")},
-            {QStringLiteral("execution_packet_v1_present"), o.continuity.contains(QStringLiteral("execution_packet_v1"))},
-            {QStringLiteral("execution_state_v1_present"), o.continuity.contains(QStringLiteral("execution_state_v1"))}};
+            {QStringLiteral("state_first_assembly"),
+             o.packetSourceMode == QLatin1String("state_first")},
+            {QStringLiteral("execution_packet_v1_present"),
+             o.continuity.contains(QStringLiteral("execution_packet_v1"))},
+            {QStringLiteral("execution_state_v1_present"),
+             o.continuity.contains(QStringLiteral("execution_state_v1"))}};
 }
 
 QString promptText(const AssembleOutcome &o)
@@ -46,22 +50,24 @@ QJsonObject assemblySummary(const AssembleOutcome &o)
     if (o.layered && o.layered->staticBlocksRejected > 0)
         levers << QStringLiteral("static_injection_filter");
     const bool decided = o.tools.has_value();
-    return {{QStringLiteral("summary_version"), QStringLiteral("assembly_summary_v1")},
-            {QStringLiteral("selected_tool"), decided ? nullable(o.tools->selection.selected) : QJsonValue()},
-            {QStringLiteral("decision_id"), decided ? QJsonValue(o.tools->decision.id) : QJsonValue()},
-            {QStringLiteral("rules_considered"), o.rules ? o.rules->evaluation.considered : 0},
-            {QStringLiteral("rules_matched"), o.rules ? o.rules->evaluation.matched() : 0},
-            {QStringLiteral("include_rules"), o.includeRules},
-            {QStringLiteral("context_est_tokens"), estimateTokens(promptText(o))},
-            {QStringLiteral("layered_output"), o.layered.has_value()},
-            {QStringLiteral("forgotten_items"), o.layered ? o.layered->forgottenItems : 0},
-            {QStringLiteral("static_blocks_selected"), o.layered ? o.layered->staticBlocksSelected : 0},
-            {QStringLiteral("selected_memory_layers"),
-             QJsonArray::fromStringList(o.layered ? o.layered->layersWithContent : QStringList())},
-            {QStringLiteral("optimization_profile"), o.optimizationProfile},
-            {QStringLiteral("context_compaction_profile"), o.recallRequest.compactionProfile},
-            {QStringLiteral("recall_mode"), o.recall.stage1Mode},
-            {QStringLiteral("primary_savings_levers"), QJsonArray::fromStringList(levers)}};
+    return {
+        {QStringLiteral("summary_version"), QStringLiteral("assembly_summary_v1")},
+        {QStringLiteral("selected_tool"),
+         decided ? nullable(o.tools->selection.selected) : QJsonValue()},
+        {QStringLiteral("decision_id"), decided ? QJsonValue(o.tools->decision.id) : QJsonValue()},
+        {QStringLiteral("rules_considered"), o.rules ? o.rules->evaluation.considered : 0},
+        {QStringLiteral("rules_matched"), o.rules ? o.rules->evaluation.matched() : 0},
+        {QStringLiteral("include_rules"), o.includeRules},
+        {QStringLiteral("context_est_tokens"), estimateTokens(promptText(o))},
+        {QStringLiteral("layered_output"), o.layered.has_value()},
+        {QStringLiteral("forgotten_items"), o.layered ? o.layered->forgottenItems : 0},
+        {QStringLiteral("static_blocks_selected"), o.layered ? o.layered->staticBlocksSelected : 0},
+        {QStringLiteral("selected_memory_layers"),
+         QJsonArray::fromStringList(o.layered ? o.layered->layersWithContent : QStringList())},
+        {QStringLiteral("optimization_profile"), o.optimizationProfile},
+        {QStringLiteral("context_compaction_profile"), o.recallRequest.compactionProfile},
+        {QStringLiteral("recall_mode"), o.recall.stage1Mode},
+        {QStringLiteral("primary_savings_levers"), QJsonArray::fromStringList(levers)}};
 }
 
 /// What the assembly costs a prompt: characters and estimated tokens of each text, and how many
@@ -86,7 +92,8 @@ QJsonObject costSignals(const AssembleOutcome &o)
 QJsonObject commitBody(const CommitRecord &c)
 {
     return {{QStringLiteral("commit_id"), c.id},
-            {QStringLiteral("commit_uri"), recordUri(c.tenantId, c.scope, QStringLiteral("commit"), c.id)},
+            {QStringLiteral("commit_uri"),
+             recordUri(c.tenantId, c.scope, QStringLiteral("commit"), c.id)},
             {QStringLiteral("commit_hash"), c.commitHash},
             {QStringLiteral("parent"), nullable(c.parentId)},
             {QStringLiteral("kind"), c.kind},
@@ -124,42 +131,49 @@ QJsonObject recallTrajectory(const RecallOutcome &r)
                     {QStringLiteral("ann_seed_candidates"), r.annCandidates},
                     {QStringLiteral("mode"), r.stage1Mode},
                     {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(seedReasons)}},
-        QJsonObject{{QStringLiteral("level"), QStringLiteral("L1")},
-                    {QStringLiteral("name"), QStringLiteral("graph_expansion")},
-                    {QStringLiteral("hits"), r.nodes.size()},
-                    {QStringLiteral("edges"), r.edges.size()},
-                    {QStringLiteral("candidate_nodes"), r.neighborhoodNodes},
-                    {QStringLiteral("candidate_edges"), r.neighborhoodEdges},
-                    {QStringLiteral("dropped_nodes"), qMax(0, r.neighborhoodNodes - int(r.nodes.size()))},
-                    {QStringLiteral("dropped_edges"), qMax(0, r.neighborhoodEdges - int(r.edges.size()))},
-                    {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(graphReasons)}},
-        QJsonObject{{QStringLiteral("level"), QStringLiteral("L2")},
-                    {QStringLiteral("name"), QStringLiteral("context_assembly")},
-                    {QStringLiteral("context_chars"), r.context.text.size()},
-                    {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(contextReasons)}}};
+        QJsonObject{
+            {QStringLiteral("level"), QStringLiteral("L1")},
+            {QStringLiteral("name"), QStringLiteral("graph_expansion")},
+            {QStringLiteral("hits"), r.nodes.size()},
+            {QStringLiteral("edges"), r.edges.size()},
+            {QStringLiteral("candidate_nodes"), r.neighborhoodNodes},
+            {QStringLiteral("candidate_edges"), r.neighborhoodEdges},
+            {QStringLiteral("dropped_nodes"), qMax(0, r.neighborhoodNodes - int(r.nodes.size()))},
+            {QStringLiteral("dropped_edges"), qMax(0, r.neighborhoodEdges - int(r.edges.size()))},
+            {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(graphReasons)}},
+        QJsonObject{
+            {QStringLiteral("level"), QStringLiteral("L2")},
+            {QStringLiteral("name"), QStringLiteral("context_assembly")},
+            {QStringLiteral("context_chars"), r.context.text.size()},
+            {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(contextReasons)}}};
     return {{QStringLiteral("strategy"), strategy(k)},
             {QStringLiteral("layers"), layers},
-            {QStringLiteral("budgets"), QJsonObject{{QStringLiteral("limit"), k.limit},
-                                                    {QStringLiteral("neighborhood_hops"), k.hops},
-                                                    {QStringLiteral("max_nodes"), k.maxNodes},
-                                                    {QStringLiteral("max_edges"), k.maxEdges},
-                                                    {QStringLiteral("ranked_limit"), k.rankedLimit},
-                                                    {QStringLiteral("min_edge_weight"), k.minEdgeWeight},
-                                                    {QStringLiteral("min_edge_confidence"), k.minEdgeConfidence}}},
-            {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(seedReasons + graphReasons + contextReasons)}};
+            {QStringLiteral("budgets"),
+             QJsonObject{{QStringLiteral("limit"), k.limit},
+                         {QStringLiteral("neighborhood_hops"), k.hops},
+                         {QStringLiteral("max_nodes"), k.maxNodes},
+                         {QStringLiteral("max_edges"), k.maxEdges},
+                         {QStringLiteral("ranked_limit"), k.rankedLimit},
+                         {QStringLiteral("min_edge_weight"), k.minEdgeWeight},
+                         {QStringLiteral("min_edge_confidence"), k.minEdgeConfidence}}},
+            {QStringLiteral("pruned_reasons"),
+             QJsonArray::fromStringList(seedReasons + graphReasons + contextReasons)}};
 }
 
 QJsonObject recallObservability(const RecallOutcome &r)
 {
     return {{QStringLiteral("endpoint"), r.endpoint},
-            {QStringLiteral("profile"), QJsonObject{{QStringLiteral("profile"), r.resolved.profile},
-                                                    {QStringLiteral("source"), r.resolved.profileSource},
-                                                    {QStringLiteral("adaptive_applied"), r.resolved.adaptiveApplied}}},
-            {QStringLiteral("stage1"), QJsonObject{{QStringLiteral("mode"), r.stage1Mode},
-                                                   {QStringLiteral("ann_seed_count"), r.annCandidates},
-                                                   {QStringLiteral("final_seed_count"), r.seeds.size()}}},
-            {QStringLiteral("neighborhood_counts"), QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},
-                                                                {QStringLiteral("edges"), r.neighborhoodEdges}}}};
+            {QStringLiteral("profile"),
+             QJsonObject{{QStringLiteral("profile"), r.resolved.profile},
+                         {QStringLiteral("source"), r.resolved.profileSource},
+                         {QStringLiteral("adaptive_applied"), r.resolved.adaptiveApplied}}},
+            {QStringLiteral("stage1"),
+             QJsonObject{{QStringLiteral("mode"), r.stage1Mode},
+                         {QStringLiteral("ann_seed_count"), r.annCandidates},
+                         {QStringLiteral("final_seed_count"), r.seeds.size()}}},
+            {QStringLiteral("neighborhood_counts"),
+             QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},
+                         {QStringLiteral("edges"), r.neighborhoodEdges}}}};
 }
 
 QJsonObject assemble(const AssembleOutcome &o, const QString &requestId)
@@ -167,26 +181,29 @@ QJsonObject assemble(const AssembleOutcome &o, const QString &requestId)
     QJsonObject recallBody = recall(o.recall, o.recallRequest, QString());
     recallBody.insert(QStringLiteral("trajectory"), recallTrajectory(o.recall));
     recallBody.insert(QStringLiteral("observability"), recallObservability(o.recall));
-    QJsonObject body{{QStringLiteral("request_id"), requestId},
-                     {QStringLiteral("tenant_id"), o.scope.tenantId},
-                     {QStringLiteral("scope"), o.scope.scope},
-                     {QStringLiteral("execution_kernel"), executionKernel(o)},
-                     {QStringLiteral("query"), QJsonObject{{QStringLiteral("text"), o.recall.queryText},
-                                                          {QStringLiteral("embedding_provider"), o.recall.embeddingProvider}}},
-                     {QStringLiteral("recall"), recallBody},
-                     {QStringLiteral("assembly_summary"), assemblySummary(o)},
-                     {QStringLiteral("cost_signals"), costSignals(o)}};
+    QJsonObject body{
+        {QStringLiteral("request_id"), requestId},
+        {QStringLiteral("tenant_id"), o.scope.tenantId},
+        {QStringLiteral("scope"), o.scope.scope},
+        {QStringLiteral("execution_kernel"), executionKernel(o)},
+        {QStringLiteral("query"),
+         QJsonObject{{QStringLiteral("text"), o.recall.queryText},
+                     {QStringLiteral("embedding_provider"), o.recall.embeddingProvider}}},
+        {QStringLiteral("recall"), recallBody},
+        {QStringLiteral("assembly_summary"), assemblySummary(o)},
+        {QStringLiteral("cost_signals"), costSignals(o)}};
     if (o.rules)
         body.insert(QStringLiteral("rules"), rulesEvaluate(*o.rules));
     if (o.tools) {
         QJsonObject tools = toolSelect(*o.tools, QString());
-        tools.remove(QStringLiteral("request_id"));   // the assembly's own request_id is at the top
+        tools.remove(QStringLiteral("request_id")); // the assembly's own request_id is at the top
         body.insert(QStringLiteral("tools"), tools);
     }
     if (o.layered)
         body.insert(QStringLiteral("layered_context"), o.layered->body);
     // Recovered continuity goes back unchanged (spec §4.13).
-    for (const char *key : {"execution_state_v1", "execution_packet_v1", "execution_result_summary"}) {
+    for (const char *key :
+         {"execution_state_v1", "execution_packet_v1", "execution_result_summary"}) {
         const QString k = QLatin1String(key);
         if (o.continuity.contains(k))
             body.insert(k, o.continuity.value(k));
@@ -222,7 +239,8 @@ QJsonObject ruleFeedback(const RuleFeedbackOutcome &o)
     return {{QStringLiteral("tenant_id"), o.scope.tenantId},
             {QStringLiteral("scope"), o.scope.scope},
             {QStringLiteral("commit_id"), o.commit.id},
-            {QStringLiteral("commit_uri"), recordUri(o.scope.tenantId, o.scope.scope, QStringLiteral("commit"), o.commit.id)},
+            {QStringLiteral("commit_uri"),
+             recordUri(o.scope.tenantId, o.scope.scope, QStringLiteral("commit"), o.commit.id)},
             {QStringLiteral("commit_hash"), o.commit.commitHash},
             {QStringLiteral("feedback_id"), o.feedback.id}};
 }

@@ -63,10 +63,8 @@ Result<QString> stringClaim(const QJsonObject &claims, const QString &name)
 } // namespace
 
 Authenticator::Authenticator(const ServiceConfig &config)
-    : m_mode(config.authMode),
-      m_jwtSecret(config.jwtSecret),
-      m_clockSkewSec(config.jwtClockSkewSec),
-      m_requireExp(config.production),
+    : m_mode(config.authMode), m_jwtSecret(config.jwtSecret),
+      m_clockSkewSec(config.jwtClockSkewSec), m_requireExp(config.production),
       m_adminDigest(config.adminToken.isEmpty() ? QByteArray()
                                                 : digestOf(config.adminToken.toUtf8()))
 {
@@ -137,8 +135,7 @@ Result<std::optional<Principal>> Authenticator::authenticate(const QByteArray &a
     const QByteArray key = apiKeyHeader.trimmed();
 
     switch (m_mode) {
-    case AuthMode::Off:
-        return std::optional<Principal>();
+    case AuthMode::Off: return std::optional<Principal>();
 
     case AuthMode::ApiKey: {
         if (auto p = lookupApiKey(key))
@@ -163,8 +160,8 @@ Result<std::optional<Principal>> Authenticator::authenticate(const QByteArray &a
         // A known key wins; an unknown or missing key falls through to the bearer token.
         if (auto p = lookupApiKey(key))
             return std::optional<Principal>(std::move(*p));
-        const QString message =
-            QStringLiteral("valid X-Api-Key or Authorization: Bearer <jwt> is required");
+        const QString message
+            = QStringLiteral("valid X-Api-Key or Authorization: Bearer <jwt> is required");
         const QByteArray token = bearerToken(authorizationHeader);
         if (token.isEmpty())
             return unauthorized(key.isEmpty() ? QStringLiteral("missing_credentials")

@@ -18,11 +18,11 @@ bool isLoopbackAddress(const QHostAddress &address)
 
 namespace {
 
-constexpr int kEchoLimit = 200;   // caller text echoed in details is cut to this many characters
+constexpr int kEchoLimit = 200; // caller text echoed in details is cut to this many characters
 
 const QByteArray kAllowMethods = QByteArrayLiteral("GET, POST");
-const QByteArray kAllowHeaders =
-    QByteArrayLiteral("Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token");
+const QByteArray kAllowHeaders = QByteArrayLiteral(
+    "Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token");
 const QByteArray kPreflightMaxAgeSec = QByteArrayLiteral("600");
 
 QJsonValue echoed(const QByteArray &value)
@@ -69,7 +69,7 @@ std::optional<HostAndPort> splitHostHeader(const QString &value)
         }
     } else if (const qsizetype colon = value.indexOf(QLatin1Char(':')); colon >= 0) {
         if (value.indexOf(QLatin1Char(':'), colon + 1) >= 0)
-            return std::nullopt;   // an unbracketed IPv6 literal or junk
+            return std::nullopt; // an unbracketed IPv6 literal or junk
         host = value.left(colon);
         portText = value.mid(colon + 1);
         hasPort = true;
@@ -91,7 +91,8 @@ QStringList namesOf(const ListenerEndpoint &listener)
 {
     QStringList names{hostLiteral(listener.address)};
     if (isLoopbackAddress(listener.address))
-        names << QStringLiteral("127.0.0.1") << QStringLiteral("localhost") << QStringLiteral("[::1]");
+        names << QStringLiteral("127.0.0.1") << QStringLiteral("localhost")
+              << QStringLiteral("[::1]");
     return names;
 }
 
@@ -105,7 +106,8 @@ bool hostNamesListener(const QByteArray &header, const ListenerEndpoint &listene
     if (!parsed)
         return false;
     const bool portMatches = !parsed->port || *parsed->port == listener.port;
-    if (portMatches && (namesOf(listener).contains(parsed->host) || config.allowedHosts.contains(parsed->host)))
+    if (portMatches
+        && (namesOf(listener).contains(parsed->host) || config.allowedHosts.contains(parsed->host)))
         return true;
     return config.allowedHosts.contains(value);
 }
@@ -128,24 +130,26 @@ Error misdirected(const QByteArray &host, bool present)
 {
     return Error::make(421, QStringLiteral("misdirected_request"),
                        QStringLiteral("the Host header does not name this server"),
-                       {{QStringLiteral("reason"), present ? QStringLiteral("unknown_host")
-                                                           : QStringLiteral("missing_host")},
+                       {{QStringLiteral("reason"),
+                         present ? QStringLiteral("unknown_host") : QStringLiteral("missing_host")},
                         {QStringLiteral("host"), present ? echoed(host) : QJsonValue()}});
 }
 
 Error forbiddenOrigin(const QByteArray &origin, const QString &reason)
 {
-    return Error::make(403, QStringLiteral("forbidden_origin"),
-                       QStringLiteral("requests from this origin are not allowed"),
-                       {{QStringLiteral("reason"), reason}, {QStringLiteral("origin"), echoed(origin)}});
+    return Error::make(
+        403, QStringLiteral("forbidden_origin"),
+        QStringLiteral("requests from this origin are not allowed"),
+        {{QStringLiteral("reason"), reason}, {QStringLiteral("origin"), echoed(origin)}});
 }
 
 Error unsupportedMediaType(const QByteArray &contentType, bool present)
 {
-    return Error::make(415, QStringLiteral("unsupported_media_type"),
-                       QStringLiteral("a POST body must be sent with Content-Type: application/json"),
-                       {{QStringLiteral("content_type"), present ? echoed(contentType) : QJsonValue()},
-                        {QStringLiteral("expected"), QStringLiteral("application/json")}});
+    return Error::make(
+        415, QStringLiteral("unsupported_media_type"),
+        QStringLiteral("a POST body must be sent with Content-Type: application/json"),
+        {{QStringLiteral("content_type"), present ? echoed(contentType) : QJsonValue()},
+         {QStringLiteral("expected"), QStringLiteral("application/json")}});
 }
 
 QList<QPair<QByteArray, QByteArray>> corsHeadersFor(const QByteArray &origin)
@@ -180,10 +184,11 @@ Result<BrowserAdmission> check(const QString &method, const QHash<QByteArray, QB
         const QByteArray sent = origin->trimmed();
         const QString normalized = QString::fromLatin1(sent).toLower();
         // "null" (sandboxed frames, file: pages) is never loopback and never configurable.
-        const bool configured = normalized != QLatin1String("null")
-                                && config.allowedOrigins.contains(normalized);
-        const bool preflight = method == QLatin1String("OPTIONS")
-                               && headers.contains(QByteArrayLiteral("access-control-request-method"));
+        const bool configured
+            = normalized != QLatin1String("null") && config.allowedOrigins.contains(normalized);
+        const bool preflight
+            = method == QLatin1String("OPTIONS")
+              && headers.contains(QByteArrayLiteral("access-control-request-method"));
         if (preflight) {
             if (!configured)
                 return forbiddenOrigin(sent, QStringLiteral("preflight_not_allowed"));

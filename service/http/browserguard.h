@@ -31,7 +31,8 @@ struct BrowserAdmission
 /// The checks that keep a web page in the operator's browser away from the service (DESIGN
 /// "Trust model"). Every program and page on the machine can reach a loopback port, so:
 /// - Host must name the listener, which defeats DNS rebinding (421 misdirected_request);
-/// - an Origin must be loopback or configured (403 forbidden_origin); CORS only for configured ones;
+/// - an Origin must be loopback or configured (403 forbidden_origin); CORS only for configured
+/// ones;
 /// - a POST must be JSON, which no cross-site "simple" request (form, text/plain) can be
 ///   without a preflight (415 unsupported_media_type).
 /// Pure and transport-neutral, so /v1 and any later endpoint share the same rules.

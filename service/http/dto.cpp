@@ -70,7 +70,7 @@ QJsonObject node(const NodeRecord &n, const NodeView &view)
         o.insert(QStringLiteral("slots"), n.slotData);
     } else if (view.slotsPreview) {
         QJsonObject preview;
-        const QStringList keys = n.slotData.keys();   // QJsonObject keys are sorted
+        const QStringList keys = n.slotData.keys(); // QJsonObject keys are sorted
         for (int i = 0; i < qMin(view.slotsPreviewKeys, int(keys.size())); ++i)
             preview.insert(keys.at(i), n.slotData.value(keys.at(i)));
         o.insert(QStringLiteral("slots_preview"), preview);
@@ -108,7 +108,8 @@ QJsonObject edge(const EdgeRecord &e, bool includeMeta)
 
 QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QString &requestId)
 {
-    const NodeView view{req.includeMeta, req.includeSlots, req.includeSlotsPreview, req.slotsPreviewKeys};
+    const NodeView view{req.includeMeta, req.includeSlots, req.includeSlotsPreview,
+                        req.slotsPreviewKeys};
     QJsonArray seeds;
     for (const RecallSeed &s : r.seeds)
         seeds.append(QJsonObject{{QStringLiteral("id"), s.node.id},
@@ -135,29 +136,32 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
                      {QStringLiteral("seeds"), seeds},
                      {QStringLiteral("ranked"), ranked},
                      {QStringLiteral("subgraph"), QJsonObject{{QStringLiteral("nodes"), nodes},
-                                                             {QStringLiteral("edges"), edges}}},
-                     {QStringLiteral("context"), QJsonObject{{QStringLiteral("text"), r.context.text},
-                                                            {QStringLiteral("items"), r.context.items},
-                                                            {QStringLiteral("citations"), r.context.citations}}}};
+                                                              {QStringLiteral("edges"), edges}}},
+                     {QStringLiteral("context"),
+                      QJsonObject{{QStringLiteral("text"), r.context.text},
+                                  {QStringLiteral("items"), r.context.items},
+                                  {QStringLiteral("citations"), r.context.citations}}}};
     if (!requestId.isEmpty())
         body.insert(QStringLiteral("request_id"), requestId);
     if (!r.embeddingProvider.isEmpty())
-        body.insert(QStringLiteral("query"), QJsonObject{{QStringLiteral("text"), r.queryText},
-                                                         {QStringLiteral("embedding_provider"), r.embeddingProvider}});
+        body.insert(QStringLiteral("query"),
+                    QJsonObject{{QStringLiteral("text"), r.queryText},
+                                {QStringLiteral("embedding_provider"), r.embeddingProvider}});
     if (r.rules)
         body.insert(QStringLiteral("rules"), recallRules(r.scope, *r.rules));
     if (req.returnDebug) {
-        QJsonObject debug{{QStringLiteral("neighborhood_counts"),
-                           QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},
-                                       {QStringLiteral("edges"), r.neighborhoodEdges}}},
-                          {QStringLiteral("profile"), QJsonObject{
-                               {QStringLiteral("name"), r.resolved.profile},
-                               {QStringLiteral("source"), r.resolved.profileSource},
-                               {QStringLiteral("adaptive_downgrade"), r.resolved.adaptiveApplied}}},
-                          {QStringLiteral("stage1"), QJsonObject{
-                               {QStringLiteral("mode"), r.stage1Mode},
-                               {QStringLiteral("ann_seed_count"), r.annCandidates},
-                               {QStringLiteral("final_seed_count"), r.seeds.size()}}}};
+        QJsonObject debug{
+            {QStringLiteral("neighborhood_counts"),
+             QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},
+                         {QStringLiteral("edges"), r.neighborhoodEdges}}},
+            {QStringLiteral("profile"),
+             QJsonObject{{QStringLiteral("name"), r.resolved.profile},
+                         {QStringLiteral("source"), r.resolved.profileSource},
+                         {QStringLiteral("adaptive_downgrade"), r.resolved.adaptiveApplied}}},
+            {QStringLiteral("stage1"),
+             QJsonObject{{QStringLiteral("mode"), r.stage1Mode},
+                         {QStringLiteral("ann_seed_count"), r.annCandidates},
+                         {QStringLiteral("final_seed_count"), r.seeds.size()}}}};
         if (!r.context.compaction.isEmpty())
             debug.insert(QStringLiteral("context_compaction"), r.context.compaction);
         if (r.debugEmbeddingsIncluded)
@@ -169,16 +173,16 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
 
 QJsonObject health(const HealthInfo &h, bool includeCounts)
 {
-    QJsonObject body{{QStringLiteral("ok"), true},
-                     {QStringLiteral("version"), h.version},
-                     {QStringLiteral("storage"), QJsonObject{{QStringLiteral("backend"), h.storageBackend}}},
-                     {QStringLiteral("auth_mode"), h.authMode}};
+    QJsonObject body{
+        {QStringLiteral("ok"), true},
+        {QStringLiteral("version"), h.version},
+        {QStringLiteral("storage"), QJsonObject{{QStringLiteral("backend"), h.storageBackend}}},
+        {QStringLiteral("auth_mode"), h.authMode}};
     if (includeCounts)
-        body.insert(QStringLiteral("counts"),
-                    QJsonObject{{QStringLiteral("nodes"), h.nodes},
-                                {QStringLiteral("edges"), h.edges},
-                                {QStringLiteral("commits"), h.commits},
-                                {QStringLiteral("scopes"), h.scopes}});
+        body.insert(QStringLiteral("counts"), QJsonObject{{QStringLiteral("nodes"), h.nodes},
+                                                          {QStringLiteral("edges"), h.edges},
+                                                          {QStringLiteral("commits"), h.commits},
+                                                          {QStringLiteral("scopes"), h.scopes}});
     return body;
 }
 

@@ -9,7 +9,8 @@ namespace MemoryGraph::Dto {
 
 // Every outward body is built here from an explicit list of fields (spec §1.10 B, §9).
 
-/// {"error", "message", "details", "request_id"}; details is {} when there are none (DESIGN decision 1).
+/// {"error", "message", "details", "request_id"}; details is {} when there are none (DESIGN
+/// decision 1).
 QJsonObject error(const Error &error, const QString &requestId);
 
 QJsonObject writeResult(const WriteResult &result, const QString &requestId);

@@ -38,14 +38,12 @@ QByteArray reasonPhrase(int status)
 /// A complete HTTP/1.1 response carrying the error envelope; the connection closes after it.
 QByteArray errorResponse(const Error &error, const QString &requestId)
 {
-    const QByteArray body =
-        QJsonDocument(Dto::error(error, requestId)).toJson(QJsonDocument::Compact);
+    const QByteArray body
+        = QJsonDocument(Dto::error(error, requestId)).toJson(QJsonDocument::Compact);
     QByteArray head = "HTTP/1.1 " + QByteArray::number(error.status) + ' '
-                      + reasonPhrase(error.status) + "\r\n"
-                      + "Content-Type: application/json\r\n"
+                      + reasonPhrase(error.status) + "\r\n" + "Content-Type: application/json\r\n"
                       + "Content-Length: " + QByteArray::number(body.size()) + "\r\n"
-                      + "Connection: close\r\n"
-                      + "X-Request-Id: " + requestId.toLatin1() + "\r\n";
+                      + "Connection: close\r\n" + "X-Request-Id: " + requestId.toLatin1() + "\r\n";
     const QJsonValue retryAfter = error.details.value(QStringLiteral("retry_after_sec"));
     if (retryAfter.isDouble())
         head += "Retry-After: " + QByteArray::number(qMax(1, retryAfter.toInt())) + "\r\n";
@@ -91,7 +89,7 @@ public:
         connect(&m_lingerTimer, &QTimer::timeout, m_socket, &QAbstractSocket::abort);
         connect(m_socket, &QIODevice::readyRead, this, &ConnectionGuard::beforeHttpServerReads);
         connect(m_socket, &QIODevice::bytesWritten, this, &ConnectionGuard::onBytesWritten);
-        m_idleTimer.start(m_idleTimeoutMs);   // a client that never sends anything is idle too
+        m_idleTimer.start(m_idleTimeoutMs); // a client that never sends anything is idle too
     }
 
     /// Call once QtHttpServer has taken the socket (and connected its reader).
@@ -107,7 +105,7 @@ public:
         if (m_server)
             m_server->logRefusal(m_scanner.requestLine(), error, requestId);
         beginClosing();
-        m_socket->write(errorResponse(error, requestId));   // sent on the next event-loop pass
+        m_socket->write(errorResponse(error, requestId)); // sent on the next event-loop pass
     }
 
 private:
@@ -119,11 +117,12 @@ private:
         }
         const qint64 available = m_socket->bytesAvailable();
         if (available <= m_scannedAhead)
-            return;   // a re-announcement of bytes already scanned
+            return; // a re-announcement of bytes already scanned
         const QByteArray unread = m_socket->peek(available);
         const qint64 requestsBefore = m_scanner.requestsStarted();
         const qint64 bodyBytesBefore = m_scanner.bodyBytesSeen();
-        const auto refused = m_scanner.feed(QByteArrayView(unread).sliced(qsizetype(m_scannedAhead)));
+        const auto refused
+            = m_scanner.feed(QByteArrayView(unread).sliced(qsizetype(m_scannedAhead)));
         m_scannedAhead = available;
         if (refused) {
             refuse(*refused);
@@ -140,7 +139,7 @@ private:
     {
         if (m_closing)
             return;
-        m_scannedAhead = m_socket->bytesAvailable();   // all scanned, not yet read by the server
+        m_scannedAhead = m_socket->bytesAvailable(); // all scanned, not yet read by the server
         if (!m_socket->isTransactionStarted() && !m_awaitingResponse) {
             // The server committed its read: a request is with the handler. Not waiting for
             // the client now, so a slow handler is never cut off.
@@ -158,7 +157,7 @@ private:
             return;
         }
         if (m_awaitingResponse) {
-            m_awaitingResponse = false;   // answered: wait for the client's next request
+            m_awaitingResponse = false; // answered: wait for the client's next request
             restartIdleTimer();
         }
     }
@@ -168,7 +167,7 @@ private:
         if (m_closing || m_awaitingResponse)
             return;
         if (m_scanner.phase() == RequestScanner::Phase::BetweenRequests) {
-            beginClosing();   // an idle keep-alive connection: nothing to answer
+            beginClosing(); // an idle keep-alive connection: nothing to answer
             if (m_socket->bytesToWrite() == 0)
                 sayNoMore();
             return;
@@ -191,7 +190,7 @@ private:
         if (QObject *httpServer = m_server ? m_server->parent() : nullptr)
             QObject::disconnect(m_socket, &QIODevice::readyRead, httpServer, nullptr);
         discardInput();
-        m_lingerTimer.start(2 * lingerMs());   // a client that never reads cannot hold us either
+        m_lingerTimer.start(2 * lingerMs()); // a client that never reads cannot hold us either
     }
 
     int lingerMs() const { return qMin(kLingerMs, m_idleTimeoutMs); }
@@ -219,13 +218,13 @@ private:
 #endif
     }
 
-    QTcpSocket *m_socket;   // the parent
+    QTcpSocket *m_socket; // the parent
     QPointer<GuardedTcpServer> m_server;
     RequestScanner m_scanner;
     QTimer m_idleTimer;
     QTimer m_lingerTimer;
     int m_idleTimeoutMs;
-    qint64 m_scannedAhead = 0;   ///< leading unread bytes the scanner has already seen
+    qint64 m_scannedAhead = 0; ///< leading unread bytes the scanner has already seen
     bool m_awaitingResponse = false;
     bool m_closing = false;
     bool m_saidNoMore = false;
@@ -271,8 +270,8 @@ void GuardedTcpServer::admit(QTcpSocket *socket)
 {
     ++m_open;
     connect(socket, &QObject::destroyed, this, [this] { --m_open; });
-    auto *guard = new ConnectionGuard(socket, this);   // its reader comes first
-    addPendingConnection(socket);   // QtHttpServer takes the socket here, synchronously
+    auto *guard = new ConnectionGuard(socket, this); // its reader comes first
+    addPendingConnection(socket); // QtHttpServer takes the socket here, synchronously
     guard->watchAfterHttpServer();
 }
 

@@ -59,8 +59,8 @@ private:
     void logRefusal(const QByteArray &requestLine, const Error &error, const QString &requestId);
 
     Limits m_limits;
-    int m_open = 0;       ///< connections counted against maxConnections
-    int m_refusing = 0;   ///< over-cap connections still being answered 503
+    int m_open = 0;     ///< connections counted against maxConnections
+    int m_refusing = 0; ///< over-cap connections still being answered 503
 };
 
 } // namespace MemoryGraph

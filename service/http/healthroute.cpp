@@ -1,7 +1,7 @@
-#include "service/memoryservice.h"
 #include "service/http/authenticator.h"
 #include "service/http/dto.h"
 #include "service/http/routes.h"
+#include "service/memoryservice.h"
 
 namespace MemoryGraph::Routes {
 

@@ -1,11 +1,11 @@
 #include "service/http/httpapi.h"
 
-#include "service/core/ids.h"
-#include "service/memoryservice.h"
 #include "service/access/callscope.h"
+#include "service/core/ids.h"
 #include "service/http/browserguard.h"
 #include "service/http/dto.h"
 #include "service/http/routes.h"
+#include "service/memoryservice.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -64,7 +64,8 @@ QString echoed(const QString &text)
 
 ListenerEndpoint listenerOf(const QTcpSocket *socket)
 {
-    return socket ? ListenerEndpoint{socket->localAddress(), socket->localPort()} : ListenerEndpoint{};
+    return socket ? ListenerEndpoint{socket->localAddress(), socket->localPort()}
+                  : ListenerEndpoint{};
 }
 
 /// 5xx errors whose text the caller may read: the spec's upstream embedding failures and the
@@ -83,20 +84,21 @@ Error concealed(const Error &e, const QString &requestId)
                                 << e.message
                                 << QJsonDocument(e.details).toJson(QJsonDocument::Compact);
     return Error::make(e.status, e.code,
-                       QStringLiteral("internal error; see the server log for request ") + requestId);
+                       QStringLiteral("internal error; see the server log for request ")
+                           + requestId);
 }
 
 HttpReply errorReply(const Error &error, const QString &requestId)
 {
-    const Error e = error.status >= 500 && !isPublicServerError(error) ? concealed(error, requestId)
-                                                                       : error;
+    const Error e
+        = error.status >= 500 && !isPublicServerError(error) ? concealed(error, requestId) : error;
     HttpReply reply;
     reply.status = e.status;
     reply.body = Dto::error(e, requestId);
     const QJsonValue retryAfter = e.details.value(QStringLiteral("retry_after_sec"));
     if (retryAfter.isDouble())
-        reply.headers.append({QByteArrayLiteral("Retry-After"),
-                              QByteArray::number(qMax(1, retryAfter.toInt()))});
+        reply.headers.append(
+            {QByteArrayLiteral("Retry-After"), QByteArray::number(qMax(1, retryAfter.toInt()))});
     if (e.status == 405)
         reply.headers.append({QByteArrayLiteral("Allow"),
                               e.details.value(QStringLiteral("allow")).toString().toLatin1()});
@@ -105,7 +107,7 @@ HttpReply errorReply(const Error &error, const QString &requestId)
 
 QHttpServerResponse responseFor(const HttpReply &reply)
 {
-    if (reply.status == 204)   // a preflight answer has no body
+    if (reply.status == 204) // a preflight answer has no body
         return QHttpServerResponse(QHttpServerResponse::StatusCode::NoContent);
     return QHttpServerResponse(QByteArrayLiteral("application/json"),
                                QJsonDocument(reply.body).toJson(QJsonDocument::Compact),
@@ -119,12 +121,14 @@ std::optional<Error> parseBody(const QByteArray &body, QJsonObject *out)
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
     if (err.error != QJsonParseError::NoError)
-        return Error::make(400, QStringLiteral("invalid_request"),
-                           QStringLiteral("malformed JSON at offset %1: %2")
-                               .arg(err.offset).arg(err.errorString()),
-                           {{QStringLiteral("issues"),
-                             QJsonArray{QJsonObject{{QStringLiteral("path"), QString()},
-                                                    {QStringLiteral("message"), err.errorString()}}}}});
+        return Error::make(
+            400, QStringLiteral("invalid_request"),
+            QStringLiteral("malformed JSON at offset %1: %2")
+                .arg(err.offset)
+                .arg(err.errorString()),
+            {{QStringLiteral("issues"),
+              QJsonArray{QJsonObject{{QStringLiteral("path"), QString()},
+                                     {QStringLiteral("message"), err.errorString()}}}}});
     if (!doc.isObject())
         return Error::invalidField(QString(), QStringLiteral("request body must be a JSON object"));
     *out = doc.object();
@@ -171,36 +175,36 @@ void HttpApi::registerRoutes()
              Routes::recall(m_service, false));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/recall_text"), RouteClass::Recall,
              Routes::recall(m_service, true), true);
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/evaluate"), RouteClass::Recall,
-             Routes::rulesEvaluate(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/evaluate"),
+             RouteClass::Recall, Routes::rulesEvaluate(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/rules/state"), RouteClass::Write,
              Routes::ruleState(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/select"), RouteClass::Recall,
              Routes::toolsSelect(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/feedback"), RouteClass::Write,
              Routes::toolsFeedback(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/decision"), RouteClass::Recall,
-             Routes::toolsDecision(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/decision"),
+             RouteClass::Recall, Routes::toolsDecision(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/run"), RouteClass::Recall,
              Routes::toolsRun(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/context/assemble"), RouteClass::Recall,
-             Routes::contextAssemble(m_service), true);
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/context/assemble"),
+             RouteClass::Recall, Routes::contextAssemble(m_service), true);
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/resolve"), RouteClass::Recall,
              Routes::resolve(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/feedback"), RouteClass::Write,
              Routes::ruleFeedback(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/run/start"), RouteClass::Write,
-             Routes::replayRunStart(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/step/before"), RouteClass::Write,
-             Routes::replayStepBefore(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/step/after"), RouteClass::Write,
-             Routes::replayStepAfter(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/run/start"),
+             RouteClass::Write, Routes::replayRunStart(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/step/before"),
+             RouteClass::Write, Routes::replayStepBefore(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/step/after"),
+             RouteClass::Write, Routes::replayStepAfter(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/run/end"), RouteClass::Write,
              Routes::replayRunEnd(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/runs/get"), RouteClass::Recall,
-             Routes::replayRunsGet(m_service));
-    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/archive/rehydrate"), RouteClass::Write,
-             Routes::archiveRehydrate(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/runs/get"),
+             RouteClass::Recall, Routes::replayRunsGet(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/archive/rehydrate"),
+             RouteClass::Write, Routes::archiveRehydrate(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/nodes/activate"), RouteClass::Write,
              Routes::nodesActivate(m_service));
 }
@@ -209,18 +213,18 @@ void HttpApi::install(QHttpServer &server)
 {
     // One entry point for every request: the route table below decides 404/405 itself, so
     // every answer, including errors, goes through the same envelope and request log.
-    server.setMissingHandler([this](const QHttpServerRequest &request,
-                                    QHttpServerResponder &&responder) {
-        handle(request, std::move(responder));
-    });
+    server.setMissingHandler(
+        [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+            handle(request, std::move(responder));
+        });
 }
 
 Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
 {
     if (route.authenticated) {
-        auto principal = m_authenticator.authenticate(call.header("x-api-key"),
-                                                      call.header("authorization"),
-                                                      QDateTime::currentSecsSinceEpoch());
+        auto principal
+            = m_authenticator.authenticate(call.header("x-api-key"), call.header("authorization"),
+                                           QDateTime::currentSecsSinceEpoch());
         if (!principal)
             return principal.error();
         call.meta.principal = principal.value();
@@ -249,7 +253,8 @@ Result<HttpReply> HttpApi::runCharged(const Route &route, HttpCall &call) const
                              && call.json.value(QStringLiteral("return_debug")).toBool()
                              && call.json.value(QStringLiteral("include_embeddings")).toBool();
     charge.textEmbedding = route.embedsText;
-    if (auto refused = m_limiter->admit(charge, call.peer.toString(), call.meta.loopback, tenant.value()))
+    if (auto refused
+        = m_limiter->admit(charge, call.peer.toString(), call.meta.loopback, tenant.value()))
         return *refused;
     Result<HttpReply> reply = route.handler(call);
     if (!reply && (reply.error().status == 401 || reply.error().status == 403))
@@ -277,15 +282,16 @@ std::optional<Error> HttpApi::routeFor(const HttpCall &call, qint64 bodySize, Ro
     const auto found = m_routes.constFind(call.path);
     if (found == m_routes.constEnd())
         return Error::make(404, QStringLiteral("not_found"),
-                           QStringLiteral("no route ") + call.method + QLatin1Char(' ') + echoed(call.path),
+                           QStringLiteral("no route ") + call.method + QLatin1Char(' ')
+                               + echoed(call.path),
                            {{QStringLiteral("reason"), QStringLiteral("unknown_route")},
                             {QStringLiteral("method"), call.method},
                             {QStringLiteral("path"), echoed(call.path)}});
     if (found->method != call.method)
-        return Error::make(405, QStringLiteral("method_not_allowed"),
-                           call.path + QStringLiteral(" accepts ") + found->method,
-                           {{QStringLiteral("allow"), found->method},
-                            {QStringLiteral("method"), call.method}});
+        return Error::make(
+            405, QStringLiteral("method_not_allowed"),
+            call.path + QStringLiteral(" accepts ") + found->method,
+            {{QStringLiteral("allow"), found->method}, {QStringLiteral("method"), call.method}});
     const qint64 maxBody = m_service->config().maxBodyBytes;
     if (bodySize > maxBody)
         return Error::make(413, QStringLiteral("payload_too_large"),
@@ -328,7 +334,7 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
         finish(*refused);
         return;
     }
-    call->body = request.body();   // the request object dies when this function returns
+    call->body = request.body(); // the request object dies when this function returns
     enqueue(route, call, timer, finish);
 }
 
@@ -355,13 +361,15 @@ void HttpApi::enqueue(const Route &route, const std::shared_ptr<HttpCall> &call,
 
 HttpApi::Finish HttpApi::finisher(const std::shared_ptr<HttpCall> &call,
                                   const std::shared_ptr<QElapsedTimer> &timer,
-                                  QHttpServerResponder &&responder, const HeaderList &extraHeaders) const
+                                  QHttpServerResponder &&responder,
+                                  const HeaderList &extraHeaders) const
 {
     QPointer<QTcpSocket> socket = responder.socket();
     auto shared = std::make_shared<QHttpServerResponder>(std::move(responder));
     return [context = m_context, onServed = m_onServed, call, timer, socket, shared,
             extraHeaders](const Result<HttpReply> &outcome) {
-        HttpReply reply = outcome ? outcome.value() : errorReply(outcome.error(), call->meta.requestId);
+        HttpReply reply
+            = outcome ? outcome.value() : errorReply(outcome.error(), call->meta.requestId);
         reply.headers.append(extraHeaders);
         auto response = std::make_shared<QHttpServerResponse>(responseFor(reply));
         response->setHeader(QByteArrayLiteral("X-Request-Id"), call->meta.requestId.toLatin1());
@@ -375,22 +383,25 @@ HttpApi::Finish HttpApi::finisher(const std::shared_ptr<HttpCall> &call,
         entry.status = reply.status;
         entry.tenantId = reply.body.value(QStringLiteral("tenant_id")).toString();
         if (entry.tenantId.isEmpty())
-            entry.tenantId = call->meta.principal ? call->meta.principal->tenantId
-                                                  : call->meta.headerTenant;
+            entry.tenantId
+                = call->meta.principal ? call->meta.principal->tenantId : call->meta.headerTenant;
         entry.requestId = call->meta.requestId;
         entry.errorCode = outcome ? QString() : outcome.error().code;
 
         // Back to the server thread: sockets are only touched (and deleted) there.
         if (!context)
             return;
-        QMetaObject::invokeMethod(context, [onServed, socket, shared, response, timer, entry]() mutable {
-            if (!socket || socket->state() != QAbstractSocket::ConnectedState)
-                return;   // the client went away; nothing to answer
-            response->write(std::move(*shared));
-            entry.latencyMs = double(timer->nsecsElapsed()) / 1e6;
-            if (onServed)
-                onServed(entry);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            context,
+            [onServed, socket, shared, response, timer, entry]() mutable {
+                if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+                    return; // the client went away; nothing to answer
+                response->write(std::move(*shared));
+                entry.latencyMs = double(timer->nsecsElapsed()) / 1e6;
+                if (onServed)
+                    onServed(entry);
+            },
+            Qt::QueuedConnection);
     };
 }
 

@@ -67,8 +67,9 @@ private:
     Result<HttpReply> run(const Route &route, HttpCall &call) const;
     Result<HttpReply> runCharged(const Route &route, HttpCall &call) const;
     Result<QString> quotaTenant(const HttpCall &call) const;
-    Finish finisher(const std::shared_ptr<HttpCall> &call, const std::shared_ptr<QElapsedTimer> &timer,
-                    QHttpServerResponder &&responder, const HeaderList &extraHeaders) const;
+    Finish finisher(const std::shared_ptr<HttpCall> &call,
+                    const std::shared_ptr<QElapsedTimer> &timer, QHttpServerResponder &&responder,
+                    const HeaderList &extraHeaders) const;
 
     MemoryService *m_service;
     QPointer<QObject> m_context;
@@ -77,7 +78,7 @@ private:
     std::unique_ptr<RateLimiter> m_limiter;
     QHash<QString, Route> m_routes;
     QThreadPool m_pool;
-    std::atomic<int> m_waiting{0};   ///< handed to the pool, not yet running
+    std::atomic<int> m_waiting{0}; ///< handed to the pool, not yet running
 };
 
 } // namespace MemoryGraph

@@ -18,10 +18,10 @@ struct HttpCall
 {
     QString method;
     QString path;
-    QHash<QByteArray, QByteArray> headers;   ///< lower-case names
+    QHash<QByteArray, QByteArray> headers; ///< lower-case names
     QByteArray body;
     QHostAddress peer;
-    QJsonObject json;                          ///< parsed body (routes with a JSON body)
+    QJsonObject json; ///< parsed body (routes with a JSON body)
     RequestMeta meta;
 
     QByteArray header(const char *lowerName) const { return headers.value(QByteArray(lowerName)); }

@@ -1,8 +1,8 @@
 #include "service/http/httpserverhost.h"
 
-#include "service/memoryservice.h"
 #include "service/http/guardedtcpserver.h"
 #include "service/http/httpapi.h"
+#include "service/memoryservice.h"
 
 #include <QHttpServer>
 
@@ -41,7 +41,8 @@ void HttpServerHost::start(const QString &address, quint16 port)
     if (!loopback && m_service->config().authMode == AuthMode::Off) {
         // The spec's auth mode "off" is for local development only.
         emit startFailed(tr("refusing to listen on %1 while MEMORY_AUTH_MODE=off; "
-                            "bind 127.0.0.1 or turn authentication on").arg(address));
+                            "bind 127.0.0.1 or turn authentication on")
+                             .arg(address));
         return;
     }
     // Our own listening socket sees every connection before QtHttpServer does: it caps
@@ -49,8 +50,8 @@ void HttpServerHost::start(const QString &address, quint16 port)
     auto listener = std::make_unique<GuardedTcpServer>(
         GuardedTcpServer::Limits::fromConfig(m_service->config()));
     if (!listener->listen(host, port)) {
-        emit startFailed(tr("cannot listen on %1:%2: %3")
-                             .arg(address).arg(port).arg(listener->errorString()));
+        emit startFailed(
+            tr("cannot listen on %1:%2: %3").arg(address).arg(port).arg(listener->errorString()));
         return;
     }
     connect(listener.get(), &GuardedTcpServer::requestRefused, this,
@@ -58,11 +59,10 @@ void HttpServerHost::start(const QString &address, quint16 port)
     const quint16 bound = listener->serverPort();
 
     m_server = std::make_unique<QHttpServer>();
-    m_api = std::make_unique<HttpApi>(m_service, this, [this](const RequestLogEntry &entry) {
-        emit requestServed(entry);
-    });
+    m_api = std::make_unique<HttpApi>(
+        m_service, this, [this](const RequestLogEntry &entry) { emit requestServed(entry); });
     m_api->install(*m_server);
-    m_server->bind(listener.release());   // the server takes ownership
+    m_server->bind(listener.release()); // the server takes ownership
     m_port = bound;
     emit started(host.toString(), bound);
 }

@@ -30,7 +30,8 @@ public:
     quint16 port() const;
 
 public slots:
-    /// Listens on address:port (port 0 = ephemeral). Refuses a non-loopback address while auth is off.
+    /// Listens on address:port (port 0 = ephemeral). Refuses a non-loopback address while auth is
+    /// off.
     void start(const QString &address, quint16 port);
     void stop();
 

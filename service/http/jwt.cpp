@@ -102,8 +102,7 @@ Result<QJsonObject> verifyHs256Jwt(const QByteArray &token, const QByteArray &se
     // Only HS256 is accepted; "none" and other algorithms would let a caller pick the check.
     const QJsonValue alg = header->value(QStringLiteral("alg"));
     if (!alg.isString() || alg.toString() != QLatin1String("HS256"))
-        return jwtError(QStringLiteral("unsupported_alg"),
-                        QStringLiteral("JWT alg must be HS256"));
+        return jwtError(QStringLiteral("unsupported_alg"), QStringLiteral("JWT alg must be HS256"));
     // RFC 7515: extensions listed as critical must be understood, and none are supported.
     if (header->contains(QStringLiteral("crit")))
         return jwtError(QStringLiteral("unsupported_alg"),
@@ -115,8 +114,8 @@ Result<QJsonObject> verifyHs256Jwt(const QByteArray &token, const QByteArray &se
 
     // Check the signature before reading any claim so unauthenticated data is never trusted.
     const QByteArray signingInput = parts.at(0) + '.' + parts.at(1);
-    const QByteArray expected =
-        QMessageAuthenticationCode::hash(signingInput, secret, QCryptographicHash::Sha256);
+    const QByteArray expected
+        = QMessageAuthenticationCode::hash(signingInput, secret, QCryptographicHash::Sha256);
     if (!constantTimeEquals(expected, *signature))
         return jwtError(QStringLiteral("bad_signature"),
                         QStringLiteral("JWT signature is invalid"));

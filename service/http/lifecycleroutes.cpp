@@ -1,6 +1,6 @@
-#include "service/memoryservice.h"
 #include "service/http/lifecycledto.h"
 #include "service/http/routes.h"
+#include "service/memoryservice.h"
 
 namespace MemoryGraph::Routes {
 

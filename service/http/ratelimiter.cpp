@@ -9,7 +9,7 @@
 namespace MemoryGraph {
 
 namespace {
-constexpr int kMinBuckets = 8;   // room for every bucket one request can use, with headroom
+constexpr int kMinBuckets = 8; // room for every bucket one request can use, with headroom
 }
 
 double TokenBucket::tokensAt(qint64 nowMs) const
@@ -17,7 +17,7 @@ double TokenBucket::tokensAt(qint64 nowMs) const
     return std::min(limit.burst, tokens + limit.rps * double(nowMs - lastMs) / 1000.0);
 }
 
-BucketTable::BucketTable(int maxBuckets) : m_maxBuckets(std::max(kMinBuckets, maxBuckets)) {}
+BucketTable::BucketTable(int maxBuckets) : m_maxBuckets(std::max(kMinBuckets, maxBuckets)) { }
 
 TokenBucket &BucketTable::refilled(const QString &key, const RateLimit &limit, qint64 nowMs)
 {
@@ -38,8 +38,8 @@ TokenBucket *BucketTable::find(const QString &key)
 
 void BucketTable::makeRoomFor(const QStringList &keys, qint64 nowMs)
 {
-    const int missing = int(std::count_if(keys.begin(), keys.end(),
-                                          [this](const QString &k) { return !m_buckets.contains(k); }));
+    const int missing = int(std::count_if(
+        keys.begin(), keys.end(), [this](const QString &k) { return !m_buckets.contains(k); }));
     if (size() + missing <= m_maxBuckets)
         return;
     // Refilled buckets carry no state: dropping them changes nothing for their callers.
@@ -88,7 +88,8 @@ int RateLimiter::tenantBucketCount() const
     return m_tenantBuckets.size();
 }
 
-QVector<RateLimiter::Take> RateLimiter::addressTakes(const RateCharge &charge, const QString &callerAddress,
+QVector<RateLimiter::Take> RateLimiter::addressTakes(const RateCharge &charge,
+                                                     const QString &callerAddress,
                                                      bool loopback) const
 {
     QVector<Take> takes;
@@ -96,9 +97,11 @@ QVector<RateLimiter::Take> RateLimiter::addressTakes(const RateCharge &charge, c
         return takes;
     const bool recall = charge.routeClass == RouteClass::Recall;
     const QString ip = QStringLiteral(":ip:") + callerAddress;
-    takes.append({(recall ? QStringLiteral("recall") : QStringLiteral("write")) + ip,
-                  recall ? m_limits.recall : m_limits.write,
-                  recall ? QStringLiteral("rate_limited_recall") : QStringLiteral("rate_limited_write"), false});
+    takes.append(
+        {(recall ? QStringLiteral("recall") : QStringLiteral("write")) + ip,
+         recall ? m_limits.recall : m_limits.write,
+         recall ? QStringLiteral("rate_limited_recall") : QStringLiteral("rate_limited_write"),
+         false});
     if (charge.debugEmbeddings)
         takes.append({QStringLiteral("debug_embeddings") + ip, m_limits.debugEmbeddings,
                       QStringLiteral("rate_limited_debug_embeddings"), false});
@@ -108,7 +111,8 @@ QVector<RateLimiter::Take> RateLimiter::addressTakes(const RateCharge &charge, c
     return takes;
 }
 
-QVector<RateLimiter::Take> RateLimiter::tenantTakes(const RateCharge &charge, const QString &tenantId) const
+QVector<RateLimiter::Take> RateLimiter::tenantTakes(const RateCharge &charge,
+                                                    const QString &tenantId) const
 {
     QVector<Take> takes;
     if (!m_limits.tenantQuotaEnabled || tenantId.isEmpty() || charge.routeClass == RouteClass::None)
@@ -117,7 +121,9 @@ QVector<RateLimiter::Take> RateLimiter::tenantTakes(const RateCharge &charge, co
     const QString t = QStringLiteral("tenant:") + tenantId + QLatin1Char(':');
     takes.append({t + (recall ? QStringLiteral("recall") : QStringLiteral("write")),
                   recall ? m_limits.tenantRecall : m_limits.tenantWrite,
-                  recall ? QStringLiteral("tenant_rate_limited_recall") : QStringLiteral("tenant_rate_limited_write"), true});
+                  recall ? QStringLiteral("tenant_rate_limited_recall")
+                         : QStringLiteral("tenant_rate_limited_write"),
+                  true});
     if (charge.debugEmbeddings)
         takes.append({t + QStringLiteral("debug_embeddings"), m_limits.tenantDebugEmbeddings,
                       QStringLiteral("tenant_rate_limited_debug_embeddings"), true});
@@ -132,8 +138,8 @@ std::optional<Error> RateLimiter::admit(const RateCharge &charge, const QString 
 {
     if (charge.routeClass == RouteClass::None)
         return std::nullopt;
-    const QVector<Take> takes = addressTakes(charge, callerAddress, loopback)
-                                + tenantTakes(charge, tenantId);
+    const QVector<Take> takes
+        = addressTakes(charge, callerAddress, loopback) + tenantTakes(charge, tenantId);
     if (takes.isEmpty())
         return std::nullopt;
 
@@ -153,11 +159,13 @@ std::optional<Error> RateLimiter::admit(const RateCharge &charge, const QString 
         const TokenBucket &b = tableOf(t).refilled(t.key, t.limit, nowMs);
         if (b.tokens < 1.0) {
             const qint64 retryMs = qint64(std::ceil((1.0 - b.tokens) / t.limit.rps * 1000.0));
-            QJsonObject details{{QStringLiteral("retry_after_ms"), retryMs},
-                                {QStringLiteral("retry_after_sec"), qMax<qint64>(1, (retryMs + 999) / 1000)}};
+            QJsonObject details{
+                {QStringLiteral("retry_after_ms"), retryMs},
+                {QStringLiteral("retry_after_sec"), qMax<qint64>(1, (retryMs + 999) / 1000)}};
             if (t.tenant)
                 details.insert(QStringLiteral("tenant_id"), tenantId);
-            return Error::make(429, t.code, QStringLiteral("rate limit exceeded; retry later"), details);
+            return Error::make(429, t.code, QStringLiteral("rate limit exceeded; retry later"),
+                               details);
         }
     }
     for (const Take &t : takes)

@@ -94,7 +94,8 @@ private:
         bool tenant;
     };
 
-    QVector<Take> addressTakes(const RateCharge &charge, const QString &callerAddress, bool loopback) const;
+    QVector<Take> addressTakes(const RateCharge &charge, const QString &callerAddress,
+                               bool loopback) const;
     QVector<Take> tenantTakes(const RateCharge &charge, const QString &tenantId) const;
     qint64 now() const;
 

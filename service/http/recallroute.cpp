@@ -1,6 +1,6 @@
-#include "service/memoryservice.h"
 #include "service/http/dto.h"
 #include "service/http/routes.h"
+#include "service/memoryservice.h"
 
 namespace MemoryGraph::Routes {
 
@@ -8,7 +8,8 @@ namespace MemoryGraph::Routes {
 RouteHandler recall(MemoryService *service, bool textQuery)
 {
     return [service, textQuery](const HttpCall &call) -> Result<HttpReply> {
-        auto request = RecallRequest::fromJson(call.json, textQuery, service->config().maxTextLength);
+        auto request
+            = RecallRequest::fromJson(call.json, textQuery, service->config().maxTextLength);
         if (!request)
             return request.error();
         auto outcome = textQuery ? service->recallText(request.value(), call.meta)
@@ -16,8 +17,10 @@ RouteHandler recall(MemoryService *service, bool textQuery)
         if (!outcome)
             return outcome.error();
         // spec §4.0 lists request_id in the body of recall_text only.
-        return HttpReply{200, Dto::recall(outcome.value(), request.value(),
-                                          textQuery ? call.meta.requestId : QString()), {}};
+        return HttpReply{200,
+                         Dto::recall(outcome.value(), request.value(),
+                                     textQuery ? call.meta.requestId : QString()),
+                         {}};
     };
 }
 

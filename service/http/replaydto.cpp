@@ -65,7 +65,8 @@ QJsonObject replayStepBefore(const ReplayWriteOutcome &o)
 {
     QJsonObject body = writeBase(o);
     body.insert(QStringLiteral("step_id"), o.stepId);
-    body.insert(QStringLiteral("step_index"), o.stepIndex ? QJsonValue(*o.stepIndex) : QJsonValue());
+    body.insert(QStringLiteral("step_index"),
+                o.stepIndex ? QJsonValue(*o.stepIndex) : QJsonValue());
     body.insert(QStringLiteral("step_node_id"), nullable(o.nodeId));
     body.insert(QStringLiteral("step_uri"), nullable(o.nodeUri));
     return body;
@@ -110,11 +111,12 @@ QJsonObject replayRunGet(const ReplayRunView &v, const QString &requestId)
                                {QStringLiteral("artifact_refs"), v.counters.artifactRefs},
                                {QStringLiteral("decisions"), v.counters.decisions}};
     const ReplayProvenance &p = v.provenance;
-    const QJsonObject provenance{{QStringLiteral("run_id"), v.run.runId},
-                                 {QStringLiteral("decision_id"), nullable(p.decisionId)},
-                                 {QStringLiteral("decision_ids"), QJsonArray::fromStringList(p.decisionIds)},
-                                 {QStringLiteral("commit_uri"), nullable(p.commitUri)},
-                                 {QStringLiteral("commit_uris"), QJsonArray::fromStringList(p.commitUris)}};
+    const QJsonObject provenance{
+        {QStringLiteral("run_id"), v.run.runId},
+        {QStringLiteral("decision_id"), nullable(p.decisionId)},
+        {QStringLiteral("decision_ids"), QJsonArray::fromStringList(p.decisionIds)},
+        {QStringLiteral("commit_uri"), nullable(p.commitUri)},
+        {QStringLiteral("commit_uris"), QJsonArray::fromStringList(p.commitUris)}};
     return {{QStringLiteral("request_id"), requestId},
             {QStringLiteral("tenant_id"), v.scope.tenantId},
             {QStringLiteral("scope"), v.scope.scope},

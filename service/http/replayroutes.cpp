@@ -1,6 +1,6 @@
-#include "service/memoryservice.h"
 #include "service/http/replaydto.h"
 #include "service/http/routes.h"
+#include "service/memoryservice.h"
 
 namespace MemoryGraph::Routes {
 
@@ -26,22 +26,26 @@ RouteHandler replayWrite(MemoryService *service, Call call, Shape shape)
 // reference §7.1
 RouteHandler replayRunStart(MemoryService *service)
 {
-    return replayWrite<ReplayRunStartRequest>(service, &MemoryService::replayRunStart, &Dto::replayRunStart);
+    return replayWrite<ReplayRunStartRequest>(service, &MemoryService::replayRunStart,
+                                              &Dto::replayRunStart);
 }
 
 RouteHandler replayStepBefore(MemoryService *service)
 {
-    return replayWrite<ReplayStepBeforeRequest>(service, &MemoryService::replayStepBefore, &Dto::replayStepBefore);
+    return replayWrite<ReplayStepBeforeRequest>(service, &MemoryService::replayStepBefore,
+                                                &Dto::replayStepBefore);
 }
 
 RouteHandler replayStepAfter(MemoryService *service)
 {
-    return replayWrite<ReplayStepAfterRequest>(service, &MemoryService::replayStepAfter, &Dto::replayStepAfter);
+    return replayWrite<ReplayStepAfterRequest>(service, &MemoryService::replayStepAfter,
+                                               &Dto::replayStepAfter);
 }
 
 RouteHandler replayRunEnd(MemoryService *service)
 {
-    return replayWrite<ReplayRunEndRequest>(service, &MemoryService::replayRunEnd, &Dto::replayRunEnd);
+    return replayWrite<ReplayRunEndRequest>(service, &MemoryService::replayRunEnd,
+                                            &Dto::replayRunEnd);
 }
 
 // spec §4.12

@@ -56,7 +56,7 @@ QByteArray methodAndPath(QByteArrayView line)
 
 } // namespace
 
-RequestScanner::RequestScanner(Limits limits) : m_limits(limits) {}
+RequestScanner::RequestScanner(Limits limits) : m_limits(limits) { }
 
 std::optional<Error> RequestScanner::feed(QByteArrayView bytes)
 {
@@ -136,16 +136,20 @@ std::optional<Error> RequestScanner::checkFields(QByteArrayView fields)
         const QByteArrayView line = withoutCarriageReturn(fields.first(end));
         fields = fields.sliced(qMin(end + 1, fields.size()));
         if (line.isEmpty())
-            break;   // the blank line that ends the block
+            break; // the blank line that ends the block
         if (line.startsWith(' ') || line.startsWith('\t'))
-            return Error::invalidField(headers, QStringLiteral("folded header lines are not accepted"));
+            return Error::invalidField(headers,
+                                       QStringLiteral("folded header lines are not accepted"));
         const qsizetype colon = line.indexOf(':');
         if (colon < 0 || !isToken(line.first(colon)))
-            return Error::invalidField(headers, QStringLiteral("'%1' is not a 'name: value' header line")
-                                                    .arg(QString::fromLatin1(line.first(qMin<qsizetype>(line.size(), 40)))));
+            return Error::invalidField(
+                headers,
+                QStringLiteral("'%1' is not a 'name: value' header line")
+                    .arg(QString::fromLatin1(line.first(qMin<qsizetype>(line.size(), 40)))));
         if (++count > kMaxHeaderFields)
             return Error::make(431, QStringLiteral("request_header_fields_too_large"),
-                               QStringLiteral("a request may carry at most %1 header fields").arg(kMaxHeaderFields),
+                               QStringLiteral("a request may carry at most %1 header fields")
+                                   .arg(kMaxHeaderFields),
                                {{QStringLiteral("max_fields"), kMaxHeaderFields}});
         const QByteArrayView name = line.first(colon);
         const QByteArray value = line.sliced(colon + 1).trimmed().toByteArray();
@@ -162,16 +166,18 @@ std::optional<Error> RequestScanner::checkFields(QByteArrayView fields)
         }
     }
     if (transferEncoding)
-        return Error::make(411, QStringLiteral("length_required"),
-                           QStringLiteral("send the request body with Content-Length; "
-                                          "Transfer-Encoding (chunked) is not accepted"),
-                           {{QStringLiteral("refused_header"), QStringLiteral("transfer-encoding")}});
+        return Error::make(
+            411, QStringLiteral("length_required"),
+            QStringLiteral("send the request body with Content-Length; "
+                           "Transfer-Encoding (chunked) is not accepted"),
+            {{QStringLiteral("refused_header"), QStringLiteral("transfer-encoding")}});
     bool fits = false;
     const qint64 length = contentLength ? contentLength->toLongLong(&fits) : 0;
     if (contentLength && (!fits || length > m_limits.maxBodyBytes))
-        return Error::make(413, QStringLiteral("payload_too_large"),
-                           QStringLiteral("request body is larger than %1 bytes").arg(m_limits.maxBodyBytes),
-                           {{QStringLiteral("max_bytes"), m_limits.maxBodyBytes}});
+        return Error::make(
+            413, QStringLiteral("payload_too_large"),
+            QStringLiteral("request body is larger than %1 bytes").arg(m_limits.maxBodyBytes),
+            {{QStringLiteral("max_bytes"), m_limits.maxBodyBytes}});
     m_bodyRemaining = length;
     return std::nullopt;
 }

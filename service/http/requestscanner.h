@@ -23,7 +23,7 @@ class RequestScanner
 public:
     struct Limits
     {
-        qint64 maxHeaderBytes = 32768;   ///< request line + header fields + blank line
+        qint64 maxHeaderBytes = 32768; ///< request line + header fields + blank line
         qint64 maxBodyBytes = 5 * 1024 * 1024;
     };
 
@@ -31,9 +31,9 @@ public:
     static constexpr int kMaxHeaderFields = 100;
 
     enum class Phase {
-        BetweenRequests,   ///< nothing of the next request yet (whitespace is skipped)
-        Head,              ///< inside a request line or header block
-        Body,              ///< counting down a declared Content-Length
+        BetweenRequests, ///< nothing of the next request yet (whitespace is skipped)
+        Head,            ///< inside a request line or header block
+        Body,            ///< counting down a declared Content-Length
     };
 
     explicit RequestScanner(Limits limits);
@@ -60,8 +60,9 @@ private:
 
     Limits m_limits;
     Phase m_phase = Phase::BetweenRequests;
-    QByteArray m_head;                 ///< request line + header block of the current request
-    qsizetype m_fieldsStart = -1;      ///< where the header block starts in m_head, -1 in the request line
+    QByteArray m_head; ///< request line + header block of the current request
+    qsizetype m_fieldsStart
+        = -1; ///< where the header block starts in m_head, -1 in the request line
     QByteArray m_requestLine;
     qint64 m_bodyRemaining = 0;
     qint64 m_requestsStarted = 0;

@@ -70,19 +70,25 @@ QJsonObject feedbackRow(const FeedbackRecord &f)
 
 QJsonObject ruleMatch(const RuleMatch &m)
 {
-    QJsonObject o{{QStringLiteral("rule_node_id"), m.node.id},
-                  {QStringLiteral("state"), m.status.state.toUpper()},
-                  {QStringLiteral("summary"), nullable(m.node.textSummary)},
-                  {QStringLiteral("rule_scope"), m.definition.ruleScope},
-                  {QStringLiteral("if_json"), m.definition.ifJson.isUndefined() ? QJsonValue(QJsonObject()) : m.definition.ifJson},
-                  {QStringLiteral("then_json"), m.patch},
-                  {QStringLiteral("exceptions_json"), m.definition.exceptionsJson.isUndefined() ? QJsonValue(QJsonArray()) : m.definition.exceptionsJson},
-                  {QStringLiteral("stats"), QJsonObject{{QStringLiteral("positive"), m.status.positive},
-                                                        {QStringLiteral("negative"), m.status.negative}}},
-                  {QStringLiteral("rank"), rank(m.rank)},
-                  {QStringLiteral("match_detail"), QJsonObject{{QStringLiteral("condition_paths"), QJsonArray::fromStringList(m.conditionPaths)},
-                                                               {QStringLiteral("condition_path_count"), m.conditionPaths.size()}}},
-                  {QStringLiteral("commit_id"), nullable(m.node.commitId)}};
+    QJsonObject o{
+        {QStringLiteral("rule_node_id"), m.node.id},
+        {QStringLiteral("state"), m.status.state.toUpper()},
+        {QStringLiteral("summary"), nullable(m.node.textSummary)},
+        {QStringLiteral("rule_scope"), m.definition.ruleScope},
+        {QStringLiteral("if_json"),
+         m.definition.ifJson.isUndefined() ? QJsonValue(QJsonObject()) : m.definition.ifJson},
+        {QStringLiteral("then_json"), m.patch},
+        {QStringLiteral("exceptions_json"), m.definition.exceptionsJson.isUndefined()
+                                                ? QJsonValue(QJsonArray())
+                                                : m.definition.exceptionsJson},
+        {QStringLiteral("stats"), QJsonObject{{QStringLiteral("positive"), m.status.positive},
+                                              {QStringLiteral("negative"), m.status.negative}}},
+        {QStringLiteral("rank"), rank(m.rank)},
+        {QStringLiteral("match_detail"),
+         QJsonObject{
+             {QStringLiteral("condition_paths"), QJsonArray::fromStringList(m.conditionPaths)},
+             {QStringLiteral("condition_path_count"), m.conditionPaths.size()}}},
+        {QStringLiteral("commit_id"), nullable(m.node.commitId)}};
     if (!m.definition.targetAgentId.isEmpty())
         o.insert(QStringLiteral("target_agent_id"), m.definition.targetAgentId);
     if (!m.definition.targetTeamId.isEmpty())
@@ -122,7 +128,8 @@ QJsonObject recallRules(const QString &scope, const RuleEvaluation &e)
 QJsonObject decisionBody(const DecisionRecord &d)
 {
     return {{QStringLiteral("decision_id"), d.id},
-            {QStringLiteral("decision_uri"), recordUri(d.tenantId, d.scope, QStringLiteral("decision"), d.id)},
+            {QStringLiteral("decision_uri"),
+             recordUri(d.tenantId, d.scope, QStringLiteral("decision"), d.id)},
             {QStringLiteral("decision_kind"), d.kind},
             {QStringLiteral("run_id"), nullable(d.runId)},
             {QStringLiteral("selected_tool"), nullable(d.selectedTool)},
@@ -133,8 +140,10 @@ QJsonObject decisionBody(const DecisionRecord &d)
             {QStringLiteral("metadata"), d.metadata},
             {QStringLiteral("created_at"), timestamp(d.createdAt)},
             {QStringLiteral("commit_id"), nullable(d.commitId)},
-            {QStringLiteral("commit_uri"), d.commitId.isEmpty() ? QJsonValue()
-                                                                : QJsonValue(recordUri(d.tenantId, d.scope, QStringLiteral("commit"), d.commitId))}};
+            {QStringLiteral("commit_uri"),
+             d.commitId.isEmpty() ? QJsonValue()
+                                  : QJsonValue(recordUri(d.tenantId, d.scope,
+                                                         QStringLiteral("commit"), d.commitId))}};
 }
 
 QJsonObject toolSelect(const ToolSelectOutcome &o, const QString &requestId)
@@ -145,28 +154,33 @@ QJsonObject toolSelect(const ToolSelectOutcome &o, const QString &requestId)
                       {QStringLiteral("invalid_then_sample"), o.rules.invalidThenSample},
                       {QStringLiteral("agent_visibility_summary"), o.rules.visibility},
                       {QStringLiteral("applied"), applied(o.rules)},
-                      {QStringLiteral("tool_conflicts_summary"), QJsonArray::fromStringList(o.toolConflictsSummary)}};
+                      {QStringLiteral("tool_conflicts_summary"),
+                       QJsonArray::fromStringList(o.toolConflictsSummary)}};
     if (o.shadowSelection) {
         rules.insert(QStringLiteral("shadow_selection"), selection(*o.shadowSelection));
-        rules.insert(QStringLiteral("shadow_tool_conflicts_summary"), QJsonArray::fromStringList(o.shadowToolConflictsSummary));
+        rules.insert(QStringLiteral("shadow_tool_conflicts_summary"),
+                     QJsonArray::fromStringList(o.shadowToolConflictsSummary));
     }
     const DecisionRecord &d = o.decision;
-    QJsonObject body{{QStringLiteral("request_id"), requestId},
-                     {QStringLiteral("tenant_id"), o.scope.tenantId},
-                     {QStringLiteral("scope"), o.scope.scope},
-                     {QStringLiteral("candidates"), QJsonArray::fromStringList(o.candidates)},
-                     {QStringLiteral("selection"), selection(o.selection)},
-                     {QStringLiteral("rules"), rules},
-                     {QStringLiteral("decision"), QJsonObject{
-                          {QStringLiteral("decision_id"), d.id},
-                          {QStringLiteral("run_id"), nullable(d.runId)},
-                          {QStringLiteral("selected_tool"), nullable(d.selectedTool)},
-                          {QStringLiteral("policy_sha256"), d.policySha256},
-                          {QStringLiteral("source_rule_ids"), QJsonArray::fromStringList(d.sourceRuleIds)},
-                          {QStringLiteral("created_at"), timestamp(d.createdAt)},
-                          {QStringLiteral("decision_uri"), recordUri(d.tenantId, d.scope, QStringLiteral("decision"), d.id)}}},
-                     {QStringLiteral("execution_kernel"), o.executionKernel},
-                     {QStringLiteral("selection_summary"), o.selectionSummary}};
+    QJsonObject body{
+        {QStringLiteral("request_id"), requestId},
+        {QStringLiteral("tenant_id"), o.scope.tenantId},
+        {QStringLiteral("scope"), o.scope.scope},
+        {QStringLiteral("candidates"), QJsonArray::fromStringList(o.candidates)},
+        {QStringLiteral("selection"), selection(o.selection)},
+        {QStringLiteral("rules"), rules},
+        {QStringLiteral("decision"),
+         QJsonObject{
+             {QStringLiteral("decision_id"), d.id},
+             {QStringLiteral("run_id"), nullable(d.runId)},
+             {QStringLiteral("selected_tool"), nullable(d.selectedTool)},
+             {QStringLiteral("policy_sha256"), d.policySha256},
+             {QStringLiteral("source_rule_ids"), QJsonArray::fromStringList(d.sourceRuleIds)},
+             {QStringLiteral("created_at"), timestamp(d.createdAt)},
+             {QStringLiteral("decision_uri"),
+              recordUri(d.tenantId, d.scope, QStringLiteral("decision"), d.id)}}},
+        {QStringLiteral("execution_kernel"), o.executionKernel},
+        {QStringLiteral("selection_summary"), o.selectionSummary}};
     for (auto it = o.continuity.begin(); it != o.continuity.end(); ++it)
         body.insert(it.key(), it.value());
     return body;
@@ -183,7 +197,8 @@ QJsonObject toolFeedback(const ToolFeedbackOutcome &o)
             {QStringLiteral("commit_uri"), nullable(o.commit.uri)},
             {QStringLiteral("commit_hash"), nullable(o.commit.commitHash)},
             {QStringLiteral("decision_id"), o.decision.id},
-            {QStringLiteral("decision_uri"), recordUri(o.decision.tenantId, o.decision.scope, QStringLiteral("decision"), o.decision.id)},
+            {QStringLiteral("decision_uri"), recordUri(o.decision.tenantId, o.decision.scope,
+                                                       QStringLiteral("decision"), o.decision.id)},
             {QStringLiteral("decision_link_mode"), o.linkMode},
             {QStringLiteral("decision_policy_sha256"), o.decision.policySha256}};
 }
@@ -196,7 +211,8 @@ QJsonObject toolDecision(const DecisionLookup &o, const QString &requestId)
             {QStringLiteral("scope"), o.scope.scope},
             {QStringLiteral("lookup_mode"), o.lookupMode},
             {QStringLiteral("decision"), decisionBody(d)},
-            {QStringLiteral("lifecycle_summary"), QJsonObject{
+            {QStringLiteral("lifecycle_summary"),
+             QJsonObject{
                  {QStringLiteral("summary_version"), QStringLiteral("tools_lifecycle_summary_v1")},
                  {QStringLiteral("kind"), QStringLiteral("decision")},
                  {QStringLiteral("lookup_mode"), o.lookupMode},
@@ -206,10 +222,16 @@ QJsonObject toolDecision(const DecisionLookup &o, const QString &requestId)
                  {QStringLiteral("selected_tool"), nullable(d.selectedTool)},
                  {QStringLiteral("candidate_count"), d.candidates.size()},
                  {QStringLiteral("source_rule_count"), d.sourceRuleIds.size()},
-                 {QStringLiteral("metadata_source"), orNull(d.metadata.value(QStringLiteral("source")))},
+                 {QStringLiteral("metadata_source"),
+                  orNull(d.metadata.value(QStringLiteral("source")))},
                  {QStringLiteral("created_at"), timestamp(d.createdAt)},
-                 {QStringLiteral("tool_conflicts"), QJsonArray::fromStringList(
-                      [&d] { QStringList l; for (const QJsonValue &v : d.metadata.value(QStringLiteral("tool_conflicts_summary")).toArray()) l << v.toString(); return l.mid(0, 3); }())}}}};
+                 {QStringLiteral("tool_conflicts"), QJsonArray::fromStringList([&d] {
+                      QStringList l;
+                      for (const QJsonValue &v :
+                           d.metadata.value(QStringLiteral("tool_conflicts_summary")).toArray())
+                          l << v.toString();
+                      return l.mid(0, 3);
+                  }())}}}};
 }
 
 QJsonObject toolRun(const RunOutcome &o, const QString &requestId)
@@ -219,44 +241,49 @@ QJsonObject toolRun(const RunOutcome &o, const QString &requestId)
     for (const DecisionRecord &d : o.decisions) {
         decisions.append(decisionBody(d));
         if (recentDecisions.size() < 3)
-            recentDecisions.append((d.selectedTool.isEmpty() ? QStringLiteral("<none>") : d.selectedTool)
-                                   + QStringLiteral(" @ ") + d.createdAt.toUTC().toString(Qt::ISODateWithMs));
+            recentDecisions.append(
+                (d.selectedTool.isEmpty() ? QStringLiteral("<none>") : d.selectedTool)
+                + QStringLiteral(" @ ") + d.createdAt.toUTC().toString(Qt::ISODateWithMs));
     }
-    QJsonObject body{{QStringLiteral("request_id"), requestId},
-                     {QStringLiteral("tenant_id"), o.scope.tenantId},
-                     {QStringLiteral("scope"), o.scope.scope},
-                     {QStringLiteral("run_id"), o.runId},
-                     {QStringLiteral("lifecycle"), QJsonObject{
-                          {QStringLiteral("status"), o.status},
-                          {QStringLiteral("decision_count"), o.decisionCount},
-                          {QStringLiteral("latest_decision_at"), timestamp(o.latestDecisionAt)},
-                          {QStringLiteral("latest_feedback_at"), timestamp(o.latestFeedbackAt)}}},
-                     {QStringLiteral("decisions"), decisions},
-                     {QStringLiteral("limits"), QJsonObject{{QStringLiteral("decision_limit"), o.decisionLimit},
-                                                            {QStringLiteral("feedback_limit"), o.feedbackLimit}}},
-                     {QStringLiteral("lifecycle_summary"), QJsonObject{
-                          {QStringLiteral("summary_version"), QStringLiteral("tools_lifecycle_summary_v1")},
-                          {QStringLiteral("kind"), QStringLiteral("run_lifecycle")},
-                          {QStringLiteral("run_id"), o.runId},
-                          {QStringLiteral("status"), o.status},
-                          {QStringLiteral("decision_count"), o.decisionCount},
-                          {QStringLiteral("feedback_total"), o.feedbackTotal},
-                          {QStringLiteral("tools_feedback_count"), o.toolsFeedbackCount},
-                          {QStringLiteral("latest_decision_at"), timestamp(o.latestDecisionAt)},
-                          {QStringLiteral("latest_feedback_at"), timestamp(o.latestFeedbackAt)},
-                          {QStringLiteral("recent_decisions"), recentDecisions}}}};
+    QJsonObject body{
+        {QStringLiteral("request_id"), requestId},
+        {QStringLiteral("tenant_id"), o.scope.tenantId},
+        {QStringLiteral("scope"), o.scope.scope},
+        {QStringLiteral("run_id"), o.runId},
+        {QStringLiteral("lifecycle"),
+         QJsonObject{{QStringLiteral("status"), o.status},
+                     {QStringLiteral("decision_count"), o.decisionCount},
+                     {QStringLiteral("latest_decision_at"), timestamp(o.latestDecisionAt)},
+                     {QStringLiteral("latest_feedback_at"), timestamp(o.latestFeedbackAt)}}},
+        {QStringLiteral("decisions"), decisions},
+        {QStringLiteral("limits"),
+         QJsonObject{{QStringLiteral("decision_limit"), o.decisionLimit},
+                     {QStringLiteral("feedback_limit"), o.feedbackLimit}}},
+        {QStringLiteral("lifecycle_summary"),
+         QJsonObject{
+             {QStringLiteral("summary_version"), QStringLiteral("tools_lifecycle_summary_v1")},
+             {QStringLiteral("kind"), QStringLiteral("run_lifecycle")},
+             {QStringLiteral("run_id"), o.runId},
+             {QStringLiteral("status"), o.status},
+             {QStringLiteral("decision_count"), o.decisionCount},
+             {QStringLiteral("feedback_total"), o.feedbackTotal},
+             {QStringLiteral("tools_feedback_count"), o.toolsFeedbackCount},
+             {QStringLiteral("latest_decision_at"), timestamp(o.latestDecisionAt)},
+             {QStringLiteral("latest_feedback_at"), timestamp(o.latestFeedbackAt)},
+             {QStringLiteral("recent_decisions"), recentDecisions}}}};
     if (o.includeFeedback) {
         QJsonArray recent;
         for (const FeedbackRecord &f : o.recentFeedback)
             recent.append(feedbackRow(f));
-        body.insert(QStringLiteral("feedback"), QJsonObject{
-            {QStringLiteral("total"), o.feedbackTotal},
-            {QStringLiteral("by_outcome"), QJsonObject{{QStringLiteral("positive"), o.positive},
-                                                       {QStringLiteral("negative"), o.negative},
-                                                       {QStringLiteral("neutral"), o.neutral}}},
-            {QStringLiteral("linked_decision_count"), o.linkedDecisionCount},
-            {QStringLiteral("tools_feedback_count"), o.toolsFeedbackCount},
-            {QStringLiteral("recent"), recent}});
+        body.insert(QStringLiteral("feedback"),
+                    QJsonObject{{QStringLiteral("total"), o.feedbackTotal},
+                                {QStringLiteral("by_outcome"),
+                                 QJsonObject{{QStringLiteral("positive"), o.positive},
+                                             {QStringLiteral("negative"), o.negative},
+                                             {QStringLiteral("neutral"), o.neutral}}},
+                                {QStringLiteral("linked_decision_count"), o.linkedDecisionCount},
+                                {QStringLiteral("tools_feedback_count"), o.toolsFeedbackCount},
+                                {QStringLiteral("recent"), recent}});
     }
     return body;
 }

@@ -1,6 +1,6 @@
-#include "service/memoryservice.h"
 #include "service/http/routes.h"
 #include "service/http/tooldto.h"
+#include "service/memoryservice.h"
 
 namespace MemoryGraph::Routes {
 

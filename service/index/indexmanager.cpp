@@ -3,8 +3,8 @@
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
-#include "service/index/vectormath.h"
 #include "service/core/vocabulary.h"
+#include "service/index/vectormath.h"
 #include "service/storage/database.h"
 #include "service/storage/indexstore.h"
 
@@ -22,11 +22,11 @@ Q_LOGGING_CATEGORY(lcIndex, "memorygraph.service.index")
 namespace MemoryGraph {
 
 namespace {
-constexpr int kExactScanBelow = 1000;     // small scopes: exact search is cheap and perfect
-constexpr int kSaveEveryChanges = 5000;   // bound the catch-up work after a crash
+constexpr int kExactScanBelow = 1000;   // small scopes: exact search is cheap and perfect
+constexpr int kSaveEveryChanges = 5000; // bound the catch-up work after a crash
 constexpr int kDim = Vocabulary::kEmbeddingDimension;
 constexpr qsizetype kVectorBytes = qsizetype(kDim * sizeof(float));
-constexpr int kEfSearch = 128;            // recall@10 >= 0.95 on clustered 1536-d data
+constexpr int kEfSearch = 128; // recall@10 >= 0.95 on clustered 1536-d data
 // Changes a drain takes per trip under the scope lock; it inserts them one by one so a search
 // waits for at most one hnswlib insert, never for a whole batch.
 constexpr int kDrainBatch = 64;
@@ -40,7 +40,7 @@ constexpr int kDrainBatch = 64;
 struct PendingChange
 {
     qint64 version = 0;
-    QByteArray unit;   // unit-length copy of the vector; empty = removal
+    QByteArray unit; // unit-length copy of the vector; empty = removal
     bool isRemoval() const { return unit.isEmpty(); }
 };
 
@@ -89,10 +89,11 @@ enum class Locking { PerVector, WholeBatch };
 /// Upserts vectors (stored row after row) into the index, in one multi-threaded batch when
 /// allowed; a batch holding a vector the index refuses falls back to one by one so the others
 /// still land.
-void upsertWithFallback(VectorIndex &index, const QVector<quint64> &labels, const QByteArray &vectors,
-                        Locking locking)
+void upsertWithFallback(VectorIndex &index, const QVector<quint64> &labels,
+                        const QByteArray &vectors, Locking locking)
 {
-    if (labels.isEmpty() || (locking == Locking::WholeBatch && index.upsertMany(labels, floats(vectors))))
+    if (labels.isEmpty()
+        || (locking == Locking::WholeBatch && index.upsertMany(labels, floats(vectors))))
         return;
     for (qsizetype i = 0; i < labels.size(); ++i) {
         if (auto r = index.upsert(labels.at(i), floats(vectors) + i * kDim); !r)
@@ -121,7 +122,7 @@ void writeChanges(VectorIndex &index, const QVector<qint64> &labels,
 struct SearchSnapshot
 {
     VectorIndex *index = nullptr;
-    QHash<qint64, PendingChange> pending;   // implicitly shared: copying it is O(1)
+    QHash<qint64, PendingChange> pending; // implicitly shared: copying it is O(1)
     int inFlight = 0;
 };
 
@@ -145,8 +146,9 @@ QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &q
         };
     }
     const int fetch = filter ? k : k + qMin(snap.inFlight, int(pending.size()));
-    return snap.index->size() < kExactScanBelow ? snap.index->exactSearch(query.constData(), fetch, filter)
-                                                : snap.index->search(query.constData(), fetch, filter);
+    return snap.index->size() < kExactScanBelow
+               ? snap.index->exactSearch(query.constData(), fetch, filter)
+               : snap.index->search(query.constData(), fetch, filter);
 }
 
 /// The index's hits and the pending upserts, scored alike, best k first.
@@ -182,16 +184,16 @@ struct IndexManager::ScopeIndex
 {
     QString tenantId;
     QString scope;
-    QMutex mutex;                          // guards the fields below (not the index internals)
-    std::unique_ptr<VectorIndex> index;    // set once loaded, never replaced
+    QMutex mutex;                       // guards the fields below (not the index internals)
+    std::unique_ptr<VectorIndex> index; // set once loaded, never replaced
     std::atomic<bool> ready{false};
-    qint64 appliedVersion = 0;             // every row with embedding_version <= this is mirrored
-                                           // (in the index or in pending)
-    QHash<qint64, qint64> heldVersion;     // label -> version written after appliedVersion
-    QHash<qint64, PendingChange> pending;  // label -> newest change not yet in the index
-    bool draining = false;                 // a drain task is queued or running
-    int inFlight = 0;                      // pending changes the running drain is writing
-    QWaitCondition drainIdle;              // draining or inFlight went down
+    qint64 appliedVersion = 0;            // every row with embedding_version <= this is mirrored
+                                          // (in the index or in pending)
+    QHash<qint64, qint64> heldVersion;    // label -> version written after appliedVersion
+    QHash<qint64, PendingChange> pending; // label -> newest change not yet in the index
+    bool draining = false;                // a drain task is queued or running
+    int inFlight = 0;                     // pending changes the running drain is writing
+    QWaitCondition drainIdle;             // draining or inFlight went down
     int unsaved = 0;
 
     /// Records a change unless one already seen for the label supersedes it (writers call
@@ -206,7 +208,7 @@ struct IndexManager::ScopeIndex
             if (!supersedes(version, removal, *held, false))
                 return false;
         } else if (!removal && version <= appliedVersion) {
-            return false;   // a catch-up already read this row at this version or a newer one
+            return false; // a catch-up already read this row at this version or a newer one
         }
         pending.insert(label, PendingChange{version, unit});
         return true;
@@ -236,21 +238,26 @@ struct IndexManager::ScopeIndex
     {
         QVector<quint64> readyLabels;
         QByteArray readyVectors;
-        auto read = IndexStore::forEachEmbedding(db, labels, [&](const IndexStore::StoredEmbedding &row) {
-            const bool usable = row.status == QLatin1String("ready") && row.vector.size() == kVectorBytes;
-            if (mode == CatchUpMode::IntoPending) {
-                // Leave hnswlib to the drain, which writes every change of a label in version order.
-                record(row.label, row.version, usable ? unitVector(floats(row.vector)) : QByteArray());
-                return;
-            }
-            ++unsaved;
-            if (usable) {
-                readyLabels.append(quint64(row.label));
-                readyVectors.append(row.vector);
-            } else if (auto r = index->remove(quint64(row.label)); !r) {
-                qCWarning(lcIndex) << "cannot unindex label" << row.label << r.error().message;
-            }
-        });
+        auto read
+            = IndexStore::forEachEmbedding(db, labels, [&](const IndexStore::StoredEmbedding &row) {
+                  const bool usable
+                      = row.status == QLatin1String("ready") && row.vector.size() == kVectorBytes;
+                  if (mode == CatchUpMode::IntoPending) {
+                      // Leave hnswlib to the drain, which writes every change of a label in version
+                      // order.
+                      record(row.label, row.version,
+                             usable ? unitVector(floats(row.vector)) : QByteArray());
+                      return;
+                  }
+                  ++unsaved;
+                  if (usable) {
+                      readyLabels.append(quint64(row.label));
+                      readyVectors.append(row.vector);
+                  } else if (auto r = index->remove(quint64(row.label)); !r) {
+                      qCWarning(lcIndex)
+                          << "cannot unindex label" << row.label << r.error().message;
+                  }
+              });
         if (!read)
             return read;
         // Batches insert on several threads (a rebuild of 100k vectors).
@@ -302,8 +309,8 @@ std::shared_ptr<IndexManager::ScopeIndex> IndexManager::scopeIndex(const QString
     return entry;
 }
 
-std::shared_ptr<IndexManager::ScopeIndex> IndexManager::existingScopeIndex(
-    const QString &tenantId, const QString &scope) const
+std::shared_ptr<IndexManager::ScopeIndex>
+IndexManager::existingScopeIndex(const QString &tenantId, const QString &scope) const
 {
     QMutexLocker lock(&m_lock);
     return m_indexes.value(tenantId + QLatin1Char('\n') + scope);
@@ -360,7 +367,8 @@ Result<void> IndexManager::catchUp(ScopeIndex &entry, CatchUpMode mode)
     // Phase 2: vectors of the rows not mirrored yet, by primary label lookups.
     constexpr int kBatch = 500;
     for (qsizetype from = 0; from < stale.value().size(); from += kBatch) {
-        if (auto mirrored = entry.mirrorStored(db, stale.value().mid(from, kBatch), mode); !mirrored)
+        if (auto mirrored = entry.mirrorStored(db, stale.value().mid(from, kBatch), mode);
+            !mirrored)
             return mirrored;
     }
     entry.appliedVersion = newest;
@@ -383,7 +391,7 @@ void IndexManager::apply(const QString &tenantId, const QString &scope, qint64 l
     auto entry = scopeIndex(tenantId, scope);
     QMutexLocker lock(&entry->mutex);
     if (!entry->ready.load())
-        return;   // the loader reads it from SQLite
+        return; // the loader reads it from SQLite
     if (!entry->record(label, version, unit))
         return;
     startDrainLocked(entry);

@@ -87,7 +87,8 @@ private:
     Result<void> load(ScopeIndex &entry);
     Result<void> catchUp(ScopeIndex &entry, CatchUpMode mode);
     /// Loads the scope's index or catches it up to newestVersion; the caller holds its lock.
-    Result<void> bringUpToDateLocked(const std::shared_ptr<ScopeIndex> &entry, qint64 newestVersion);
+    Result<void> bringUpToDateLocked(const std::shared_ptr<ScopeIndex> &entry,
+                                     qint64 newestVersion);
     void startDrainLocked(const std::shared_ptr<ScopeIndex> &entry);
     void drain(const std::shared_ptr<ScopeIndex> &entry);
     void flushPendingLocked(ScopeIndex &entry);

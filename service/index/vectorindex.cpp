@@ -13,6 +13,7 @@
 #include <QTemporaryFile>
 #include <QThread>
 #include <QtEndian>
+#include <queue>
 
 #include <algorithm>
 #include <atomic>
@@ -21,7 +22,6 @@
 #include <exception>
 #include <limits>
 #include <mutex>
-#include <queue>
 #include <shared_mutex>
 #include <string>
 #include <thread>
@@ -125,18 +125,29 @@ float similarityOf(float distance)
     return std::clamp(1.0f - distance, -1.0f, 1.0f);
 }
 
-void putU32(char *at, quint32 value) { qToLittleEndian(value, at); }
-void putU64(char *at, quint64 value) { qToLittleEndian(value, at); }
-quint32 getU32(const char *at) { return qFromLittleEndian<quint32>(at); }
-quint64 getU64(const char *at) { return qFromLittleEndian<quint64>(at); }
+void putU32(char *at, quint32 value)
+{
+    qToLittleEndian(value, at);
+}
+void putU64(char *at, quint64 value)
+{
+    qToLittleEndian(value, at);
+}
+quint32 getU32(const char *at)
+{
+    return qFromLittleEndian<quint32>(at);
+}
+quint64 getU64(const char *at)
+{
+    return qFromLittleEndian<quint64>(at);
+}
 
 std::string localPath(const QString &path)
 {
     return QFile::encodeName(path).toStdString();
 }
 
-template<typename T>
-T readPod(const QByteArray &bytes, qint64 offset)
+template<typename T> T readPod(const QByteArray &bytes, qint64 offset)
 {
     T value;
     std::memcpy(&value, bytes.constData() + offset, sizeof(T));
@@ -225,7 +236,9 @@ public:
     void unlock() { m_lock.unlock(); }
     void lock_shared()
     {
-        { std::lock_guard<std::mutex> turn(m_turnstile); }
+        {
+            std::lock_guard<std::mutex> turn(m_turnstile);
+        }
         m_lock.lock_shared();
     }
     void unlock_shared() { m_lock.unlock_shared(); }
@@ -245,8 +258,8 @@ Result<void> normaliseRows(const QVector<quint64> &labels, const float *vectors,
     for (qsizetype row = 0; row < labels.size(); ++row) {
         const size_t at = size_t(row) * dim;
         if (!normalise(vectors + at, dimension, units.data() + at))
-            return vectorError(QStringLiteral("Vector for label %1 is zero or not finite")
-                                   .arg(labels.at(row)));
+            return vectorError(
+                QStringLiteral("Vector for label %1 is zero or not finite").arg(labels.at(row)));
     }
     return {};
 }
@@ -269,7 +282,8 @@ std::vector<qsizetype> lastRowPerLabel(const QVector<quint64> &labels)
 }
 
 /// Labels among rows the index has never held: each needs a new slot.
-quint64 newLabelCount(const Hnsw &index, const QVector<quint64> &labels, const std::vector<qsizetype> &rows)
+quint64 newLabelCount(const Hnsw &index, const QVector<quint64> &labels,
+                      const std::vector<qsizetype> &rows)
 {
     quint64 fresh = 0;
     for (qsizetype row : rows)
@@ -283,11 +297,12 @@ quint64 newLabelCount(const Hnsw &index, const QVector<quint64> &labels, const s
 /// worst a race there does is repeat a random level. Exceptions are caught inside each worker
 /// since one escaping a std::thread would terminate the process. Returns the first failure.
 QString insertInParallel(Hnsw &index, const std::vector<float> &units, size_t dim,
-                         const QVector<quint64> &labels, const std::vector<qsizetype> &rows, size_t start)
+                         const QVector<quint64> &labels, const std::vector<qsizetype> &rows,
+                         size_t start)
 {
     const size_t remaining = rows.size() - start;
-    const size_t threads = std::clamp<size_t>(remaining / 256, 1,
-                                              size_t(std::max(1, QThread::idealThreadCount())));
+    const size_t threads
+        = std::clamp<size_t>(remaining / 256, 1, size_t(std::max(1, QThread::idealThreadCount())));
     std::atomic<size_t> next{start};
     std::atomic<bool> failed{false};
     std::mutex failureLock;
@@ -296,10 +311,13 @@ QString insertInParallel(Hnsw &index, const std::vector<float> &units, size_t di
         for (size_t i = next++; i < rows.size() && !failed.load(); i = next++) {
             const qsizetype row = rows[i];
             try {
-                index.addPoint(units.data() + size_t(row) * dim, hnswlib::labeltype(labels.at(row)));
+                index.addPoint(units.data() + size_t(row) * dim,
+                               hnswlib::labeltype(labels.at(row)));
             } catch (const std::exception &e) {
                 std::lock_guard<std::mutex> failureGuard(failureLock);
-                failure = QStringLiteral("Cannot store label %1: %2").arg(labels.at(row)).arg(describe(e));
+                failure = QStringLiteral("Cannot store label %1: %2")
+                              .arg(labels.at(row))
+                              .arg(describe(e));
                 failed = true;
             } catch (...) {
                 std::lock_guard<std::mutex> failureGuard(failureLock);
@@ -403,13 +421,15 @@ Result<HeaderFields> readHeader(QFile &file, const QString &path, int expectedDi
         return loadError(kIndexCorrupt, path, QStringLiteral("not a vector index file"));
     const quint32 version = getU32(h + 4);
     if (version != kFormatVersion)
-        return loadError(kIndexIncompatible, path, QStringLiteral("format version %1, expected %2")
-                                                       .arg(version).arg(kFormatVersion));
+        return loadError(
+            kIndexIncompatible, path,
+            QStringLiteral("format version %1, expected %2").arg(version).arg(kFormatVersion));
     HeaderFields f;
     f.dimension = getU32(h + 8);
     if (expectedDimension <= 0 || f.dimension != quint32(expectedDimension))
-        return loadError(kIndexIncompatible, path, QStringLiteral("dimension %1, expected %2")
-                                                       .arg(f.dimension).arg(expectedDimension));
+        return loadError(
+            kIndexIncompatible, path,
+            QStringLiteral("dimension %1, expected %2").arg(f.dimension).arg(expectedDimension));
     f.live = getU64(h + 16);
     f.elements = getU64(h + 24);
     f.capacity = getU64(h + 32);
@@ -417,9 +437,12 @@ Result<HeaderFields> readHeader(QFile &file, const QString &path, int expectedDi
     f.payloadSize = getU64(h + 48);
     if (f.payloadSize > quint64(std::numeric_limits<qint64>::max() - kHeaderSize)
         || file.size() != kHeaderSize + qint64(f.payloadSize))
-        return loadError(kIndexCorrupt, path, QStringLiteral("file is %1 bytes, header promises %2")
-                                                  .arg(file.size()).arg(kHeaderSize + f.payloadSize));
-    if (f.live > f.elements || f.elements > f.capacity || f.capacity > kMaxElements || f.capacity == 0)
+        return loadError(kIndexCorrupt, path,
+                         QStringLiteral("file is %1 bytes, header promises %2")
+                             .arg(file.size())
+                             .arg(kHeaderSize + f.payloadSize));
+    if (f.live > f.elements || f.elements > f.capacity || f.capacity > kMaxElements
+        || f.capacity == 0)
         return loadError(kIndexCorrupt, path, QStringLiteral("inconsistent element counts"));
     *raw = header;
     return f;
@@ -428,15 +451,16 @@ Result<HeaderFields> readHeader(QFile &file, const QString &path, int expectedDi
 /// Opens a temporary file for the payload next to the index, else in the temp folder.
 Result<void> openPayloadCopy(QTemporaryFile &copy, const QString &path)
 {
-    const QString pattern =
-        QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
+    const QString pattern
+        = QStringLiteral("/.") + QFileInfo(path).fileName() + QStringLiteral(".load-XXXXXX");
     copy.setFileTemplate(QFileInfo(path).absolutePath() + pattern);
     if (copy.open())
         return {};
     copy.setFileTemplate(QDir::tempPath() + pattern);
     if (!copy.open())
-        return loadError(kIndexCorrupt, path, QStringLiteral("no room for a temporary copy: %1")
-                                                  .arg(copy.errorString()));
+        return loadError(
+            kIndexCorrupt, path,
+            QStringLiteral("no room for a temporary copy: %1").arg(copy.errorString()));
     return {};
 }
 
@@ -452,8 +476,8 @@ Result<void> copyVerifiedPayload(QFile &file, const QByteArray &header, QTempora
             return loadError(kIndexCorrupt, path, file.errorString());
         hash.addData(chunk);
         if (copy.write(chunk) != chunk.size())
-            return loadError(kIndexCorrupt, path, QStringLiteral("cannot copy the payload: %1")
-                                                      .arg(copy.errorString()));
+            return loadError(kIndexCorrupt, path,
+                             QStringLiteral("cannot copy the payload: %1").arg(copy.errorString()));
     }
     if (hash.result() != header.mid(kChecksumOffset, kChecksumSize))
         return loadError(kIndexCorrupt, path, QStringLiteral("checksum mismatch"));
@@ -466,7 +490,7 @@ Result<void> copyVerifiedPayload(QFile &file, const QByteArray &header, QTempora
 
 struct VectorIndex::Private
 {
-    explicit Private(int dim) : dimension(dim), space(makeSpace(dim)) {}
+    explicit Private(int dim) : dimension(dim), space(makeSpace(dim)) { }
 
     static hnswlib::InnerProductSpace makeSpace(int dim)
     {
@@ -498,8 +522,8 @@ struct VectorIndex::Private
         if (needed <= index->max_elements_)
             return {};
         if (needed > kMaxElements)
-            return indexError(QStringLiteral("Vector index is full (%1 elements)")
-                                  .arg(kMaxElements));
+            return indexError(
+                QStringLiteral("Vector index is full (%1 elements)").arg(kMaxElements));
         const quint64 doubled = quint64(index->max_elements_) * 2;
         const quint64 grown = std::min(kMaxElements, std::max(needed, doubled));
         index->resizeIndex(size_t(grown));
@@ -562,12 +586,14 @@ struct VectorIndex::Private
     }
 
     /// Builds the index from a verified payload and checks it against the header's counts.
-    Result<void> loadPayload(const QString &payloadPath, const HeaderFields &header, const QString &path)
+    Result<void> loadPayload(const QString &payloadPath, const HeaderFields &header,
+                             const QString &path)
     {
         try {
             // The loading constructor, not default construction + loadIndex: if loading throws,
             // the half-built object is never destroyed (its destructor would free garbage).
-            index = std::make_unique<Hnsw>(&space, localPath(payloadPath), false, size_t(header.capacity));
+            index = std::make_unique<Hnsw>(&space, localPath(payloadPath), false,
+                                           size_t(header.capacity));
         } catch (const std::exception &e) {
             return loadError(kIndexCorrupt, path, QStringLiteral("hnswlib: %1").arg(describe(e)));
         } catch (...) {
@@ -578,8 +604,10 @@ struct VectorIndex::Private
         for (size_t i = 0; i < index->cur_element_count; ++i)
             removed += index->isMarkedDeleted(hnswlib::tableint(i)) ? 1 : 0;
         index->num_deleted_ = removed;
-        if (quint64(index->cur_element_count) != header.elements || header.elements - removed != header.live)
-            return loadError(kIndexCorrupt, path, QStringLiteral("live count differs from the header"));
+        if (quint64(index->cur_element_count) != header.elements
+            || header.elements - removed != header.live)
+            return loadError(kIndexCorrupt, path,
+                             QStringLiteral("live count differs from the header"));
         index->setEf(size_t(efSearch));
         return {};
     }
@@ -609,7 +637,7 @@ VectorIndex::VectorIndex(int dimension, int initialCapacity)
     }
 }
 
-VectorIndex::VectorIndex(std::unique_ptr<Private> d) : m_d(std::move(d)) {}
+VectorIndex::VectorIndex(std::unique_ptr<Private> d) : m_d(std::move(d)) { }
 
 VectorIndex::~VectorIndex() = default;
 
@@ -684,7 +712,8 @@ Result<void> VectorIndex::upsertMany(const QVector<quint64> &labels, const float
         size_t start = 0;
         // hnswlib sets up the entry point on the first insert without locking: do it alone.
         if (index.cur_element_count == 0) {
-            index.addPoint(units.data() + size_t(rows[0]) * dim, hnswlib::labeltype(labels.at(rows[0])));
+            index.addPoint(units.data() + size_t(rows[0]) * dim,
+                           hnswlib::labeltype(labels.at(rows[0])));
             start = 1;
         }
         const QString failure = insertInParallel(index, units, dim, labels, rows, start);
@@ -844,7 +873,8 @@ Result<std::unique_ptr<VectorIndex>> VectorIndex::load(const QString &path, int 
     if (auto copied = copyVerifiedPayload(file, rawHeader, copy, path); !copied)
         return copied.error();
     // The bytes are exactly what save() wrote, so a layout mismatch means another hnswlib.
-    const QString problem = checkPayload(copy, int(header.value().dimension), header.value().elements);
+    const QString problem
+        = checkPayload(copy, int(header.value().dimension), header.value().elements);
     if (!problem.isEmpty())
         return loadError(kIndexIncompatible, path, problem);
     copy.close();

@@ -15,7 +15,7 @@ namespace MemoryGraph::VectorScorer {
 
 namespace {
 
-constexpr int kRowsPerPass = 4;   // rows scored together, sharing each load of the query
+constexpr int kRowsPerPass = 4; // rows scored together, sharing each load of the query
 
 // ---- portable -------------------------------------------------------------------------------
 
@@ -108,8 +108,8 @@ MEMORYGRAPH_TARGET_AVX2 void avx2DotFour(const float *query, const float *rows, 
     scores[3] = s3;
 }
 
-MEMORYGRAPH_TARGET_AVX2 void avx2DotMany(const float *query, const float *rows,
-                                         qsizetype rowCount, qsizetype dim, float *scores)
+MEMORYGRAPH_TARGET_AVX2 void avx2DotMany(const float *query, const float *rows, qsizetype rowCount,
+                                         qsizetype dim, float *scores)
 {
     qsizetype r = 0;
     for (; r + kRowsPerPass <= rowCount; r += kRowsPerPass)

@@ -22,7 +22,8 @@ std::optional<ChainBreak> check(const StoredCommit &c, qint64 expectedSequence,
         return ChainBreak{c.sequence, c.id, QString::fromLatin1(reason), expected, found};
     };
     if (c.sequence != expectedSequence)
-        return broken("sequence_gap", QString::number(expectedSequence), QString::number(c.sequence));
+        return broken("sequence_gap", QString::number(expectedSequence),
+                      QString::number(c.sequence));
     if (c.parentHash != previousHash)
         return broken("parent_mismatch", previousHash, c.parentHash);
     if (c.parentId != previousId)
@@ -32,14 +33,14 @@ std::optional<ChainBreak> check(const StoredCommit &c, qint64 expectedSequence,
     if (diffSha != c.diffSha256)
         return broken("diff_mismatch", diffSha, c.diffSha256);
     // Same fields as CommitLog::append.
-    const QString hash = sha256Hex(stableJson(QJsonObject{
-        {QStringLiteral("parent_hash"), c.parentHash},
-        {QStringLiteral("input_sha256"), c.inputSha256},
-        {QStringLiteral("diff_sha256"), c.diffSha256},
-        {QStringLiteral("scope"), scopeKeyText},
-        {QStringLiteral("actor"), c.actor},
-        {QStringLiteral("kind"), c.kind},
-        {QStringLiteral("seq"), c.sequence}}));
+    const QString hash
+        = sha256Hex(stableJson(QJsonObject{{QStringLiteral("parent_hash"), c.parentHash},
+                                           {QStringLiteral("input_sha256"), c.inputSha256},
+                                           {QStringLiteral("diff_sha256"), c.diffSha256},
+                                           {QStringLiteral("scope"), scopeKeyText},
+                                           {QStringLiteral("actor"), c.actor},
+                                           {QStringLiteral("kind"), c.kind},
+                                           {QStringLiteral("seq"), c.sequence}}));
     if (hash != c.commitHash)
         return broken("hash_mismatch", hash, c.commitHash);
     const QString id = stableUuid(QStringLiteral("commit:") + c.commitHash);
@@ -66,9 +67,12 @@ QJsonObject ChainReport::toJson() const
             {QStringLiteral("first_break"), breakValue}};
 }
 
-ChainVerifier::ChainVerifier(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+ChainVerifier::ChainVerifier(Database &db, const ServiceConfig &config) : m_db(db), m_config(config)
+{
+}
 
-Result<ChainReport> ChainVerifier::verify(const QString &tenantId, const QString &scope, int pageSize)
+Result<ChainReport> ChainVerifier::verify(const QString &tenantId, const QString &scope,
+                                          int pageSize)
 {
     auto conn = m_db.connection();
     if (!conn)

@@ -1,12 +1,12 @@
 #include "service/lifecycle/consolidationjob.h"
 
+#include "service/access/callscope.h"
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
-#include "service/access/callscope.h"
-#include "service/storage/commitlog.h"
-#include "service/index/indexmanager.h"
 #include "service/core/jsonvalues.h"
+#include "service/index/indexmanager.h"
 #include "service/index/vectormath.h"
+#include "service/storage/commitlog.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 
@@ -24,8 +24,8 @@ namespace {
 const QString kJob = QStringLiteral("consolidation");
 const QString kActor = QStringLiteral("system");
 const QString kContradictory = QStringLiteral("contradictory_candidate");
-constexpr int kNeighbours = 8;          ///< nearest vectors examined per node
-constexpr int kSkippedInDiff = 100;     ///< skipped pairs listed by id in the commit diff
+constexpr int kNeighbours = 8;      ///< nearest vectors examined per node
+constexpr int kSkippedInDiff = 100; ///< skipped pairs listed by id in the commit diff
 
 const QString kAliasOf = QStringLiteral("alias_of");
 const QString kSupersededBy = QStringLiteral("superseded_by");
@@ -107,7 +107,8 @@ void addLink(Links &links, int a, int b, const QString &basis, double similarity
 
 /// The scope's nodes that may still merge (rules and aliases excepted), in canonical order:
 /// oldest first, then higher salience, then id.
-Result<QVector<NodeRecord>> mergeableNodes(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+Result<QVector<NodeRecord>> mergeableNodes(QSqlDatabase &db, const QString &tenantId,
+                                           const QString &scope)
 {
     auto loaded = GraphStore::nonRuleNodesInScope(db, tenantId, scope);
     if (!loaded)
@@ -150,8 +151,9 @@ void linkTextDuplicates(const QVector<NodeRecord> &nodes, Links &links)
 
 /// Links nodes of one type whose embeddings are at least kCosineThreshold alike, searching
 /// the scope's index for each embedded node's nearest neighbours.
-Result<void> linkEmbeddingNeighbours(QSqlDatabase &db, IndexManager &indexes, const QString &tenantId,
-                                     const QString &scope, const QVector<NodeRecord> &nodes, Links &links)
+Result<void> linkEmbeddingNeighbours(QSqlDatabase &db, IndexManager &indexes,
+                                     const QString &tenantId, const QString &scope,
+                                     const QVector<NodeRecord> &nodes, Links &links)
 {
     QHash<qint64, int> byLabel;
     for (int i = 0; i < nodes.size(); ++i) {
@@ -167,17 +169,18 @@ Result<void> linkEmbeddingNeighbours(QSqlDatabase &db, IndexManager &indexes, co
             continue;
         const QString type = nodes.at(i).type;
         const qint64 self = it.key();
-        auto matches = indexes.search(tenantId, scope, VectorMath::fromBytes(bytes.value()), kNeighbours,
-                                      [&byLabel, &nodes, &type, self](qint64 label) {
+        auto matches = indexes.search(tenantId, scope, VectorMath::fromBytes(bytes.value()),
+                                      kNeighbours, [&byLabel, &nodes, &type, self](qint64 label) {
                                           const auto other = byLabel.constFind(label);
                                           return label != self && other != byLabel.constEnd()
                                                  && nodes.at(other.value()).type == type;
                                       });
         if (!matches)
-            continue;   // e.g. a vector of another dimension: text matching still applies
+            continue; // e.g. a vector of another dimension: text matching still applies
         for (const VectorMatch &m : matches.value()) {
             if (double(m.similarity) >= ConsolidationJob::kCosineThreshold)
-                addLink(links, i, byLabel.value(m.label), QStringLiteral("embedding"), double(m.similarity));
+                addLink(links, i, byLabel.value(m.label), QStringLiteral("embedding"),
+                        double(m.similarity));
         }
     }
     return {};
@@ -192,7 +195,8 @@ void assignMerges(const QVector<NodeRecord> &nodes, const Links &links, Plan &ou
         if (assigned.at(i))
             continue;
         QVector<Link> partners = links.at(i);
-        std::sort(partners.begin(), partners.end(), [](const Link &a, const Link &b) { return a.other < b.other; });
+        std::sort(partners.begin(), partners.end(),
+                  [](const Link &a, const Link &b) { return a.other < b.other; });
         for (const Link &l : std::as_const(partners)) {
             if (l.other <= i || assigned.at(l.other))
                 continue;
@@ -200,7 +204,8 @@ void assignMerges(const QVector<NodeRecord> &nodes, const Links &links, Plan &ou
             const NodeRecord &duplicate = nodes.at(l.other);
             if (canContradict(canonical.type) && contradicts(canonical, duplicate)) {
                 out.skipped.append({duplicate.id, canonical.id, duplicate.type, kContradictory,
-                                    l.basis, l.similarity, displayTitle(duplicate), displayTitle(canonical)});
+                                    l.basis, l.similarity, displayTitle(duplicate),
+                                    displayTitle(canonical)});
                 continue;
             }
             assigned[l.other] = true;
@@ -221,7 +226,8 @@ Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenant
     out.scanned = int(nodes.value().size());
     Links links(nodes.value().size());
     linkTextDuplicates(nodes.value(), links);
-    if (auto linked = linkEmbeddingNeighbours(db, indexes, tenantId, scope, nodes.value(), links); !linked)
+    if (auto linked = linkEmbeddingNeighbours(db, indexes, tenantId, scope, nodes.value(), links);
+        !linked)
         return linked.error();
     assignMerges(nodes.value(), links, out);
     return out;
@@ -238,12 +244,9 @@ QJsonObject mergeJson(const ConsolidationMerge &m)
 
 QJsonObject skipJson(const ConsolidationSkip &s)
 {
-    return {{QStringLiteral("node_id"), s.nodeId},
-            {QStringLiteral("other_id"), s.otherId},
-            {QStringLiteral("type"), s.type},
-            {QStringLiteral("reason"), s.reason},
-            {QStringLiteral("basis"), s.basis},
-            {QStringLiteral("similarity"), s.similarity}};
+    return {{QStringLiteral("node_id"), s.nodeId}, {QStringLiteral("other_id"), s.otherId},
+            {QStringLiteral("type"), s.type},      {QStringLiteral("reason"), s.reason},
+            {QStringLiteral("basis"), s.basis},    {QStringLiteral("similarity"), s.similarity}};
 }
 
 /// The planned merges' nodes as they are now, by id; a node no longer in the scope is absent.
@@ -259,7 +262,8 @@ Result<QHash<QString, NodeRecord>> currentNodes(QSqlDatabase &db, const QString 
             auto found = GraphStore::findNode(db, id);
             if (!found)
                 return found.error();
-            if (found.value() && found.value()->tenantId == tenantId && found.value()->scope == scope)
+            if (found.value() && found.value()->tenantId == tenantId
+                && found.value()->scope == scope)
                 current.insert(id, *found.value());
         }
     }
@@ -286,19 +290,20 @@ QJsonObject consolidationDiff(const ConsolidationReport &report, const QDateTime
     QJsonArray skipSample;
     for (int i = 0; i < report.skipped.size() && i < kSkippedInDiff; ++i)
         skipSample.append(skipJson(report.skipped.at(i)));
-    return QJsonObject{
-        {QStringLiteral("job"), kJob},
-        {QStringLiteral("started_at"), now.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("scope"), report.scope},
-        {QStringLiteral("cosine_threshold"), ConsolidationJob::kCosineThreshold},
-        {QStringLiteral("merges"), mergeList},
-        {QStringLiteral("skipped"), QJsonObject{{QStringLiteral("count"), int(report.skipped.size())},
-                                                {QStringLiteral("first"), skipSample}}}};
+    return QJsonObject{{QStringLiteral("job"), kJob},
+                       {QStringLiteral("started_at"), now.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("scope"), report.scope},
+                       {QStringLiteral("cosine_threshold"), ConsolidationJob::kCosineThreshold},
+                       {QStringLiteral("merges"), mergeList},
+                       {QStringLiteral("skipped"),
+                        QJsonObject{{QStringLiteral("count"), int(report.skipped.size())},
+                                    {QStringLiteral("first"), skipSample}}}};
 }
 
 /// Marks each duplicate as an alias of its canonical node and lists it in the canonical's
 /// merged_from; returns the ids touched, each once, in merge order.
-QStringList markMerges(QHash<QString, NodeRecord> &current, const QVector<ConsolidationMerge> &merges)
+QStringList markMerges(QHash<QString, NodeRecord> &current,
+                       const QVector<ConsolidationMerge> &merges)
 {
     QStringList touched;
     QSet<QString> seen;
@@ -353,10 +358,11 @@ QString normalisedText(const QString &text)
 
 bool hasNegation(const QString &text)
 {
-    static const QSet<QString> words{
-        QStringLiteral("not"), QStringLiteral("no"), QStringLiteral("never"), QStringLiteral("none"),
-        QStringLiteral("nothing"), QStringLiteral("nobody"), QStringLiteral("neither"), QStringLiteral("nor"),
-        QStringLiteral("cannot"), QStringLiteral("without")};
+    static const QSet<QString> words{QStringLiteral("not"),     QStringLiteral("no"),
+                                     QStringLiteral("never"),   QStringLiteral("none"),
+                                     QStringLiteral("nothing"), QStringLiteral("nobody"),
+                                     QStringLiteral("neither"), QStringLiteral("nor"),
+                                     QStringLiteral("cannot"),  QStringLiteral("without")};
     static const QRegularExpression contraction(QStringLiteral("n't$"));
     const QStringList tokens = normalisedText(text).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const QString &t : tokens) {
@@ -392,7 +398,8 @@ ConsolidationJob::ConsolidationJob(Database &db, IndexManager &indexes, const Se
 {
 }
 
-Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const QString &scope, bool apply)
+Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const QString &scope,
+                                                  bool apply)
 {
     ConsolidationReport report;
     report.tenantId = tenantId;
@@ -426,10 +433,12 @@ Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const
         QJsonArray mergeList;
         for (const ConsolidationMerge &m : std::as_const(report.merges))
             mergeList.append(mergeJson(m));
-        const QString inputSha = sha256Hex(stableJson(QJsonObject{
-            {QStringLiteral("job"), kJob}, {QStringLiteral("scope"), cs.key},
-            {QStringLiteral("merges"), mergeList}}));
-        auto commit = CommitLog::append(db, cs, kJob, kActor, inputSha, consolidationDiff(report, now, mergeList));
+        const QString inputSha
+            = sha256Hex(stableJson(QJsonObject{{QStringLiteral("job"), kJob},
+                                               {QStringLiteral("scope"), cs.key},
+                                               {QStringLiteral("merges"), mergeList}}));
+        auto commit = CommitLog::append(db, cs, kJob, kActor, inputSha,
+                                        consolidationDiff(report, now, mergeList));
         if (!commit)
             return commit.error();
         report.commitId = commit.value().id;

@@ -1,11 +1,11 @@
 #include "service/lifecycle/decayjob.h"
 
+#include "service/access/callscope.h"
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
-#include "service/access/callscope.h"
-#include "service/storage/commitlog.h"
 #include "service/core/jsonvalues.h"
 #include "service/core/slotvalues.h"
+#include "service/storage/commitlog.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 
@@ -21,7 +21,7 @@ namespace {
 const QString kJob = QStringLiteral("adaptive_decay");
 const QString kActor = QStringLiteral("system");
 constexpr qint64 kDayMs = 24LL * 60 * 60 * 1000;
-constexpr int kSalienceSample = 20;   ///< salience changes listed by id in the commit diff
+constexpr int kSalienceSample = 20; ///< salience changes listed by id in the commit diff
 constexpr double kSalienceEpsilon = 1e-12;
 
 /// Demotion rule of one tier: below `maxSalience` and inactive for at least `minInactiveDays`.
@@ -45,7 +45,7 @@ const Threshold *thresholdFor(const QString &tier)
         if (tier == QLatin1String(t.from))
             return &t;
     }
-    return nullptr;   // archive (immutable) or an unknown tier
+    return nullptr; // archive (immutable) or an unknown tier
 }
 
 bool truthy(const QJsonValue &v)
@@ -66,9 +66,9 @@ bool truthy(const QJsonValue &v)
 struct Candidate
 {
     NodeRecord node;
-    qint64 anchorMs = 0;        ///< last_activated, else created_at
+    qint64 anchorMs = 0; ///< last_activated, else created_at
     double newSalience = 0;
-    QString moveTo;             ///< empty: tier unchanged
+    QString moveTo; ///< empty: tier unchanged
     QString moveReason;
 };
 
@@ -132,7 +132,8 @@ struct DecayPass
 void DecayPass::collectCandidates(const QVector<NodeRecord> &nodes)
 {
     for (const NodeRecord &n : nodes) {
-        const auto lastMove = slotNumber(n.slotData.value(QStringLiteral("last_tier_transition_ms")));
+        const auto lastMove
+            = slotNumber(n.slotData.value(QStringLiteral("last_tier_transition_ms")));
         if (lastMove && *lastMove > double(nowMs - kDayMs) && *lastMove <= double(nowMs))
             ++report.usedLast24h;
         if (!thresholdFor(n.tier))
@@ -143,7 +144,8 @@ void DecayPass::collectCandidates(const QVector<NodeRecord> &nodes)
         }
         Candidate c;
         c.node = n;
-        c.anchorMs = (n.lastActivated.isValid() ? n.lastActivated : n.createdAt).toMSecsSinceEpoch();
+        c.anchorMs
+            = (n.lastActivated.isValid() ? n.lastActivated : n.createdAt).toMSecsSinceEpoch();
         const bool recent = nowMs - c.anchorMs <= qint64(settings.recentDays) * kDayMs;
         const double scale = settings.adaptive
                                  ? Decay::decayScale(recent, Decay::feedbackSignal(n.slotData))
@@ -186,7 +188,8 @@ void DecayPass::grantThresholdDemotions()
 /// Keeps the hot set and the hot + warm set within their configured sizes.
 void DecayPass::enforceWorkingSetBudgets(const QVector<NodeRecord> &nodes)
 {
-    const QString hot = QStringLiteral("hot"), warm = QStringLiteral("warm"), cold = QStringLiteral("cold");
+    const QString hot = QStringLiteral("hot"), warm = QStringLiteral("warm"),
+                  cold = QStringLiteral("cold");
     if (settings.hotBudget > 0) {
         const int excess = workingSetSize(nodes, {hot}) - settings.hotBudget;
         if (excess > 0)
@@ -201,7 +204,8 @@ void DecayPass::enforceWorkingSetBudgets(const QVector<NodeRecord> &nodes)
 
 /// Moves the least salient unmoved nodes of `fromTier` down until `excess` is shed or the
 /// daily budget runs out (the rest is deferred).
-void DecayPass::shed(const QString &fromTier, const QString &toTier, int excess, const QString &reason)
+void DecayPass::shed(const QString &fromTier, const QString &toTier, int excess,
+                     const QString &reason)
 {
     QVector<Candidate *> pool;
     for (Candidate &c : candidates) {
@@ -262,34 +266,33 @@ DecayChanges DecayPass::listChanges()
 /// The commit diff: the settings and budget the run used and what it changed.
 QJsonObject DecayPass::commitDiff(const QString &scope, const DecayChanges &changes) const
 {
-    return QJsonObject{
-        {QStringLiteral("job"), kJob},
-        {QStringLiteral("started_at"), report.ranAt.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("scope"), scope},
-        {QStringLiteral("settings"),
-         QJsonObject{{QStringLiteral("adaptive"), settings.adaptive},
-                     {QStringLiteral("recent_days"), settings.recentDays},
-                     {QStringLiteral("decay_factor"), settings.decayFactor},
-                     {QStringLiteral("hot_node_budget"), settings.hotBudget},
-                     {QStringLiteral("active_node_budget"), settings.activeBudget}}},
-        {QStringLiteral("budget"),
-         QJsonObject{{QStringLiteral("mutable_nodes"), report.mutableNodes},
-                     {QStringLiteral("protected_nodes"), report.protectedNodes},
-                     {QStringLiteral("daily"), report.dailyBudget},
-                     {QStringLiteral("used_last_24h"), report.usedLast24h},
-                     {QStringLiteral("deferred"), report.deferredMoves}}},
-        {QStringLiteral("transitions"), changes.transitions},
-        {QStringLiteral("salience"),
-         QJsonObject{{QStringLiteral("changed"), report.salienceChanged},
-                     {QStringLiteral("first"), changes.salienceSample}}}};
+    return QJsonObject{{QStringLiteral("job"), kJob},
+                       {QStringLiteral("started_at"), report.ranAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("scope"), scope},
+                       {QStringLiteral("settings"),
+                        QJsonObject{{QStringLiteral("adaptive"), settings.adaptive},
+                                    {QStringLiteral("recent_days"), settings.recentDays},
+                                    {QStringLiteral("decay_factor"), settings.decayFactor},
+                                    {QStringLiteral("hot_node_budget"), settings.hotBudget},
+                                    {QStringLiteral("active_node_budget"), settings.activeBudget}}},
+                       {QStringLiteral("budget"),
+                        QJsonObject{{QStringLiteral("mutable_nodes"), report.mutableNodes},
+                                    {QStringLiteral("protected_nodes"), report.protectedNodes},
+                                    {QStringLiteral("daily"), report.dailyBudget},
+                                    {QStringLiteral("used_last_24h"), report.usedLast24h},
+                                    {QStringLiteral("deferred"), report.deferredMoves}}},
+                       {QStringLiteral("transitions"), changes.transitions},
+                       {QStringLiteral("salience"),
+                        QJsonObject{{QStringLiteral("changed"), report.salienceChanged},
+                                    {QStringLiteral("first"), changes.salienceSample}}}};
 }
 
 /// The commit's input digest: the job, the scope and the simulated time it ran at.
 QString DecayPass::inputDigest(const QString &scopeKeyText) const
 {
-    return sha256Hex(stableJson(QJsonObject{
-        {QStringLiteral("job"), kJob}, {QStringLiteral("scope"), scopeKeyText},
-        {QStringLiteral("now_ms"), nowMs}}));
+    return sha256Hex(stableJson(QJsonObject{{QStringLiteral("job"), kJob},
+                                            {QStringLiteral("scope"), scopeKeyText},
+                                            {QStringLiteral("now_ms"), nowMs}}));
 }
 
 /// Writes the new salience of every changed node; a moved node also records its transition
@@ -393,7 +396,8 @@ DecayJob::DecayJob(Database &db, const ServiceConfig &config)
 {
 }
 
-Result<DecayReport> DecayJob::run(const QString &tenantId, const QString &scope, const QDateTime &now)
+Result<DecayReport> DecayJob::run(const QString &tenantId, const QString &scope,
+                                  const QDateTime &now)
 {
     const CallScope cs{tenantId, scope, scopeKey(tenantId, scope, m_config.defaultTenant)};
     DecayReport report;
@@ -413,7 +417,7 @@ Result<DecayReport> DecayJob::run(const QString &tenantId, const QString &scope,
         pass.enforceWorkingSetBudgets(nodes.value());
         const DecayChanges changes = pass.listChanges();
         if (report.moves.isEmpty() && report.salienceChanged == 0)
-            return {};   // nothing changed: no commit
+            return {}; // nothing changed: no commit
 
         auto commit = CommitLog::append(db, cs, kJob, kActor, pass.inputDigest(cs.key),
                                         pass.commitDiff(scope, changes));

@@ -17,11 +17,11 @@ class Database;
 /// The knobs of the adaptive decay job, read from ServiceConfig (reference §6.3).
 struct DecaySettings
 {
-    bool adaptive = true;          ///< false: every node decays at the plain factor
+    bool adaptive = true; ///< false: every node decays at the plain factor
     int recentDays = 7;
     double decayFactor = 0.995;
-    int hotBudget = 0;             ///< max hot nodes per scope, 0 = off
-    int activeBudget = 0;          ///< max hot + warm nodes per scope, 0 = off
+    int hotBudget = 0;    ///< max hot nodes per scope, 0 = off
+    int activeBudget = 0; ///< max hot + warm nodes per scope, 0 = off
 
     static DecaySettings fromConfig(const ServiceConfig &config);
 };

@@ -21,7 +21,7 @@ namespace MemoryGraph {
 namespace {
 const QString kStateFile = QStringLiteral("maintenance.json");
 const QString kLastDecayKey = QStringLiteral("last_decay_sweep_ms");
-}
+} // namespace
 
 MaintenanceScheduler::MaintenanceScheduler(MemoryService *service, QObject *parent)
     : QObject(parent), m_service(service),
@@ -46,7 +46,8 @@ QDateTime MaintenanceScheduler::lastSweep() const
     if (!file.open(QIODevice::ReadOnly))
         return {};
     const QJsonValue ms = QJsonDocument::fromJson(file.readAll()).object().value(kLastDecayKey);
-    return ms.isDouble() ? QDateTime::fromMSecsSinceEpoch(qint64(ms.toDouble()), Qt::UTC) : QDateTime();
+    return ms.isDouble() ? QDateTime::fromMSecsSinceEpoch(qint64(ms.toDouble()), Qt::UTC)
+                         : QDateTime();
 }
 
 void MaintenanceScheduler::start(std::chrono::milliseconds firstDelay)
@@ -55,11 +56,13 @@ void MaintenanceScheduler::start(std::chrono::milliseconds firstDelay)
         return;
     m_stopping = false;
     // QTimer takes int milliseconds: a longer wait is re-armed when it ends (see below).
-    const auto capped = [](qint64 ms) { return int(std::clamp<qint64>(ms, 0, std::numeric_limits<int>::max())); };
+    const auto capped
+        = [](qint64 ms) { return int(std::clamp<qint64>(ms, 0, std::numeric_limits<int>::max())); };
     const auto untilDue = [this]() {
         const QDateTime last = lastSweep();
-        return last.isValid() ? QDateTime::currentDateTimeUtc().msecsTo(last.addMSecs(m_interval.count()))
-                              : qint64(0);
+        return last.isValid()
+                   ? QDateTime::currentDateTimeUtc().msecsTo(last.addMSecs(m_interval.count()))
+                   : qint64(0);
     };
     const int firstMs = capped(std::max<qint64>(firstDelay.count(), untilDue()));
 
@@ -68,7 +71,7 @@ void MaintenanceScheduler::start(std::chrono::milliseconds firstDelay)
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, m_worker, [this, capped, untilDue]() {
         if (const qint64 due = untilDue(); due > 1000) {
-            m_timer->start(capped(due));   // woke early (capped wait, or another sweep ran)
+            m_timer->start(capped(due)); // woke early (capped wait, or another sweep ran)
             return;
         }
         sweep();
@@ -80,10 +83,10 @@ void MaintenanceScheduler::start(std::chrono::milliseconds firstDelay)
     // the thread's last event processing, before wait() returns.
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.start();
-    QMetaObject::invokeMethod(m_timer, [timer = m_timer, firstMs]() { timer->start(firstMs); },
-                              Qt::QueuedConnection);
-    qCInfo(lcMaintenance) << "adaptive decay every" << m_interval.count() / 3600000.0 << "h; next in"
-                          << firstMs / 1000 << "s";
+    QMetaObject::invokeMethod(
+        m_timer, [timer = m_timer, firstMs]() { timer->start(firstMs); }, Qt::QueuedConnection);
+    qCInfo(lcMaintenance) << "adaptive decay every" << m_interval.count() / 3600000.0
+                          << "h; next in" << firstMs / 1000 << "s";
 }
 
 void MaintenanceScheduler::stop()
@@ -92,7 +95,7 @@ void MaintenanceScheduler::stop()
         return;
     m_stopping = true;
     m_thread.quit();
-    m_thread.wait();   // a sweep checks m_stopping between scopes; the worker is gone after it
+    m_thread.wait(); // a sweep checks m_stopping between scopes; the worker is gone after it
     m_worker = nullptr;
     m_timer = nullptr;
 }
@@ -105,7 +108,7 @@ void MaintenanceScheduler::sweep()
     QStringList failures;
     for (const ScopeSummary &s : m_service->listScopes()) {
         if (m_stopping)
-            return;   // not recorded: the next start sweeps again
+            return; // not recorded: the next start sweeps again
         auto report = m_service->runAdaptiveDecay(s.tenantId, s.scope, now);
         ++scopes;
         if (!report) {
@@ -118,8 +121,9 @@ void MaintenanceScheduler::sweep()
     }
     QSaveFile file(stateFile());
     if (file.open(QIODevice::WriteOnly)) {
-        file.setPermissions(PrivateFiles::kFilePermissions);   // owner-only, like the database
-        file.write(QJsonDocument(QJsonObject{{kLastDecayKey, double(now.toMSecsSinceEpoch())}}).toJson());
+        file.setPermissions(PrivateFiles::kFilePermissions); // owner-only, like the database
+        file.write(
+            QJsonDocument(QJsonObject{{kLastDecayKey, double(now.toMSecsSinceEpoch())}}).toJson());
         file.commit();
     }
     Q_EMIT sweepFinished(scopes, commits, failures);

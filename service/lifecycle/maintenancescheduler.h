@@ -52,7 +52,7 @@ private:
     MemoryService *m_service;
     std::chrono::milliseconds m_interval;
     QThread m_thread;
-    QObject *m_worker = nullptr;   ///< lives on m_thread; owns the timer
+    QObject *m_worker = nullptr; ///< lives on m_thread; owns the timer
     QTimer *m_timer = nullptr;
     std::atomic_bool m_stopping{false};
 };

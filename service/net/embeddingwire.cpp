@@ -75,8 +75,8 @@ Result<QVector<Embedding>> parseResponse(const QByteArray &body, int expectedCou
         // Providers may answer out of order; "index" says which input a vector belongs to.
         const QJsonValue indexValue = item.value(QStringLiteral("index"));
         const double rawIndex = indexValue.isUndefined() ? position : indexValue.toDouble(-1);
-        const bool inRange = rawIndex >= 0 && rawIndex < expectedCount
-                             && std::floor(rawIndex) == rawIndex;
+        const bool inRange
+            = rawIndex >= 0 && rawIndex < expectedCount && std::floor(rawIndex) == rawIndex;
         const int index = inRange ? int(rawIndex) : -1;
         if (index < 0 || seen.at(index))
             return malformed(QStringLiteral("bad_index"),

@@ -45,18 +45,12 @@ bool isTransportFailure(QNetworkReply::NetworkError error)
 QString transportReason(QNetworkReply::NetworkError error)
 {
     switch (error) {
-    case QNetworkReply::ConnectionRefusedError:
-        return QStringLiteral("connection_refused");
-    case QNetworkReply::HostNotFoundError:
-        return QStringLiteral("host_not_found");
-    case QNetworkReply::TimeoutError:
-        return QStringLiteral("timeout");
-    case QNetworkReply::RemoteHostClosedError:
-        return QStringLiteral("connection_closed");
-    case QNetworkReply::SslHandshakeFailedError:
-        return QStringLiteral("tls_failed");
-    default:
-        return QStringLiteral("network_error");
+    case QNetworkReply::ConnectionRefusedError: return QStringLiteral("connection_refused");
+    case QNetworkReply::HostNotFoundError: return QStringLiteral("host_not_found");
+    case QNetworkReply::TimeoutError: return QStringLiteral("timeout");
+    case QNetworkReply::RemoteHostClosedError: return QStringLiteral("connection_closed");
+    case QNetworkReply::SslHandshakeFailedError: return QStringLiteral("tls_failed");
+    default: return QStringLiteral("network_error");
     }
 }
 
@@ -86,10 +80,8 @@ OpenAiEmbeddingProvider::create(const ServiceConfig &config)
 
 OpenAiEmbeddingProvider::OpenAiEmbeddingProvider(QUrl endpoint, QString model, QString apiKey,
                                                  int timeoutMs)
-    : m_endpoint(std::move(endpoint))
-    , m_model(std::move(model))
-    , m_apiKey(std::move(apiKey))
-    , m_timeoutMs(timeoutMs)
+    : m_endpoint(std::move(endpoint)), m_model(std::move(model)), m_apiKey(std::move(apiKey)),
+      m_timeoutMs(timeoutMs)
 {
 }
 
@@ -146,9 +138,9 @@ Result<QVector<Embedding>> OpenAiEmbeddingProvider::embedBatch(const QStringList
 
     if (!waitForReply(reply.get(), m_timeoutMs)) {
         reply->abort();
-        return unavailable(QStringLiteral("timeout"),
-                           QStringLiteral("the embedding provider did not answer within %1 ms")
-                               .arg(m_timeoutMs));
+        return unavailable(
+            QStringLiteral("timeout"),
+            QStringLiteral("the embedding provider did not answer within %1 ms").arg(m_timeoutMs));
     }
 
     const QNetworkReply::NetworkError networkError = reply->error();
@@ -160,9 +152,9 @@ Result<QVector<Embedding>> OpenAiEmbeddingProvider::embedBatch(const QStringList
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray body = reply->readAll();
     const QJsonObject upstream{{QStringLiteral("upstream_status"), status}};
-    const int retryAfter = retryAfterSeconds(reply->rawHeader(QByteArrayLiteral("Retry-After")),
-                                             reply->rawHeader(QByteArrayLiteral("retry-after-ms")),
-                                             0);
+    const int retryAfter
+        = retryAfterSeconds(reply->rawHeader(QByteArrayLiteral("Retry-After")),
+                            reply->rawHeader(QByteArrayLiteral("retry-after-ms")), 0);
 
     if (status >= 200 && status < 300) {
         auto parsed = EmbeddingWire::parseResponse(body, int(texts.size()));
@@ -181,10 +173,10 @@ Result<QVector<Embedding>> OpenAiEmbeddingProvider::embedBatch(const QStringList
 
     QJsonObject details = errorHints(body);
     details.insert(QStringLiteral("upstream_status"), status);
-    return badResponse(QStringLiteral("upstream_status"),
-                       QStringLiteral("the embedding provider rejected the request with HTTP %1")
-                           .arg(status),
-                       details);
+    return badResponse(
+        QStringLiteral("upstream_status"),
+        QStringLiteral("the embedding provider rejected the request with HTTP %1").arg(status),
+        details);
 }
 
 } // namespace MemoryGraph

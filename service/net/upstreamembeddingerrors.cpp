@@ -54,7 +54,8 @@ Error rateLimited(int retryAfterSec, QJsonObject details)
     details.insert(kRetryAfter, retryAfterSec);
     return Error::make(429, QStringLiteral("upstream_embedding_rate_limited"),
                        QStringLiteral("the embedding provider is rate limiting requests; "
-                                      "retry after %1 s").arg(retryAfterSec),
+                                      "retry after %1 s")
+                           .arg(retryAfterSec),
                        details);
 }
 

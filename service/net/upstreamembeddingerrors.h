@@ -9,9 +9,9 @@
 /// decide between them. Kept free of any network type so the mapping is testable on its own.
 namespace MemoryGraph::UpstreamEmbedding {
 
-constexpr int kRateLimitRetryAfterSec = 2;  ///< when the provider sends no Retry-After
+constexpr int kRateLimitRetryAfterSec = 2; ///< when the provider sends no Retry-After
 constexpr int kUnavailableRetryAfterSec = 1;
-constexpr int kMaxRetryAfterSec = 3600;     ///< a longer wait is better handled by an operator
+constexpr int kMaxRetryAfterSec = 3600; ///< a longer wait is better handled by an operator
 
 /// 429 upstream_embedding_rate_limited with details.retry_after_sec.
 Error rateLimited(int retryAfterSec, QJsonObject details = {});

@@ -9,7 +9,7 @@ Q_LOGGING_CATEGORY(lcAudit, "memorygraph.service.audit")
 namespace MemoryGraph {
 
 namespace {
-constexpr int kMaxQueued = 10000;   // beyond this, rows are dropped rather than hold memory
+constexpr int kMaxQueued = 10000; // beyond this, rows are dropped rather than hold memory
 }
 
 RecallAudit::RecallAudit(Database &db) : m_db(db)
@@ -53,7 +53,8 @@ void RecallAudit::flush()
         return {};
     });
     if (!written)
-        qCWarning(lcAudit) << "recall audit dropped" << rows.size() << "rows:" << written.error().message;
+        qCWarning(lcAudit) << "recall audit dropped" << rows.size()
+                           << "rows:" << written.error().message;
 }
 
 } // namespace MemoryGraph

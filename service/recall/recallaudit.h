@@ -17,7 +17,7 @@ class RecallAudit
 {
 public:
     explicit RecallAudit(Database &db);
-    ~RecallAudit();   ///< flushes what is queued
+    ~RecallAudit(); ///< flushes what is queued
 
     void record(const RecallStore::AuditRow &row);
     void flush();

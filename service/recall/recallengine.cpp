@@ -1,12 +1,12 @@
 #include "service/recall/recallengine.h"
 
-#include "service/core/hashing.h"
 #include "service/access/callscope.h"
-#include "service/index/indexmanager.h"
-#include "service/recall/recallaudit.h"
-#include "service/index/vectormath.h"
 #include "service/access/viewer.h"
+#include "service/core/hashing.h"
 #include "service/core/vocabulary.h"
+#include "service/index/indexmanager.h"
+#include "service/index/vectormath.h"
+#include "service/recall/recallaudit.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/recallstore.h"
@@ -24,8 +24,9 @@ namespace {
 
 const QStringList &seedTypes()
 {
-    static const QStringList t{QStringLiteral("event"), QStringLiteral("topic"), QStringLiteral("concept"),
-                               QStringLiteral("entity"), QStringLiteral("rule")};
+    static const QStringList t{QStringLiteral("event"), QStringLiteral("topic"),
+                               QStringLiteral("concept"), QStringLiteral("entity"),
+                               QStringLiteral("rule")};
     return t;
 }
 
@@ -75,9 +76,10 @@ std::optional<Error> debugEmbeddingsRefusal(const RecallRequest &req, const Requ
     const bool allowed = meta.adminAuthorized
                          || (config.adminToken.isEmpty() && !config.production && meta.loopback);
     if (!allowed)
-        return Error::make(400, QStringLiteral("debug_embeddings_not_allowed"),
-                           QStringLiteral("debug embeddings need X-Admin-Token (or, with ADMIN_TOKEN "
-                                          "unset outside production, a loopback caller)"));
+        return Error::make(
+            400, QStringLiteral("debug_embeddings_not_allowed"),
+            QStringLiteral("debug embeddings need X-Admin-Token (or, with ADMIN_TOKEN "
+                           "unset outside production, a loopback caller)"));
     if (limit > 20)
         return Error::make(400, QStringLiteral("debug_embeddings_limit_too_high"),
                            QStringLiteral("debug embeddings allow limit <= 20"),
@@ -92,7 +94,8 @@ std::optional<Error> queryRefusal(const RecallRequest &req, const QVector<float>
     if (auto refusal = debugEmbeddingsRefusal(req, meta, config, limit))
         return refusal;
     if (VectorMath::norm(query.constData(), int(query.size())) == 0.0f)
-        return Error::invalidField(QStringLiteral("query_embedding"), QStringLiteral("must not be all zeros"));
+        return Error::invalidField(QStringLiteral("query_embedding"),
+                                   QStringLiteral("must not be all zeros"));
     return std::nullopt;
 }
 
@@ -129,8 +132,8 @@ bool seedAllowed(const NodeRecord &n, const Viewer &viewer)
 /// Index hits (VectorMatch or LabelScore) turned into seeds: the filters SQLite knows about
 /// are applied to the nodes behind the labels.
 template<typename Hit>
-Result<QVector<RecallSeed>> seedsFromHits(QSqlDatabase &db, const CallScope &cs, const Viewer &viewer,
-                                          const QVector<Hit> &hits)
+Result<QVector<RecallSeed>> seedsFromHits(QSqlDatabase &db, const CallScope &cs,
+                                          const Viewer &viewer, const QVector<Hit> &hits)
 {
     QHash<qint64, float> similarity;
     QVector<qint64> labels;
@@ -153,7 +156,7 @@ Result<QVector<RecallSeed>> seedsFromHits(QSqlDatabase &db, const CallScope &cs,
 struct AnnSeeds
 {
     QVector<RecallSeed> seeds;
-    bool exhausted = false;   ///< the index had fewer vectors than asked for
+    bool exhausted = false; ///< the index had fewer vectors than asked for
 };
 
 /// Over-fetch from the index, widening while filtered-out neighbours crowd the top.
@@ -192,8 +195,8 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
     QVector<RecallSeed> seeds = std::move(ann.value().seeds);
     out.stage1Mode = QStringLiteral("ann");
     if (seeds.size() < limit && !ann.value().exhausted) {
-        auto exact = RecallStore::exactSeedScan(db, cs.tenantId, cs.scope, seedTypes(), viewer.agentId,
-                                                viewer.teamId, query, limit);
+        auto exact = RecallStore::exactSeedScan(db, cs.tenantId, cs.scope, seedTypes(),
+                                                viewer.agentId, viewer.teamId, query, limit);
         if (!exact)
             return exact.error();
         auto scanned = seedsFromHits(db, cs, viewer, exact.value());
@@ -203,7 +206,8 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
         out.stage1Mode = QStringLiteral("exact_fallback");
     }
     std::stable_sort(seeds.begin(), seeds.end(), [](const RecallSeed &a, const RecallSeed &b) {
-        return a.similarity > b.similarity || (a.similarity == b.similarity && a.node.id < b.node.id);
+        return a.similarity > b.similarity
+               || (a.similarity == b.similarity && a.node.id < b.node.id);
     });
     if (seeds.size() > limit)
         seeds.resize(limit);
@@ -302,9 +306,10 @@ Result<Neighbourhood> expand(QSqlDatabase &db, const CallScope &cs, const Viewer
     for (const RecallSeed &s : seeds)
         hood.nodes.insert(s.node.id, s.node);
     const QHash<QString, NodeRecord> &nodes = hood.nodes;
-    hood.edges.erase(std::remove_if(hood.edges.begin(), hood.edges.end(), [&nodes](const EdgeRecord &e) {
-                         return !nodes.contains(e.fromId) || !nodes.contains(e.toId);
-                     }),
+    hood.edges.erase(std::remove_if(hood.edges.begin(), hood.edges.end(),
+                                    [&nodes](const EdgeRecord &e) {
+                                        return !nodes.contains(e.fromId) || !nodes.contains(e.toId);
+                                    }),
                      hood.edges.end());
     return hood;
 }
@@ -333,7 +338,8 @@ Activation spreadActivation(const QVector<RecallSeed> &seeds, const Neighbourhoo
             if (!scorable(nodeOf(hood.nodes, e.fromId)) || !scorable(nodeOf(hood.nodes, e.toId)))
                 continue;
             const double w = edgeTypeWeight(e.type) * e.weight * e.confidence * 0.5;
-            for (const auto &[from, to] : {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
+            for (const auto &[from, to] :
+                 {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
                 if (!snapshot.contains(from))
                     continue;
                 const double candidate = snapshot.value(from) * w;
@@ -379,7 +385,8 @@ struct SubgraphIds
 };
 
 /// Ready seeds first, then ranked nodes, up to max_nodes.
-SubgraphIds coreIds(const QVector<RecallSeed> &seeds, const QVector<RankedEntry> &ranking, int maxNodes)
+SubgraphIds coreIds(const QVector<RecallSeed> &seeds, const QVector<RankedEntry> &ranking,
+                    int maxNodes)
 {
     SubgraphIds core;
     for (const RecallSeed &s : seeds) {
@@ -402,22 +409,26 @@ QStringList attachedDraftTopics(const Neighbourhood &hood, const SubgraphIds &co
     for (const EdgeRecord &e : hood.edges) {
         if (e.type != QLatin1String("part_of") && e.type != QLatin1String("derived_from"))
             continue;
-        for (const auto &[member, topic] : {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
+        for (const auto &[member, topic] :
+             {std::pair(e.fromId, e.toId), std::pair(e.toId, e.fromId)}) {
             const NodeRecord &t = nodeOf(hood.nodes, topic);
-            if (core.members.contains(member) && isDraftTopic(t) && isReady(t) && !core.members.contains(topic))
+            if (core.members.contains(member) && isDraftTopic(t) && isReady(t)
+                && !core.members.contains(topic))
                 draftScore[topic] += e.weight * e.confidence;
         }
     }
     QStringList drafts = draftScore.keys();
     std::sort(drafts.begin(), drafts.end(), [&draftScore](const QString &a, const QString &b) {
-        return draftScore.value(a) > draftScore.value(b) || (draftScore.value(a) == draftScore.value(b) && a < b);
+        return draftScore.value(a) > draftScore.value(b)
+               || (draftScore.value(a) == draftScore.value(b) && a < b);
     });
     return drafts;
 }
 
 /// Up to min(10, max_nodes/5) drafts join, making room by swapping out the lowest-ranked
 /// non-seed nodes; seeds always stay.
-void addDraftTopics(SubgraphIds &core, const QStringList &drafts, const QSet<QString> &seedIds, int maxNodes)
+void addDraftTopics(SubgraphIds &core, const QStringList &drafts, const QSet<QString> &seedIds,
+                    int maxNodes)
 {
     const int draftBudget = qMin(10, maxNodes / 5);
     const int room = maxNodes - int(core.order.size());
@@ -438,16 +449,18 @@ void addDraftTopics(SubgraphIds &core, const QStringList &drafts, const QSet<QSt
 }
 
 /// Edges with both ends in the subgraph, strongest (weight x confidence) first, up to max_edges.
-QVector<EdgeRecord> subgraphEdges(const QVector<EdgeRecord> &edges, const QSet<QString> &members, int maxEdges)
+QVector<EdgeRecord> subgraphEdges(const QVector<EdgeRecord> &edges, const QSet<QString> &members,
+                                  int maxEdges)
 {
     QVector<EdgeRecord> subEdges;
     for (const EdgeRecord &e : edges) {
         if (members.contains(e.fromId) && members.contains(e.toId))
             subEdges.append(e);
     }
-    std::stable_sort(subEdges.begin(), subEdges.end(), [](const EdgeRecord &a, const EdgeRecord &b) {
-        return a.weight * a.confidence > b.weight * b.confidence;
-    });
+    std::stable_sort(subEdges.begin(), subEdges.end(),
+                     [](const EdgeRecord &a, const EdgeRecord &b) {
+                         return a.weight * a.confidence > b.weight * b.confidence;
+                     });
     if (subEdges.size() > maxEdges)
         subEdges.resize(maxEdges);
     return subEdges;
@@ -469,7 +482,8 @@ void selectSubgraph(const QVector<RecallSeed> &seeds, const QVector<RankedEntry>
 
 /// Budgets and compaction profile of the request; recall_text falls back to the configured
 /// token budget so plain-text callers get a bounded prompt.
-ContextOptions contextOptions(const RecallRequest &req, const QString &endpoint, const ServiceConfig &config)
+ContextOptions contextOptions(const RecallRequest &req, const QString &endpoint,
+                              const ServiceConfig &config)
 {
     ContextOptions copts;
     copts.tokenBudget = req.contextTokenBudget;
@@ -518,11 +532,11 @@ Result<void> attachDebugEmbeddings(QSqlDatabase &db, RecallOutcome &out)
         QJsonArray preview;
         for (int d = 0; d < qMin(16, int(v.size())); ++d)
             preview.append(double(v.at(d)));
-        out.debugEmbeddings.append(QJsonObject{
-            {QStringLiteral("node_id"), id},
-            {QStringLiteral("dims"), int(v.size())},
-            {QStringLiteral("sha256"), sha256Hex(vectorText(v).toUtf8())},
-            {QStringLiteral("preview"), preview}});
+        out.debugEmbeddings.append(
+            QJsonObject{{QStringLiteral("node_id"), id},
+                        {QStringLiteral("dims"), int(v.size())},
+                        {QStringLiteral("sha256"), sha256Hex(vectorText(v).toUtf8())},
+                        {QStringLiteral("preview"), preview}});
     }
     if (QJsonDocument(out.debugEmbeddings).toJson(QJsonDocument::Compact).size() > 64 * 1024)
         return Error::make(400, QStringLiteral("debug_embeddings_too_large"),
@@ -549,9 +563,15 @@ Result<void> attachRules(QSqlDatabase &db, const RecallRequest &req, const CallS
 RecallStore::AuditRow auditRow(const CallScope &cs, const QString &endpoint, const Viewer &viewer,
                                const QVector<float> &query, const RecallOutcome &out)
 {
-    return RecallStore::AuditRow{cs.tenantId, cs.scope, endpoint, viewer.agentId, viewer.teamId,
-                                 sha256Hex(vectorText(query).toUtf8()), int(out.seeds.size()),
-                                 int(out.nodes.size()), int(out.edges.size())};
+    return RecallStore::AuditRow{cs.tenantId,
+                                 cs.scope,
+                                 endpoint,
+                                 viewer.agentId,
+                                 viewer.teamId,
+                                 sha256Hex(vectorText(query).toUtf8()),
+                                 int(out.seeds.size()),
+                                 int(out.nodes.size()),
+                                 int(out.edges.size())};
 }
 
 } // namespace
@@ -612,7 +632,8 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     const QVector<RankedEntry> ranking = activate(out.seeds, hood.value(), k.hops);
     out.ranked = ranking.mid(0, k.rankedLimit);
     selectSubgraph(out.seeds, ranking, hood.value(), k, out);
-    auto context = recallContext(db, ranking, hood.value(), contextOptions(req, endpoint, m_config));
+    auto context
+        = recallContext(db, ranking, hood.value(), contextOptions(req, endpoint, m_config));
     if (!context)
         return context.error();
     out.context = std::move(context).value();
@@ -623,7 +644,8 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
             return attached.error();
     }
     if (admitted.value().rulesContext) {
-        if (auto attached = attachRules(db, req, cs, *admitted.value().rulesContext, out); !attached)
+        if (auto attached = attachRules(db, req, cs, *admitted.value().rulesContext, out);
+            !attached)
             return attached.error();
     }
 

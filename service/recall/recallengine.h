@@ -1,14 +1,14 @@
 #pragma once
 
+#include "service/access/callscope.h"
+#include "service/access/viewer.h"
 #include "service/api/recalloutcome.h"
+#include "service/api/recallrequest.h"
+#include "service/assemble/contextbuilder.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
 #include "service/core/records.h"
-#include "service/access/callscope.h"
-#include "service/assemble/contextbuilder.h"
-#include "service/api/recallrequest.h"
 #include "service/rules/ruleevaluator.h"
-#include "service/access/viewer.h"
 
 #include <QJsonArray>
 
@@ -24,7 +24,7 @@ struct RecallAdmission
 {
     CallScope scope;
     Viewer viewer;
-    std::optional<QJsonValue> rulesContext;   ///< with the caller's identity, when given
+    std::optional<QJsonValue> rulesContext; ///< with the caller's identity, when given
 };
 
 /// The recall pipeline (spec §4.3, reference §4): seeds by vector similarity among visible,

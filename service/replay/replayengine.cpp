@@ -82,9 +82,8 @@ Result<QVector<NodeRecord>> runNodes(QSqlDatabase &db, const CallScope &cs, cons
 {
     const QString steps = QStringLiteral("replay:step:") + runId + QLatin1Char(':');
     const QString results = QStringLiteral("replay:step_result:") + runId + QLatin1Char(':');
-    auto found = GraphStore::nodesByClientIdOrPrefix(db, cs.tenantId, cs.scope,
-                                                     {runClientId(runId), runEndClientId(runId)},
-                                                     {steps, results});
+    auto found = GraphStore::nodesByClientIdOrPrefix(
+        db, cs.tenantId, cs.scope, {runClientId(runId), runEndClientId(runId)}, {steps, results});
     if (!found)
         return found.error();
     static const QSet<QString> kinds{kKindRun, kKindStep, kKindStepResult, kKindRunEnd};
@@ -103,7 +102,9 @@ QString uriOf(const CallScope &cs, const NodeRecord &n)
 
 QString commitUriOf(const CallScope &cs, const QString &commitId)
 {
-    return commitId.isEmpty() ? QString() : recordUri(cs.tenantId, cs.scope, QStringLiteral("commit"), commitId);
+    return commitId.isEmpty()
+               ? QString()
+               : recordUri(cs.tenantId, cs.scope, QStringLiteral("commit"), commitId);
 }
 
 /// The later of two results of the same step: the one changed last (a re-recorded outcome
@@ -128,9 +129,10 @@ QStringList stringsOf(const QJsonValue &value)
 /// An edge from the record being written (named by its client_id) to a stored node.
 QJsonObject edgeToNode(const QString &type, const QString &srcClientId, const QString &dstNodeId)
 {
-    return QJsonObject{{QStringLiteral("type"), type},
-                       {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), srcClientId}}},
-                       {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), dstNodeId}}}};
+    return QJsonObject{
+        {QStringLiteral("type"), type},
+        {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), srcClientId}}},
+        {QStringLiteral("dst"), QJsonObject{{QStringLiteral("id"), dstNodeId}}}};
 }
 
 /// A step's own id, else (for a step recorded without one) its node id.
@@ -183,23 +185,27 @@ Error stepReferenceRequired(const ReplayStepAfterRequest &req)
                        QStringLiteral("step_id or a step_index of a recorded step is required to "
                                       "record a step outcome"),
                        {{QStringLiteral("run_id"), req.runId},
-                        {QStringLiteral("step_index"), req.stepIndex ? QJsonValue(*req.stepIndex) : QJsonValue()}});
+                        {QStringLiteral("step_index"),
+                         req.stepIndex ? QJsonValue(*req.stepIndex) : QJsonValue()}});
 }
 
 /// The step_result node of a step/after call.
 QJsonObject stepResultNode(const ReplayStepAfterRequest &req, const QString &clientId,
                            const QString &stepId, std::optional<int> stepIndex)
 {
-    const QString summary = !req.error.isEmpty()        ? req.error
-                            : !req.repairNote.isEmpty() ? req.repairNote
-                                                        : QStringLiteral("Replay step outcome: ") + req.status;
+    const QString summary = !req.error.isEmpty() ? req.error
+                            : !req.repairNote.isEmpty()
+                                ? req.repairNote
+                                : QStringLiteral("Replay step outcome: ") + req.status;
     return QJsonObject{
         {QStringLiteral("client_id"), clientId},
         {QStringLiteral("type"), QStringLiteral("evidence")},
-        {QStringLiteral("title"), QStringLiteral("Step %1 %2")
-                                      .arg(stepIndex ? QString::number(*stepIndex) : QStringLiteral("?"), req.status)},
+        {QStringLiteral("title"),
+         QStringLiteral("Step %1 %2")
+             .arg(stepIndex ? QString::number(*stepIndex) : QStringLiteral("?"), req.status)},
         {QStringLiteral("text_summary"), summary},
-        {QStringLiteral("slots"), QJsonObject{
+        {QStringLiteral("slots"),
+         QJsonObject{
              {QStringLiteral("replay_kind"), kKindStepResult},
              {QStringLiteral("phase"), QStringLiteral("after")},
              {QStringLiteral("run_id"), req.runId},
@@ -246,7 +252,8 @@ void scanRunNodes(const CallScope &cs, const QVector<NodeRecord> &nodes, ReplayR
             ++view.counters.stepResultNodes;
             artifacts += stringsOf(n.slotData.value(QStringLiteral("artifact_refs")));
             const QString sid = slotText(n, "step_id");
-            if (!sid.isEmpty() && (!latestResult.contains(sid) || isNewer(n, nodes[latestResult.value(sid)])))
+            if (!sid.isEmpty()
+                && (!latestResult.contains(sid) || isNewer(n, nodes[latestResult.value(sid)])))
                 latestResult.insert(sid, i);
         }
     }
@@ -323,8 +330,8 @@ Result<void> attachDecisions(QSqlDatabase &db, const CallScope &cs, const QStrin
 }
 
 /// Decision provenance: the run's decisions, then the ones its steps declared.
-void fillDecisionProvenance(const QVector<DecisionRecord> &decisions, const QStringList &stepDecisions,
-                            ReplayProvenance &p)
+void fillDecisionProvenance(const QVector<DecisionRecord> &decisions,
+                            const QStringList &stepDecisions, ReplayProvenance &p)
 {
     for (const DecisionRecord &d : decisions)
         p.decisionIds << d.id;
@@ -339,13 +346,15 @@ void fillDecisionProvenance(const QVector<DecisionRecord> &decisions, const QStr
 
 /// Commit provenance: each commit that changed a node of the run once, ordered by when it
 /// last changed one, bounded to the newest.
-void fillCommitProvenance(const CallScope &cs, const QVector<NodeRecord> &nodes, ReplayProvenance &p)
+void fillCommitProvenance(const CallScope &cs, const QVector<NodeRecord> &nodes,
+                          ReplayProvenance &p)
 {
     QVector<const NodeRecord *> byChange;
     for (const NodeRecord &n : nodes)
         byChange.append(&n);
-    std::stable_sort(byChange.begin(), byChange.end(),
-                     [](const NodeRecord *a, const NodeRecord *b) { return a->updatedAt < b->updatedAt; });
+    std::stable_sort(
+        byChange.begin(), byChange.end(),
+        [](const NodeRecord *a, const NodeRecord *b) { return a->updatedAt < b->updatedAt; });
     for (const NodeRecord *n : std::as_const(byChange)) {
         const QString uri = commitUriOf(cs, n->commitId);
         if (!uri.isEmpty()) {
@@ -365,13 +374,15 @@ ReplayEngine::ReplayEngine(Database &db, const ServiceConfig &config, WriteFn wr
 {
 }
 
-Result<Viewer> ReplayEngine::writerViewer(const ReplayWriteCommon &common, const RequestMeta &meta) const
+Result<Viewer> ReplayEngine::writerViewer(const ReplayWriteCommon &common,
+                                          const RequestMeta &meta) const
 {
     // A writer that names no consumer reads the run as the identity it writes with, so a run
     // started with producer_agent_id X can be continued by X without repeating it as consumer.
     ReplayConsumer consumer = common.consumer;
     if (consumer.agentId.isEmpty() && !meta.principal)
-        consumer.agentId = !common.ownerAgentId.isEmpty() ? common.ownerAgentId : common.producerAgentId;
+        consumer.agentId
+            = !common.ownerAgentId.isEmpty() ? common.ownerAgentId : common.producerAgentId;
     if (consumer.teamId.isEmpty() && !meta.principal)
         consumer.teamId = common.ownerTeamId;
     return resolveViewer(consumer.agentId, consumer.teamId, meta, m_config);
@@ -383,7 +394,8 @@ Result<NodeRecord> ReplayEngine::visibleRunNode(const CallScope &cs, const QStri
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto found = GraphStore::findNodeByClientId(conn.value(), cs.tenantId, cs.scope, runClientId(runId));
+    auto found
+        = GraphStore::findNodeByClientId(conn.value(), cs.tenantId, cs.scope, runClientId(runId));
     if (!found)
         return found.error();
     if (!found.value() || kindOf(*found.value()) != kKindRun || !viewer.sees(*found.value()))
@@ -391,8 +403,8 @@ Result<NodeRecord> ReplayEngine::visibleRunNode(const CallScope &cs, const QStri
     return *found.value();
 }
 
-Result<ReplayEngine::OpenRun> ReplayEngine::openRun(const ReplayWriteCommon &common, const QString &runId,
-                                                    const RequestMeta &meta)
+Result<ReplayEngine::OpenRun> ReplayEngine::openRun(const ReplayWriteCommon &common,
+                                                    const QString &runId, const RequestMeta &meta)
 {
     auto cs = resolveCallScope(common.tenantId, common.scope, meta, m_config);
     if (!cs)
@@ -406,18 +418,20 @@ Result<ReplayEngine::OpenRun> ReplayEngine::openRun(const ReplayWriteCommon &com
     return OpenRun{cs.value(), viewer.value(), runNode.value()};
 }
 
-Result<ReplayWriteOutcome> ReplayEngine::writeRecord(const CallScope &cs, const ReplayWriteCommon &common,
-                                                     const QString &derivedInput, const QJsonObject &node,
-                                                     const QJsonArray &edges, const RequestMeta &meta)
+Result<ReplayWriteOutcome>
+ReplayEngine::writeRecord(const CallScope &cs, const ReplayWriteCommon &common,
+                          const QString &derivedInput, const QJsonObject &node,
+                          const QJsonArray &edges, const RequestMeta &meta)
 {
     if (!m_write)
         return Error::internal(QStringLiteral("replay engine has no write path"));
-    QJsonObject body{{QStringLiteral("tenant_id"), cs.tenantId},
-                     {QStringLiteral("scope"), cs.scope},
-                     {QStringLiteral("actor"), common.actor.isEmpty() ? kDefaultActor : common.actor},
-                     {QStringLiteral("auto_embed"), false},
-                     {QStringLiteral("nodes"), QJsonArray{node}},
-                     {QStringLiteral("edges"), edges}};
+    QJsonObject body{
+        {QStringLiteral("tenant_id"), cs.tenantId},
+        {QStringLiteral("scope"), cs.scope},
+        {QStringLiteral("actor"), common.actor.isEmpty() ? kDefaultActor : common.actor},
+        {QStringLiteral("auto_embed"), false},
+        {QStringLiteral("nodes"), QJsonArray{node}},
+        {QStringLiteral("edges"), edges}};
     // The caller's input digest when given; otherwise the record's own text stands for it.
     if (!common.inputSha256.isEmpty())
         body.insert(QStringLiteral("input_sha256"), common.inputSha256);
@@ -425,11 +439,11 @@ Result<ReplayWriteOutcome> ReplayEngine::writeRecord(const CallScope &cs, const 
         body.insert(QStringLiteral("input_text"), common.inputText);
     if (common.inputSha256.isEmpty() && common.inputText.isEmpty())
         body.insert(QStringLiteral("input_text"), derivedInput);
-    const std::pair<const char *, const QString *> identity[] = {
-        {"memory_lane", &common.memoryLane},
-        {"producer_agent_id", &common.producerAgentId},
-        {"owner_agent_id", &common.ownerAgentId},
-        {"owner_team_id", &common.ownerTeamId}};
+    const std::pair<const char *, const QString *> identity[]
+        = {{"memory_lane", &common.memoryLane},
+           {"producer_agent_id", &common.producerAgentId},
+           {"owner_agent_id", &common.ownerAgentId},
+           {"owner_team_id", &common.ownerTeamId}};
     for (const auto &[key, value] : identity) {
         if (!value->isEmpty())
             body.insert(QLatin1String(key), *value);
@@ -453,7 +467,8 @@ Result<ReplayWriteOutcome> ReplayEngine::writeRecord(const CallScope &cs, const 
     return out;
 }
 
-Result<ReplayWriteOutcome> ReplayEngine::runStart(const ReplayRunStartRequest &req, const RequestMeta &meta)
+Result<ReplayWriteOutcome> ReplayEngine::runStart(const ReplayRunStartRequest &req,
+                                                  const RequestMeta &meta)
 {
     auto cs = resolveCallScope(req.common.tenantId, req.common.scope, meta, m_config);
     if (!cs)
@@ -472,23 +487,24 @@ Result<ReplayWriteOutcome> ReplayEngine::runStart(const ReplayRunStartRequest &r
             return existing.error();
         // Restarting one's own run updates it; someone else's private run is not to be touched.
         if (existing.value() && !viewer.value().sees(*existing.value()))
-            return Error::invalidField(QStringLiteral("run_id"),
-                                       QStringLiteral("is already used by a run this caller cannot see"));
+            return Error::invalidField(
+                QStringLiteral("run_id"),
+                QStringLiteral("is already used by a run this caller cannot see"));
     }
     const QJsonObject node{
         {QStringLiteral("client_id"), runClientId(runId)},
         {QStringLiteral("type"), QStringLiteral("event")},
         {QStringLiteral("title"), QStringLiteral("Replay run %1").arg(runId.left(8))},
         {QStringLiteral("text_summary"), req.goal},
-        {QStringLiteral("slots"), QJsonObject{
-             {QStringLiteral("replay_kind"), kKindRun},
-             {QStringLiteral("run_id"), runId},
-             {QStringLiteral("goal"), req.goal},
-             {QStringLiteral("status"), QStringLiteral("started")},
-             {QStringLiteral("started_at"), nowIso()},
-             {QStringLiteral("context_snapshot_ref"), nullable(req.contextSnapshotRef)},
-             {QStringLiteral("context_snapshot_hash"), nullable(req.contextSnapshotHash)},
-             {QStringLiteral("metadata"), req.metadata}}}};
+        {QStringLiteral("slots"),
+         QJsonObject{{QStringLiteral("replay_kind"), kKindRun},
+                     {QStringLiteral("run_id"), runId},
+                     {QStringLiteral("goal"), req.goal},
+                     {QStringLiteral("status"), QStringLiteral("started")},
+                     {QStringLiteral("started_at"), nowIso()},
+                     {QStringLiteral("context_snapshot_ref"), nullable(req.contextSnapshotRef)},
+                     {QStringLiteral("context_snapshot_hash"), nullable(req.contextSnapshotHash)},
+                     {QStringLiteral("metadata"), req.metadata}}}};
     auto out = writeRecord(cs.value(), req.common, req.goal, node, {}, meta);
     if (out) {
         out.value().runId = runId;
@@ -497,7 +513,8 @@ Result<ReplayWriteOutcome> ReplayEngine::runStart(const ReplayRunStartRequest &r
     return out;
 }
 
-Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeRequest &req, const RequestMeta &meta)
+Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeRequest &req,
+                                                    const RequestMeta &meta)
 {
     auto run = openRun(req.common, req.runId, meta);
     if (!run)
@@ -508,26 +525,29 @@ Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeReques
     const QJsonObject node{
         {QStringLiteral("client_id"), clientId},
         {QStringLiteral("type"), QStringLiteral("procedure")},
-        {QStringLiteral("title"), QStringLiteral("Step %1: %2").arg(req.stepIndex).arg(req.toolName)},
+        {QStringLiteral("title"),
+         QStringLiteral("Step %1: %2").arg(req.stepIndex).arg(req.toolName)},
         {QStringLiteral("text_summary"),
          QStringLiteral("Replay step %1 prepared for %2").arg(req.stepIndex).arg(req.toolName)},
-        {QStringLiteral("slots"), QJsonObject{
-             {QStringLiteral("replay_kind"), kKindStep},
-             {QStringLiteral("phase"), QStringLiteral("before")},
-             {QStringLiteral("run_id"), req.runId},
-             {QStringLiteral("step_id"), stepId},
-             {QStringLiteral("decision_id"), nullable(req.decisionId)},
-             {QStringLiteral("step_index"), req.stepIndex},
-             {QStringLiteral("tool_name"), req.toolName},
-             {QStringLiteral("tool_input"), req.toolInput},
-             {QStringLiteral("expected_output_signature"), req.expectedOutputSignature},
-             {QStringLiteral("preconditions"), req.preconditions},
-             {QStringLiteral("retry_policy"), req.retryPolicyGiven ? QJsonValue(req.retryPolicy) : QJsonValue()},
-             {QStringLiteral("safety_level"), req.safetyLevel},
-             {QStringLiteral("status"), QStringLiteral("pending")},
-             {QStringLiteral("metadata"), req.metadata}}}};
+        {QStringLiteral("slots"),
+         QJsonObject{{QStringLiteral("replay_kind"), kKindStep},
+                     {QStringLiteral("phase"), QStringLiteral("before")},
+                     {QStringLiteral("run_id"), req.runId},
+                     {QStringLiteral("step_id"), stepId},
+                     {QStringLiteral("decision_id"), nullable(req.decisionId)},
+                     {QStringLiteral("step_index"), req.stepIndex},
+                     {QStringLiteral("tool_name"), req.toolName},
+                     {QStringLiteral("tool_input"), req.toolInput},
+                     {QStringLiteral("expected_output_signature"), req.expectedOutputSignature},
+                     {QStringLiteral("preconditions"), req.preconditions},
+                     {QStringLiteral("retry_policy"),
+                      req.retryPolicyGiven ? QJsonValue(req.retryPolicy) : QJsonValue()},
+                     {QStringLiteral("safety_level"), req.safetyLevel},
+                     {QStringLiteral("status"), QStringLiteral("pending")},
+                     {QStringLiteral("metadata"), req.metadata}}}};
     const QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
-    auto out = writeRecord(cs, req.common, QStringLiteral("step before ") + req.toolName, node, edges, meta);
+    auto out = writeRecord(cs, req.common, QStringLiteral("step before ") + req.toolName, node,
+                           edges, meta);
     if (out) {
         out.value().runId = req.runId;
         out.value().status = QStringLiteral("pending");
@@ -537,7 +557,8 @@ Result<ReplayWriteOutcome> ReplayEngine::stepBefore(const ReplayStepBeforeReques
     return out;
 }
 
-Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest &req, const RequestMeta &meta)
+Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest &req,
+                                                   const RequestMeta &meta)
 {
     auto run = openRun(req.common, req.runId, meta);
     if (!run)
@@ -551,8 +572,8 @@ Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest 
     if (stepId.isEmpty())
         return stepReferenceRequired(req);
     const std::optional<int> stepIndex = req.stepIndex ? req.stepIndex
-                                         : stepNode      ? slotIndex(*stepNode)
-                                                         : std::nullopt;
+                                         : stepNode    ? slotIndex(*stepNode)
+                                                       : std::nullopt;
     const QString clientId = stepResultClientId(req.runId, stepId, req.status);
     QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
     if (stepNode)
@@ -569,7 +590,8 @@ Result<ReplayWriteOutcome> ReplayEngine::stepAfter(const ReplayStepAfterRequest 
     return out;
 }
 
-Result<ReplayWriteOutcome> ReplayEngine::runEnd(const ReplayRunEndRequest &req, const RequestMeta &meta)
+Result<ReplayWriteOutcome> ReplayEngine::runEnd(const ReplayRunEndRequest &req,
+                                                const RequestMeta &meta)
 {
     auto run = openRun(req.common, req.runId, meta);
     if (!run)
@@ -580,20 +602,21 @@ Result<ReplayWriteOutcome> ReplayEngine::runEnd(const ReplayRunEndRequest &req, 
         {QStringLiteral("client_id"), clientId},
         {QStringLiteral("type"), QStringLiteral("event")},
         {QStringLiteral("title"), QStringLiteral("Replay run end ") + req.status},
-        {QStringLiteral("text_summary"), !req.summary.isEmpty()
-                                             ? req.summary
-                                             : QStringLiteral("Replay run ended with status=") + req.status},
-        {QStringLiteral("slots"), QJsonObject{
-             {QStringLiteral("replay_kind"), kKindRunEnd},
-             {QStringLiteral("run_id"), req.runId},
-             {QStringLiteral("status"), req.status},
-             {QStringLiteral("summary"), nullable(req.summary)},
-             {QStringLiteral("success_criteria"), req.successCriteria},
-             {QStringLiteral("metrics"), req.metrics},
-             {QStringLiteral("metadata"), req.metadata},
-             {QStringLiteral("ended_at"), nowIso()}}}};
+        {QStringLiteral("text_summary"),
+         !req.summary.isEmpty() ? req.summary
+                                : QStringLiteral("Replay run ended with status=") + req.status},
+        {QStringLiteral("slots"),
+         QJsonObject{{QStringLiteral("replay_kind"), kKindRunEnd},
+                     {QStringLiteral("run_id"), req.runId},
+                     {QStringLiteral("status"), req.status},
+                     {QStringLiteral("summary"), nullable(req.summary)},
+                     {QStringLiteral("success_criteria"), req.successCriteria},
+                     {QStringLiteral("metrics"), req.metrics},
+                     {QStringLiteral("metadata"), req.metadata},
+                     {QStringLiteral("ended_at"), nowIso()}}}};
     const QJsonArray edges{edgeToNode(QStringLiteral("part_of"), clientId, run.value().runNode.id)};
-    const QString derived = !req.summary.isEmpty() ? req.summary : QStringLiteral("run ") + req.status;
+    const QString derived
+        = !req.summary.isEmpty() ? req.summary : QStringLiteral("run ") + req.status;
     auto out = writeRecord(cs, req.common, derived, node, edges, meta);
     if (out) {
         out.value().runId = req.runId;
@@ -626,7 +649,8 @@ Result<ReplayRunView> ReplayEngine::runGet(const ReplayRunGetRequest &req, const
     return buildView(cs.value(), req.runId, visible, req.includeSteps, req.includeArtifacts);
 }
 
-Result<ReplayRunView> ReplayEngine::run(const QString &tenantId, const QString &scope, const QString &runId)
+Result<ReplayRunView> ReplayEngine::run(const QString &tenantId, const QString &scope,
+                                        const QString &runId)
 {
     CallScope cs{tenantId, scope, scopeKey(tenantId, scope, m_config.defaultTenant)};
     auto conn = m_db.connection();
@@ -640,14 +664,15 @@ Result<ReplayRunView> ReplayEngine::run(const QString &tenantId, const QString &
     return buildView(cs, runId.toLower(), nodes.value(), true, true);
 }
 
-Result<QVector<ReplayRunSummary>> ReplayEngine::listRuns(const QString &tenantId, const QString &scope, int limit)
+Result<QVector<ReplayRunSummary>> ReplayEngine::listRuns(const QString &tenantId,
+                                                         const QString &scope, int limit)
 {
     CallScope cs{tenantId, scope, scopeKey(tenantId, scope, m_config.defaultTenant)};
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto runs = GraphStore::newestNodesWithClientIdPrefix(conn.value(), tenantId, scope,
-                                                          QStringLiteral("replay:run:"), qMax(1, limit));
+    auto runs = GraphStore::newestNodesWithClientIdPrefix(
+        conn.value(), tenantId, scope, QStringLiteral("replay:run:"), qMax(1, limit));
     if (!runs)
         return runs.error();
     QVector<ReplayRunSummary> out;

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "service/access/callscope.h"
+#include "service/access/viewer.h"
+#include "service/api/replayrequests.h"
 #include "service/api/replayviews.h"
+#include "service/api/writerequest.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
 #include "service/core/records.h"
-#include "service/access/callscope.h"
-#include "service/api/replayrequests.h"
-#include "service/access/viewer.h"
-#include "service/api/writerequest.h"
 
 #include <QDateTime>
 
@@ -32,20 +32,25 @@ public:
 
     ReplayEngine(Database &db, const ServiceConfig &config, WriteFn write = {});
 
-    Result<ReplayWriteOutcome> runStart(const ReplayRunStartRequest &request, const RequestMeta &meta);
-    Result<ReplayWriteOutcome> stepBefore(const ReplayStepBeforeRequest &request, const RequestMeta &meta);
-    Result<ReplayWriteOutcome> stepAfter(const ReplayStepAfterRequest &request, const RequestMeta &meta);
+    Result<ReplayWriteOutcome> runStart(const ReplayRunStartRequest &request,
+                                        const RequestMeta &meta);
+    Result<ReplayWriteOutcome> stepBefore(const ReplayStepBeforeRequest &request,
+                                          const RequestMeta &meta);
+    Result<ReplayWriteOutcome> stepAfter(const ReplayStepAfterRequest &request,
+                                         const RequestMeta &meta);
     Result<ReplayWriteOutcome> runEnd(const ReplayRunEndRequest &request, const RequestMeta &meta);
     /// Only the nodes the consumer may see (404 not_found when none are).
     Result<ReplayRunView> runGet(const ReplayRunGetRequest &request, const RequestMeta &meta);
 
     /// Operator views: every lane.
-    Result<QVector<ReplayRunSummary>> listRuns(const QString &tenantId, const QString &scope, int limit);
+    Result<QVector<ReplayRunSummary>> listRuns(const QString &tenantId, const QString &scope,
+                                               int limit);
     Result<ReplayRunView> run(const QString &tenantId, const QString &scope, const QString &runId);
 
 private:
     Result<Viewer> writerViewer(const ReplayWriteCommon &common, const RequestMeta &meta) const;
-    Result<NodeRecord> visibleRunNode(const CallScope &cs, const QString &runId, const Viewer &viewer);
+    Result<NodeRecord> visibleRunNode(const CallScope &cs, const QString &runId,
+                                      const Viewer &viewer);
 
     /// A run that step and run-end records are added to, as the writer sees it.
     struct OpenRun
@@ -55,7 +60,8 @@ private:
         NodeRecord runNode;
     };
     /// The call scope, the writer's viewer and the run node (404 when the writer cannot see it).
-    Result<OpenRun> openRun(const ReplayWriteCommon &common, const QString &runId, const RequestMeta &meta);
+    Result<OpenRun> openRun(const ReplayWriteCommon &common, const QString &runId,
+                            const RequestMeta &meta);
 
     Result<ReplayWriteOutcome> writeRecord(const CallScope &cs, const ReplayWriteCommon &common,
                                            const QString &derivedInput, const QJsonObject &node,

@@ -1,10 +1,10 @@
 #include "service/resolve/resolveengine.h"
 
+#include "service/access/callscope.h"
+#include "service/access/viewer.h"
+#include "service/api/requestfields.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
-#include "service/access/callscope.h"
-#include "service/api/requestfields.h"
-#include "service/access/viewer.h"
 #include "service/core/vocabulary.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
@@ -16,8 +16,9 @@ namespace {
 
 Error absent(const QString &what)
 {
-    return Error::notFound(QStringLiteral("no %1 with this URI").arg(what),
-                           {{QStringLiteral("reason"), what + QStringLiteral("_not_found_in_scope")}});
+    return Error::notFound(
+        QStringLiteral("no %1 with this URI").arg(what),
+        {{QStringLiteral("reason"), what + QStringLiteral("_not_found_in_scope")}});
 }
 
 bool inScope(const QString &tenantId, const QString &scope, const RecordUri &uri)
@@ -30,15 +31,19 @@ Result<RecordUri> checkedUri(const QString &text, const CallScope &cs)
 {
     const auto parsed = parseRecordUri(text);
     if (!parsed)
-        return Error::invalidField(QStringLiteral("uri"),
-                                   QStringLiteral("must be memorygraph://<tenant>/<scope>/<kind>/<id>"));
+        return Error::invalidField(
+            QStringLiteral("uri"),
+            QStringLiteral("must be memorygraph://<tenant>/<scope>/<kind>/<id>"));
     const RecordUri &uri = *parsed;
     const bool nodeKind = Vocabulary::nodeTypes().contains(uri.kind);
-    const QStringList recordKinds{QStringLiteral("edge"), QStringLiteral("commit"), QStringLiteral("decision")};
+    const QStringList recordKinds{QStringLiteral("edge"), QStringLiteral("commit"),
+                                  QStringLiteral("decision")};
     if (!nodeKind && !recordKinds.contains(uri.kind))
-        return Error::invalidField(QStringLiteral("uri"),
-                                   QStringLiteral("unknown record kind '%1'; expected a node type, edge, commit or decision")
-                                       .arg(uri.kind));
+        return Error::invalidField(
+            QStringLiteral("uri"),
+            QStringLiteral(
+                "unknown record kind '%1'; expected a node type, edge, commit or decision")
+                .arg(uri.kind));
     if (uri.tenantId != cs.tenantId)
         return Error::make(403, QStringLiteral("forbidden"),
                            QStringLiteral("the URI names another tenant than the caller's"),
@@ -125,7 +130,9 @@ struct RecordLookup
 
 } // namespace
 
-ResolveEngine::ResolveEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+ResolveEngine::ResolveEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config)
+{
+}
 
 Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const RequestMeta &meta)
 {

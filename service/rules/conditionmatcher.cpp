@@ -23,8 +23,8 @@ QJsonValue step(const QJsonValue &current, const QString &segment)
         return current.toObject().value(segment);
     if (current.isArray()) {
         const bool digitsOnly = !segment.isEmpty()
-            && std::all_of(segment.begin(), segment.end(),
-                           [](QChar c) { return c >= u'0' && c <= u'9'; });
+                                && std::all_of(segment.begin(), segment.end(),
+                                               [](QChar c) { return c >= u'0' && c <= u'9'; });
         if (!digitsOnly || (segment.size() > 1 && segment.startsWith(u'0')))
             return kUndefined;
         bool ok = false;
@@ -239,8 +239,8 @@ bool ruleMatchesContext(const QJsonValue &ifJson, const QJsonValue &exceptionsJs
     if (countRegexConditions(ifJson) + countExceptionRegexes(exceptionsJson)
         > kMaxRegexConditionsPerRule)
         return false;
-    const bool unconditional = !isTruthy(ifJson)
-        || (ifJson.isObject() && ifJson.toObject().isEmpty());
+    const bool unconditional
+        = !isTruthy(ifJson) || (ifJson.isObject() && ifJson.toObject().isEmpty());
     if (!unconditional && !matchPattern(ifJson, context))
         return false;
     if (!exceptionsJson.isArray())

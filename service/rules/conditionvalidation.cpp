@@ -26,9 +26,9 @@ struct RegexTally
 Result<void> validateRegex(const QJsonValue &operand, const QString &path, RegexTally *tally)
 {
     if (++tally->count > kMaxRegexConditionsPerRule)
-        return Error::invalidField(
-            path, QStringLiteral("a rule may hold at most %1 $regex conditions")
-                      .arg(kMaxRegexConditionsPerRule));
+        return Error::invalidField(path,
+                                   QStringLiteral("a rule may hold at most %1 $regex conditions")
+                                       .arg(kMaxRegexConditionsPerRule));
     if (!operand.isString())
         return Error::invalidField(path, QStringLiteral("$regex needs a string"));
     if (!isSafeRegex(operand.toString()))
@@ -124,7 +124,8 @@ Result<void> validateRegexesOnly(const QJsonValue &pattern, const QString &path,
     const auto list = [&](const QString &op) -> Result<void> {
         const QJsonArray items = object.value(op).toArray();
         for (qsizetype i = 0; i < items.size(); ++i) {
-            if (auto r = validateRegexesOnly(items.at(i), indexPath(childPath(path, op), i), tally); !r)
+            if (auto r = validateRegexesOnly(items.at(i), indexPath(childPath(path, op), i), tally);
+                !r)
                 return r;
         }
         return {};
@@ -134,11 +135,13 @@ Result<void> validateRegexesOnly(const QJsonValue &pattern, const QString &path,
     if (object.contains(u"$or"))
         return list(QStringLiteral("$or"));
     if (object.contains(u"$not"))
-        return validateRegexesOnly(object.value(u"$not"), childPath(path, QStringLiteral("$not")), tally);
+        return validateRegexesOnly(object.value(u"$not"), childPath(path, QStringLiteral("$not")),
+                                   tally);
     if (object.size() == 1 && object.begin().key().startsWith(u'$')) {
         if (object.begin().key() != u"$regex")
             return {};
-        return validateRegex(object.begin().value(), childPath(path, QStringLiteral("$regex")), tally);
+        return validateRegex(object.begin().value(), childPath(path, QStringLiteral("$regex")),
+                             tally);
     }
     for (auto it = object.begin(); it != object.end(); ++it) {
         if (auto r = validateRegexesOnly(it.value(), childPath(path, it.key()), tally); !r)
@@ -164,7 +167,8 @@ Result<void> validateRuleConditions(const QJsonValue &ifJson, const QJsonValue &
     // Exceptions keep the matcher's leniency, except for what could stall evaluation.
     const QJsonArray exceptions = exceptionsJson.toArray();
     for (qsizetype i = 0; i < exceptions.size(); ++i) {
-        if (auto r = validateRegexesOnly(exceptions.at(i), indexPath(exceptionsPath, i), &tally); !r)
+        if (auto r = validateRegexesOnly(exceptions.at(i), indexPath(exceptionsPath, i), &tally);
+            !r)
             return r;
     }
     return {};

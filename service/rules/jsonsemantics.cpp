@@ -15,14 +15,10 @@ bool deepEqual(const QJsonValue &a, const QJsonValue &b)
         return false;
     switch (a.type()) {
     case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        return true;
-    case QJsonValue::Bool:
-        return a.toBool() == b.toBool();
-    case QJsonValue::Double:
-        return a.toDouble() == b.toDouble();
-    case QJsonValue::String:
-        return a.toString() == b.toString();
+    case QJsonValue::Undefined: return true;
+    case QJsonValue::Bool: return a.toBool() == b.toBool();
+    case QJsonValue::Double: return a.toDouble() == b.toDouble();
+    case QJsonValue::String: return a.toString() == b.toString();
     case QJsonValue::Array: {
         const QJsonArray x = a.toArray();
         const QJsonArray y = b.toArray();
@@ -54,19 +50,15 @@ bool isTruthy(const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        return false;
-    case QJsonValue::Bool:
-        return value.toBool();
+    case QJsonValue::Undefined: return false;
+    case QJsonValue::Bool: return value.toBool();
     case QJsonValue::Double: {
         const double d = value.toDouble();
         return d != 0 && !std::isnan(d);
     }
-    case QJsonValue::String:
-        return !value.toString().isEmpty();
+    case QJsonValue::String: return !value.toString().isEmpty();
     case QJsonValue::Array:
-    case QJsonValue::Object:
-        return true;
+    case QJsonValue::Object: return true;
     }
     return false;
 }
@@ -87,8 +79,8 @@ double stringToJsNumber(const QString &text)
 // outside the table sort after all letters by code point.
 int primaryWeight(QChar c)
 {
-    static const QString punctuation =
-        QStringLiteral("\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$");
+    static const QString punctuation
+        = QStringLiteral("\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$");
     const char16_t u = c.unicode();
     const qsizetype p = punctuation.indexOf(c);
     if (p >= 0)
@@ -107,14 +99,10 @@ int primaryWeight(QChar c)
 double toJsNumber(const QJsonValue &value)
 {
     switch (value.type()) {
-    case QJsonValue::Double:
-        return value.toDouble();
-    case QJsonValue::Bool:
-        return value.toBool() ? 1 : 0;
-    case QJsonValue::Null:
-        return 0;
-    case QJsonValue::String:
-        return stringToJsNumber(value.toString());
+    case QJsonValue::Double: return value.toDouble();
+    case QJsonValue::Bool: return value.toBool() ? 1 : 0;
+    case QJsonValue::Null: return 0;
+    case QJsonValue::String: return stringToJsNumber(value.toString());
     case QJsonValue::Array: {
         // Number([]) is 0 and Number([x]) is Number(String(x)); longer arrays are NaN.
         const QJsonArray array = value.toArray();
@@ -130,8 +118,7 @@ double toJsNumber(const QJsonValue &value)
         return std::numeric_limits<double>::quiet_NaN();
     }
     case QJsonValue::Object:
-    case QJsonValue::Undefined:
-        return std::numeric_limits<double>::quiet_NaN();
+    case QJsonValue::Undefined: return std::numeric_limits<double>::quiet_NaN();
     }
     return std::numeric_limits<double>::quiet_NaN();
 }

@@ -107,11 +107,12 @@ QJsonObject conflictExplainEntry(const QJsonObject &conflict,
     for (qsizetype i = 0; i < losers.size() && i < kMaxLosers; ++i)
         losersJson.append(QJsonObject{{QStringLiteral("rule_node_id"), losers.at(i).ruleNodeId},
                                       {QStringLiteral("score"), losers.at(i).rank.score}});
-    return {{QStringLiteral("path"), path},
-            {QStringLiteral("winner"), winnerJson},
-            {QStringLiteral("losers"), losersJson},
-            {QStringLiteral("reason"),
-             QStringLiteral("higher rank wins (priority > evidence*weight > condition_specificity)")}};
+    return {
+        {QStringLiteral("path"), path},
+        {QStringLiteral("winner"), winnerJson},
+        {QStringLiteral("losers"), losersJson},
+        {QStringLiteral("reason"),
+         QStringLiteral("higher rank wins (priority > evidence*weight > condition_specificity)")}};
 }
 
 } // namespace
@@ -142,17 +143,17 @@ MergedPolicy mergePolicies(const QVector<MatchedRule> &matches)
         std::sort(paths.begin(), paths.end());
         touched.append(paths);
         byId.insert(rule.ruleNodeId, &rule);
-        merged.sources.append(QJsonObject{
-            {QStringLiteral("rule_node_id"), rule.ruleNodeId},
-            {QStringLiteral("state"), rule.state},
-            {QStringLiteral("commit_id"), nullIfEmpty(rule.commitId)},
-            {QStringLiteral("touched_paths"), QJsonArray::fromStringList(paths)},
-            {QStringLiteral("rank"), rule.rank.toJson()}});
+        merged.sources.append(
+            QJsonObject{{QStringLiteral("rule_node_id"), rule.ruleNodeId},
+                        {QStringLiteral("state"), rule.state},
+                        {QStringLiteral("commit_id"), nullIfEmpty(rule.commitId)},
+                        {QStringLiteral("touched_paths"), QJsonArray::fromStringList(paths)},
+                        {QStringLiteral("rank"), rule.rank.toJson()}});
     }
 
     for (qsizetype i = 0; i < merged.conflicts.size() && i < kMaxConflictExplain; ++i)
-        merged.conflictExplain.append(conflictExplainEntry(merged.conflicts.at(i).toObject(),
-                                                           byId, ordered, touched));
+        merged.conflictExplain.append(
+            conflictExplainEntry(merged.conflicts.at(i).toObject(), byId, ordered, touched));
 
     // The generic union of tool lists is not what tools/select enforces; replace it.
     const ToolPolicyMerge tool = mergeToolPolicy(ordered);
@@ -171,7 +172,7 @@ QStringList toolConflictsSummary(const QJsonObject &toolExplain)
             break;
         const QJsonObject conflict = value.toObject();
         QString line = u'[' + conflict.value(u"code").toString() + QStringLiteral("] ")
-            + conflict.value(u"message").toString();
+                       + conflict.value(u"message").toString();
         const QString winner = conflict.value(u"winner_rule_node_id").toString();
         if (!winner.isEmpty())
             line += QStringLiteral(" (winner=") + winner + u')';

@@ -23,11 +23,11 @@ struct MatchedRule
 
 struct MergedPolicy
 {
-    QJsonObject policy;          ///< always has "tool" (computed by the tool semantics)
-    QJsonArray sources;          ///< merge order: {rule_node_id, state, commit_id, touched_paths, rank}
-    QJsonArray conflicts;        ///< {path, winner_rule_node_id}
-    QJsonArray conflictExplain;  ///< at most 50: {path, winner, losers, reason}
-    QJsonObject toolExplain;     ///< {notes, contributions, winners, conflicts}
+    QJsonObject policy;   ///< always has "tool" (computed by the tool semantics)
+    QJsonArray sources;   ///< merge order: {rule_node_id, state, commit_id, touched_paths, rank}
+    QJsonArray conflicts; ///< {path, winner_rule_node_id}
+    QJsonArray conflictExplain; ///< at most 50: {path, winner, losers, reason}
+    QJsonObject toolExplain;    ///< {notes, contributions, winners, conflicts}
 
     /// {policy, sources, conflicts, conflict_explain, tool_explain}, each key prefixed with
     /// keyPrefix (e.g. "shadow_") so active and shadow results can share one applied object.

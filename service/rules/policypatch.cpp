@@ -47,8 +47,8 @@ Result<void> validateToolList(const QJsonValue &value, const QString &path)
         return Error::invalidField(path, QStringLiteral("must be an array of strings"));
     const QJsonArray list = value.toArray();
     if (list.size() > kMaxToolListSize)
-        return Error::invalidField(path, QStringLiteral("must have at most %1 entries")
-                                             .arg(kMaxToolListSize));
+        return Error::invalidField(
+            path, QStringLiteral("must have at most %1 entries").arg(kMaxToolListSize));
     for (qsizetype i = 0; i < list.size(); ++i) {
         if (!list.at(i).isString() || list.at(i).toString().isEmpty())
             return Error::invalidField(path + u'[' + QString::number(i) + u']',
@@ -84,10 +84,9 @@ Result<QJsonObject> validatePolicyPatch(const QJsonValue &thenJson)
     if (!thenJson.isObject())
         return Error::invalidField(QString(), QStringLiteral("policy patch must be an object"));
     const QJsonObject patch = thenJson.toObject();
-    if (auto r = rejectUnknownKeys(patch,
-                                   {QStringLiteral("output"), QStringLiteral("tool"),
-                                    QStringLiteral("extensions")},
-                                   QString());
+    if (auto r = rejectUnknownKeys(
+            patch, {QStringLiteral("output"), QStringLiteral("tool"), QStringLiteral("extensions")},
+            QString());
         !r)
         return r.error();
     if (patch.contains(u"output")) {

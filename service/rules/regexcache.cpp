@@ -8,12 +8,12 @@ namespace MemoryGraph::Rules {
 namespace {
 
 constexpr int kCachedPatterns = 1024;
-constexpr qsizetype kCacheablePatternLength = 256;   // isSafeRegex refuses longer ones cheaply
+constexpr qsizetype kCacheablePatternLength = 256; // isSafeRegex refuses longer ones cheaply
 
 struct Compiled
 {
     QRegularExpression regex;
-    bool usable = false;   ///< passed isSafeRegex and compiled
+    bool usable = false; ///< passed isSafeRegex and compiled
 };
 
 struct RegexCache
@@ -34,7 +34,7 @@ Compiled compile(const QString &pattern)
     if (!isSafeRegex(pattern))
         return c;
     c.regex = QRegularExpression(pattern);
-    c.usable = c.regex.isValid();   // isValid() compiles (and JIT-compiles) the pattern here, once
+    c.usable = c.regex.isValid(); // isValid() compiles (and JIT-compiles) the pattern here, once
     return c;
 }
 
@@ -53,7 +53,7 @@ std::optional<QRegularExpression> compiledRegex(const QString &pattern)
     {
         QMutexLocker lock(&c.mutex);
         if (const Compiled *hit = c.entries.object(pattern))
-            return usable(*hit);   // a copy shares the compiled program (thread-safe to match)
+            return usable(*hit); // a copy shares the compiled program (thread-safe to match)
     }
     // Compiled outside the lock; two threads racing on a new pattern merely compile it twice.
     const Compiled fresh = compile(pattern);
@@ -68,7 +68,7 @@ QString regexSubject(const QString &text)
         return text;
     qsizetype length = kMaxRegexSubjectLength;
     if (text.at(length - 1).isHighSurrogate())
-        --length;   // never split a surrogate pair: PCRE refuses invalid UTF-16
+        --length; // never split a surrogate pair: PCRE refuses invalid UTF-16
     return text.left(length);
 }
 

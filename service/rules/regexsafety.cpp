@@ -13,7 +13,7 @@ constexpr int kUnbounded = -1;
 // A counted repeat {n,m} tries up to m - n lengths at every position it is reached from, and
 // the work grows with that span: \w{0,2000}\d takes about 50 ms on 4096 characters.
 constexpr int kMaxCountedSpan = 16;
-constexpr int kMaxCount = 256;   // {n} and {n,m} bounds: PCRE copies the repeated item n times
+constexpr int kMaxCount = 256; // {n} and {n,m} bounds: PCRE copies the repeated item n times
 
 /// The characters an atom may match: exact for ASCII, one flag for everything beyond. Sets only
 /// need to answer "can these two atoms match the same character?", so they err on "yes".
@@ -69,7 +69,10 @@ struct CharSet
     }
 };
 
-CharSet digits() { return CharSet::range(u'0', u'9'); }
+CharSet digits()
+{
+    return CharSet::range(u'0', u'9');
+}
 
 CharSet wordChars()
 {
@@ -91,7 +94,7 @@ CharSet spaces()
 struct Quantifier
 {
     int min = 1;
-    int max = 1;   ///< kUnbounded for *, + and {n,}
+    int max = 1; ///< kUnbounded for *, + and {n,}
     bool present = false;
 
     /// Repeats with enough freedom to split a run of characters many ways. A span of one ('?',
@@ -103,8 +106,8 @@ struct Quantifier
 /// What a parsed branch, group or sequence tells its parent.
 struct Summary
 {
-    CharSet chars;               ///< every character it may consume
-    CharSet reach;               ///< repeated characters that may still run on into what follows
+    CharSet chars; ///< every character it may consume
+    CharSet reach; ///< repeated characters that may still run on into what follows
     bool hasQuantifier = false;
     bool hasAlternation = false;
 };
@@ -119,12 +122,12 @@ struct Summary
 class SafetyScanner
 {
 public:
-    explicit SafetyScanner(const QString &pattern) : m_s(pattern) {}
+    explicit SafetyScanner(const QString &pattern) : m_s(pattern) { }
 
     bool scan()
     {
         alternation(CharSet());
-        return m_safe && m_pos == m_s.size();   // stopped early: an unbalanced ')'
+        return m_safe && m_pos == m_s.size(); // stopped early: an unbalanced ')'
     }
 
 private:
@@ -182,14 +185,14 @@ private:
         if (!m_safe)
             return false;
         if (anchor)
-            return q.present ? fail() : true;   // ^, $, \b: zero-width, nothing to repeat
+            return q.present ? fail() : true; // ^, $, \b: zero-width, nothing to repeat
         if (q.present) {
             if (++m_quantifiers > kMaxQuantifiers)
                 return fail();
             if (inner.hasQuantifier || inner.hasAlternation)
-                return fail();   // nested quantifier or quantified alternation
+                return fail(); // nested quantifier or quantified alternation
             if (wildcard && q.max == kUnbounded && ++m_wildcards > 1)
-                return fail();   // a second .* or .+
+                return fail(); // a second .* or .+
         }
         seq->chars |= inner.chars;
         seq->hasQuantifier = seq->hasQuantifier || inner.hasQuantifier || q.present;
@@ -205,7 +208,7 @@ private:
     {
         if (q.repeats()) {
             if (item.chars.overlaps(entryReach)) {
-                fail();   // two repeats competing for the same characters
+                fail(); // two repeats competing for the same characters
                 return entryReach;
             }
             if (q.min >= 1)
@@ -215,15 +218,15 @@ private:
             return reach;
         }
         if (q.optional())
-            return entryReach;   // may be skipped, so it separates nothing
+            return entryReach; // may be skipped, so it separates nothing
         if (isGroup)
-            return item.reach;   // the group's content continued the sequence
+            return item.reach; // the group's content continued the sequence
         return item.chars.overlaps(entryReach) ? entryReach : CharSet();
     }
 
     bool group(const CharSet &entryReach, Summary *out)
     {
-        ++m_pos;   // '('
+        ++m_pos; // '('
         if (++m_groups > kMaxGroups)
             return fail();
         if (!groupModifier())
@@ -240,7 +243,7 @@ private:
     bool groupModifier()
     {
         if (peek() == u'*')
-            return false;   // (*VERB)
+            return false; // (*VERB)
         if (peek() != u'?')
             return true;
         const QChar next = peek(1);
@@ -281,7 +284,7 @@ private:
         if (c == u'[')
             return charClass(chars);
         if (c == u'*' || c == u'+' || c == u'?' || (c == u'{' && braceLength(m_pos) > 0))
-            return fail();   // a quantifier with nothing to repeat
+            return fail(); // a quantifier with nothing to repeat
         ++m_pos;
         if (c == u'^' || c == u'$') {
             *anchor = true;
@@ -304,10 +307,13 @@ private:
         const QChar e = m_s.at(m_pos + 1);
         m_pos += 2;
         if (e.isDigit() && e != u'0')
-            return fail();   // \1.. back-reference
+            return fail(); // \1.. back-reference
         switch (e.unicode()) {
-        case u'k': case u'g': case u'Q': case u'E': case u'K':
-            return fail();
+        case u'k':
+        case u'g':
+        case u'Q':
+        case u'E':
+        case u'K': return fail();
         case u'd': *chars = digits(); return true;
         case u'D': *chars = digits().complement(); return true;
         case u'w': *chars = wordChars(); return true;
@@ -326,13 +332,16 @@ private:
             }
             *anchor = true;
             return true;
-        case u'B': case u'A': case u'z': case u'Z': case u'G':
+        case u'B':
+        case u'A':
+        case u'z':
+        case u'Z':
+        case u'G':
             if (inClass)
                 return fail();
             *anchor = true;
             return true;
-        default:
-            break;
+        default: break;
         }
         // \x41, \u0041, \p{L}, \v, \h, ...: some class or code point; assume it may match anything.
         *chars = e.isLetterOrNumber() ? CharSet::any() : CharSet::literal(e);
@@ -342,7 +351,7 @@ private:
     /// [...] in JavaScript syntax: the class ends at the first unescaped ']'.
     bool charClass(CharSet *chars)
     {
-        ++m_pos;   // '['
+        ++m_pos; // '['
         const bool negated = peek() == u'^';
         if (negated)
             ++m_pos;
@@ -351,7 +360,7 @@ private:
         QChar previous;
         while (!atEnd() && peek() != u']') {
             if (peek() == u'[' && peek(1) == u':') {
-                set = CharSet::any();   // POSIX [:alpha:]: not worth modelling
+                set = CharSet::any(); // POSIX [:alpha:]: not worth modelling
                 const qsizetype end = m_s.indexOf(QStringLiteral(":]"), m_pos);
                 if (end < 0)
                     return fail();
@@ -367,7 +376,7 @@ private:
                     bool ignored = false;
                     if (!escape(&escaped, &ignored, /*inClass=*/true))
                         return false;
-                    set = CharSet::any();   // a range to an escape: keep it simple
+                    set = CharSet::any(); // a range to an escape: keep it simple
                 } else {
                     ++m_pos;
                     if (last < previous)
@@ -396,8 +405,8 @@ private:
             ++m_pos;
         }
         if (atEnd())
-            return fail();   // unterminated class
-        ++m_pos;             // ']'
+            return fail(); // unterminated class
+        ++m_pos;           // ']'
         *chars = negated ? set.complement() : set;
         return true;
     }
@@ -438,11 +447,14 @@ private:
             const qsizetype comma = body.indexOf(u',');
             q.present = true;
             q.min = qMin(body.left(comma < 0 ? body.size() : comma).toInt(), 65535);
-            q.max = comma < 0 ? q.min
-                : (comma == body.size() - 1 ? kUnbounded : qMin(body.mid(comma + 1).toInt(), 65535));
+            q.max = comma < 0
+                        ? q.min
+                        : (comma == body.size() - 1 ? kUnbounded
+                                                    : qMin(body.mid(comma + 1).toInt(), 65535));
             m_pos += len;
             const bool bounded = q.max != kUnbounded;
-            if (q.min > kMaxCount || (bounded && (q.max > kMaxCount || q.max - q.min > kMaxCountedSpan)))
+            if (q.min > kMaxCount
+                || (bounded && (q.max > kMaxCount || q.max - q.min > kMaxCountedSpan)))
                 fail();
         }
         if (q.present && (peek() == u'?' || peek() == u'+'))

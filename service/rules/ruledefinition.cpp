@@ -19,8 +19,9 @@ RuleDefinition RuleDefinition::fromSlots(const QJsonObject &s)
     d.thenJson = either(s, "then", "then_json");
     d.exceptionsJson = either(s, "exceptions", "exceptions_json");
     const QString scope = s.value(QStringLiteral("rule_scope")).toString().trimmed().toLower();
-    d.ruleScope = (scope == QLatin1String("team") || scope == QLatin1String("agent")) ? scope
-                                                                                     : QStringLiteral("global");
+    d.ruleScope = (scope == QLatin1String("team") || scope == QLatin1String("agent"))
+                      ? scope
+                      : QStringLiteral("global");
     d.targetAgentId = s.value(QStringLiteral("target_agent_id")).toString().trimmed();
     d.targetTeamId = s.value(QStringLiteral("target_team_id")).toString().trimmed();
     return d;
@@ -37,14 +38,17 @@ Result<void> RuleDefinition::validateSlots(const QJsonObject &s, const QString &
     const QJsonValue scope = s.value(QStringLiteral("rule_scope"));
     if (!scope.isUndefined() && !scope.isNull()) {
         const QString v = scope.toString().trimmed().toLower();
-        if (!scope.isString() || (v != QLatin1String("global") && v != QLatin1String("team")
-                                  && v != QLatin1String("agent")))
+        if (!scope.isString()
+            || (v != QLatin1String("global") && v != QLatin1String("team")
+                && v != QLatin1String("agent")))
             return Error::invalidField(base + QStringLiteral("rule_scope"),
                                        QStringLiteral("must be global, team or agent"));
-        if (v == QLatin1String("team") && s.value(QStringLiteral("target_team_id")).toString().trimmed().isEmpty())
+        if (v == QLatin1String("team")
+            && s.value(QStringLiteral("target_team_id")).toString().trimmed().isEmpty())
             return Error::invalidField(base + QStringLiteral("target_team_id"),
                                        QStringLiteral("is required when rule_scope is team"));
-        if (v == QLatin1String("agent") && s.value(QStringLiteral("target_agent_id")).toString().trimmed().isEmpty())
+        if (v == QLatin1String("agent")
+            && s.value(QStringLiteral("target_agent_id")).toString().trimmed().isEmpty())
             return Error::invalidField(base + QStringLiteral("target_agent_id"),
                                        QStringLiteral("is required when rule_scope is agent"));
     }
@@ -52,7 +56,8 @@ Result<void> RuleDefinition::validateSlots(const QJsonObject &s, const QString &
     if (meta.isUndefined() || meta.isNull())
         return {};
     if (!meta.isObject())
-        return Error::invalidField(base + QStringLiteral("rule_meta"), QStringLiteral("must be an object"));
+        return Error::invalidField(base + QStringLiteral("rule_meta"),
+                                   QStringLiteral("must be an object"));
     const QJsonValue priority = meta.toObject().value(QStringLiteral("priority"));
     if (!priority.isUndefined() && !priority.isNull()
         && (!priority.isDouble() || priority.toDouble() < -100 || priority.toDouble() > 100

@@ -11,10 +11,10 @@ namespace MemoryGraph {
 /// Accepts slots.if / then / exceptions and the *_json spellings.
 struct RuleDefinition
 {
-    QJsonValue ifJson;          ///< undefined when absent
+    QJsonValue ifJson; ///< undefined when absent
     QJsonValue thenJson;
     QJsonValue exceptionsJson;
-    QString ruleScope;          ///< global | team | agent
+    QString ruleScope; ///< global | team | agent
     QString targetAgentId;
     QString targetTeamId;
 

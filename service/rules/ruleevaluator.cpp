@@ -14,13 +14,21 @@ namespace {
 
 QString contextAgentId(const QJsonObject &c)
 {
-    const QString nested = c.value(QStringLiteral("agent")).toObject().value(QStringLiteral("id")).toString().trimmed();
+    const QString nested = c.value(QStringLiteral("agent"))
+                               .toObject()
+                               .value(QStringLiteral("id"))
+                               .toString()
+                               .trimmed();
     return nested.isEmpty() ? c.value(QStringLiteral("agent_id")).toString().trimmed() : nested;
 }
 
 QString contextTeamId(const QJsonObject &c)
 {
-    const QString nested = c.value(QStringLiteral("agent")).toObject().value(QStringLiteral("team_id")).toString().trimmed();
+    const QString nested = c.value(QStringLiteral("agent"))
+                               .toObject()
+                               .value(QStringLiteral("team_id"))
+                               .toString()
+                               .trimmed();
     return nested.isEmpty() ? c.value(QStringLiteral("team_id")).toString().trimmed() : nested;
 }
 
@@ -40,10 +48,10 @@ struct ContextIdentity
 
     QString laneReason() const
     {
-        return !laneApplied() ? QStringLiteral("missing_agent_context")
+        return !laneApplied()                        ? QStringLiteral("missing_agent_context")
                : !agent.isEmpty() && !team.isEmpty() ? QStringLiteral("enforced_agent_team")
-               : !agent.isEmpty() ? QStringLiteral("enforced_agent_only")
-                                  : QStringLiteral("enforced_team_only");
+               : !agent.isEmpty()                    ? QStringLiteral("enforced_agent_only")
+                                                     : QStringLiteral("enforced_team_only");
     }
 };
 
@@ -59,8 +67,10 @@ struct FilterCounts
 /// A rule scoped to an agent or a team applies only when the context names that one.
 bool outsideRuleScope(const RuleDefinition &def, const ContextIdentity &who)
 {
-    return (def.ruleScope == QLatin1String("agent") && (who.agent.isEmpty() || who.agent != def.targetAgentId))
-           || (def.ruleScope == QLatin1String("team") && (who.team.isEmpty() || who.team != def.targetTeamId));
+    return (def.ruleScope == QLatin1String("agent")
+            && (who.agent.isEmpty() || who.agent != def.targetAgentId))
+           || (def.ruleScope == QLatin1String("team")
+               && (who.team.isEmpty() || who.team != def.targetTeamId));
 }
 
 /// A private rule is seen only by its owners once lanes apply; unowned ones are counted for
@@ -83,17 +93,18 @@ void noteInvalidThen(const RuleStore::StoredRule &r, const Error &error, RuleEva
 {
     ++out.skippedInvalidThen;
     if (out.invalidThenSample.size() < 5)
-        out.invalidThenSample.append(QJsonObject{
-            {QStringLiteral("rule_node_id"), r.node.id},
-            {QStringLiteral("state"), r.status.state.toUpper()},
-            {QStringLiteral("commit_id"), r.node.commitId},
-            {QStringLiteral("error"), error.message}});
+        out.invalidThenSample.append(
+            QJsonObject{{QStringLiteral("rule_node_id"), r.node.id},
+                        {QStringLiteral("state"), r.status.state.toUpper()},
+                        {QStringLiteral("commit_id"), r.node.commitId},
+                        {QStringLiteral("error"), error.message}});
 }
 
 /// Runs one stored rule through the scope, lane, condition and then_json filters and files a
 /// match under active or shadow.
-void considerRule(const RuleStore::StoredRule &r, const ContextIdentity &who, const QJsonValue &context,
-                  bool includeShadow, RuleEvaluation &out, FilterCounts &counts)
+void considerRule(const RuleStore::StoredRule &r, const ContextIdentity &who,
+                  const QJsonValue &context, bool includeShadow, RuleEvaluation &out,
+                  FilterCounts &counts)
 {
     const RuleDefinition def = RuleDefinition::fromNode(r.node);
     if (outsideRuleScope(def, who)) {
@@ -108,7 +119,8 @@ void considerRule(const RuleStore::StoredRule &r, const ContextIdentity &who, co
         ++counts.byCondition;
         return;
     }
-    auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
+    auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject())
+                                                                       : def.thenJson);
     if (!patch) {
         noteInvalidThen(r, patch.error(), out);
         return;
@@ -128,24 +140,27 @@ void considerRule(const RuleStore::StoredRule &r, const ContextIdentity &who, co
 }
 
 /// The visibility block: who the context named and why each rule was left out.
-QJsonObject visibilityReport(const RuleEvaluation &out, const ContextIdentity &who, const FilterCounts &counts)
+QJsonObject visibilityReport(const RuleEvaluation &out, const ContextIdentity &who,
+                             const FilterCounts &counts)
 {
     const bool laneApplied = who.laneApplied();
     return QJsonObject{
         {QStringLiteral("agent"), QJsonObject{{QStringLiteral("id"), nullable(who.agent)},
                                               {QStringLiteral("team_id"), nullable(who.team)}}},
-        {QStringLiteral("rule_scope"), QJsonObject{{QStringLiteral("scanned"), out.considered},
-                                                   {QStringLiteral("filtered_by_scope"), counts.byScope},
-                                                   {QStringLiteral("filtered_by_lane"), counts.byLane},
-                                                   {QStringLiteral("filtered_by_condition"), counts.byCondition},
-                                                   {QStringLiteral("skipped_invalid_then"), out.skippedInvalidThen},
-                                                   {QStringLiteral("matched_active"), out.active.size()},
-                                                   {QStringLiteral("matched_shadow"), out.shadow.size()}}},
-        {QStringLiteral("lane"), QJsonObject{{QStringLiteral("applied"), laneApplied},
-                                             {QStringLiteral("reason"), who.laneReason()},
-                                             {QStringLiteral("legacy_unowned_private_visible"),
-                                              laneApplied ? 0 : counts.unownedPrivate},
-                                             {QStringLiteral("legacy_unowned_private_detected"), counts.unownedPrivate}}}};
+        {QStringLiteral("rule_scope"),
+         QJsonObject{{QStringLiteral("scanned"), out.considered},
+                     {QStringLiteral("filtered_by_scope"), counts.byScope},
+                     {QStringLiteral("filtered_by_lane"), counts.byLane},
+                     {QStringLiteral("filtered_by_condition"), counts.byCondition},
+                     {QStringLiteral("skipped_invalid_then"), out.skippedInvalidThen},
+                     {QStringLiteral("matched_active"), out.active.size()},
+                     {QStringLiteral("matched_shadow"), out.shadow.size()}}},
+        {QStringLiteral("lane"),
+         QJsonObject{{QStringLiteral("applied"), laneApplied},
+                     {QStringLiteral("reason"), who.laneReason()},
+                     {QStringLiteral("legacy_unowned_private_visible"),
+                      laneApplied ? 0 : counts.unownedPrivate},
+                     {QStringLiteral("legacy_unowned_private_detected"), counts.unownedPrivate}}}};
 }
 
 bool ranksBefore(const RuleMatch &a, const RuleMatch &b)
@@ -174,12 +189,16 @@ Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMe
         c.insert(QStringLiteral("input"), context);
     QJsonObject agentObject = c.value(QStringLiteral("agent")).toObject();
     // Every spelling of an identity field must agree with the credential.
-    const std::pair<QString, QString> agentForms[] = {
-        {QStringLiteral("context.agent.id"), agentObject.value(QStringLiteral("id")).toString().trimmed()},
-        {QStringLiteral("context.agent_id"), c.value(QStringLiteral("agent_id")).toString().trimmed()}};
-    const std::pair<QString, QString> teamForms[] = {
-        {QStringLiteral("context.agent.team_id"), agentObject.value(QStringLiteral("team_id")).toString().trimmed()},
-        {QStringLiteral("context.team_id"), c.value(QStringLiteral("team_id")).toString().trimmed()}};
+    const std::pair<QString, QString> agentForms[]
+        = {{QStringLiteral("context.agent.id"),
+            agentObject.value(QStringLiteral("id")).toString().trimmed()},
+           {QStringLiteral("context.agent_id"),
+            c.value(QStringLiteral("agent_id")).toString().trimmed()}};
+    const std::pair<QString, QString> teamForms[]
+        = {{QStringLiteral("context.agent.team_id"),
+            agentObject.value(QStringLiteral("team_id")).toString().trimmed()},
+           {QStringLiteral("context.team_id"),
+            c.value(QStringLiteral("team_id")).toString().trimmed()}};
     for (const auto &[field, given] : agentForms) {
         if (auto refused = checkClaim(p, field, given, p.agentId))
             return *refused;
@@ -204,7 +223,8 @@ Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMe
 Result<RuleEvaluation> evaluate(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                                 const QJsonValue &context, bool includeShadow, int limit)
 {
-    auto loaded = RuleStore::rules(db, tenantId, scope, {QStringLiteral("shadow"), QStringLiteral("active")}, limit);
+    auto loaded = RuleStore::rules(db, tenantId, scope,
+                                   {QStringLiteral("shadow"), QStringLiteral("active")}, limit);
     if (!loaded)
         return loaded.error();
     const ContextIdentity who(context.toObject());

@@ -4,8 +4,8 @@
 #include "service/core/identity.h"
 #include "service/core/records.h"
 #include "service/core/result.h"
-#include "service/rules/ruledefinition.h"
 #include "service/rules/policymerge.h"
+#include "service/rules/ruledefinition.h"
 #include "service/rules/rulerank.h"
 
 #include <QJsonArray>

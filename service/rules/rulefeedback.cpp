@@ -1,23 +1,27 @@
 #include "service/rules/rulefeedback.h"
 
+#include "service/access/commitcontext.h"
+#include "service/api/requestfields.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
-#include "service/access/commitcontext.h"
-#include "service/storage/commitlog.h"
 #include "service/core/jsonvalues.h"
-#include "service/api/requestfields.h"
 #include "service/core/vocabulary.h"
-#include "service/storage/scopedlookup.h"
+#include "service/storage/commitlog.h"
 #include "service/storage/database.h"
 #include "service/storage/rulestore.h"
+#include "service/storage/scopedlookup.h"
 
 #include <QJsonArray>
 
 namespace MemoryGraph {
 
-RuleFeedbackEngine::RuleFeedbackEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+RuleFeedbackEngine::RuleFeedbackEngine(Database &db, const ServiceConfig &config)
+    : m_db(db), m_config(config)
+{
+}
 
-Result<RuleFeedbackOutcome> RuleFeedbackEngine::record(const RuleFeedbackRequest &req, const RequestMeta &meta)
+Result<RuleFeedbackOutcome> RuleFeedbackEngine::record(const RuleFeedbackRequest &req,
+                                                       const RequestMeta &meta)
 {
     auto begun = beginCommit(req, meta, m_config);
     if (!begun)
@@ -41,12 +45,14 @@ Result<RuleFeedbackOutcome> RuleFeedbackEngine::record(const RuleFeedbackRequest
         f.outcome = req.outcome;
         f.note = req.note;
         f.source = QStringLiteral("rule_feedback");
-        const QJsonObject diff{{QStringLiteral("rule_feedback"), QJsonArray{QJsonObject{
-            {QStringLiteral("feedback_id"), f.id},
-            {QStringLiteral("rule_node_id"), f.ruleNodeId},
-            {QStringLiteral("outcome"), f.outcome},
-            {QStringLiteral("run_id"), nullable(f.runId)}}}}};
-        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_feedback"), ctx.actor, ctx.inputSha256, diff);
+        const QJsonObject diff{
+            {QStringLiteral("rule_feedback"),
+             QJsonArray{QJsonObject{{QStringLiteral("feedback_id"), f.id},
+                                    {QStringLiteral("rule_node_id"), f.ruleNodeId},
+                                    {QStringLiteral("outcome"), f.outcome},
+                                    {QStringLiteral("run_id"), nullable(f.runId)}}}}};
+        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_feedback"), ctx.actor,
+                                        ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "service/access/callscope.h"
 #include "service/api/rulefeedbackrequest.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
 #include "service/core/records.h"
 #include "service/core/result.h"
-#include "service/access/callscope.h"
 
 #include <QJsonObject>
 

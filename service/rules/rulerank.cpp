@@ -38,14 +38,14 @@ RuleRank computeRank(const QJsonObject &ruleSlots, int positive, int negative, i
 {
     RuleRank rank;
     const double priority = knobNumber(rankKnob(ruleSlots, QStringLiteral("priority")), 0);
-    rank.priority = std::isfinite(priority) ? int(std::trunc(std::clamp(priority, -100.0, 100.0)))
-                                            : 0;
+    rank.priority
+        = std::isfinite(priority) ? int(std::trunc(std::clamp(priority, -100.0, 100.0))) : 0;
     const double weight = knobNumber(rankKnob(ruleSlots, QStringLiteral("weight")), 1);
     rank.weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 2.0) : 1.0;
     rank.evidenceScore = positive - negative;
     rank.specificity = specificity;
-    rank.score = rank.priority * 1000.0 + rank.evidenceScore * 100.0 * rank.weight
-        + rank.specificity;
+    rank.score
+        = rank.priority * 1000.0 + rank.evidenceScore * 100.0 * rank.weight + rank.specificity;
     return rank;
 }
 

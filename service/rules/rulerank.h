@@ -7,11 +7,11 @@ namespace MemoryGraph::Rules {
 
 struct RuleRank
 {
-    int priority = 0;       ///< -100..100
-    double weight = 1;      ///< 0..2
-    int evidenceScore = 0;  ///< positive - negative feedback
-    int specificity = 0;    ///< number of condition paths
-    double score = 0;       ///< priority*1000 + evidence*100*weight + specificity
+    int priority = 0;      ///< -100..100
+    double weight = 1;     ///< 0..2
+    int evidenceScore = 0; ///< positive - negative feedback
+    int specificity = 0;   ///< number of condition paths
+    double score = 0;      ///< priority*1000 + evidence*100*weight + specificity
 
     /// {score, evidence_score, priority, weight, specificity}
     QJsonObject toJson() const;

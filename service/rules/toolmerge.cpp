@@ -194,16 +194,19 @@ ToolPolicyMerge mergeToolPolicy(const QVector<MatchedRule> &matches)
     QJsonArray contributionsJson;
     for (const Contribution &c : contributions)
         contributionsJson.append(contributionJson(c));
-    const QString note = result.tool.contains(u"allow")
-        ? QStringLiteral("allowlist enforced: a candidate must appear in the allowlist of every "
-                         "matched rule that has one (intersection)")
-        : QStringLiteral("no allowlist enforced: every candidate not on a deny list is allowed");
-    result.explain = {
-        {QStringLiteral("notes"), QJsonArray{note}},
-        {QStringLiteral("contributions"), contributionsJson},
-        {QStringLiteral("winners"), QJsonObject{{QStringLiteral("prefer_by_tool"), preferByTool},
-                                                {QStringLiteral("deny_by_tool"), denyByTool}}},
-        {QStringLiteral("conflicts"), conflicts}};
+    const QString note
+        = result.tool.contains(u"allow")
+              ? QStringLiteral(
+                  "allowlist enforced: a candidate must appear in the allowlist of every "
+                  "matched rule that has one (intersection)")
+              : QStringLiteral(
+                  "no allowlist enforced: every candidate not on a deny list is allowed");
+    result.explain
+        = {{QStringLiteral("notes"), QJsonArray{note}},
+           {QStringLiteral("contributions"), contributionsJson},
+           {QStringLiteral("winners"), QJsonObject{{QStringLiteral("prefer_by_tool"), preferByTool},
+                                                   {QStringLiteral("deny_by_tool"), denyByTool}}},
+           {QStringLiteral("conflicts"), conflicts}};
     return result;
 }
 

@@ -10,7 +10,7 @@ namespace MemoryGraph::Rules {
 
 struct ToolPolicyMerge
 {
-    QJsonObject tool;    ///< {allow?, deny?, prefer?}; allow present (maybe empty) iff any rule allows
+    QJsonObject tool; ///< {allow?, deny?, prefer?}; allow present (maybe empty) iff any rule allows
     QJsonObject explain; ///< tool_explain
 };
 

@@ -27,8 +27,8 @@ Filtered filter(const QStringList &candidates, const QSet<QString> &deny,
         if (reason.isEmpty())
             f.allowed.append(name);
         else
-            f.denied.append(QJsonObject{{QStringLiteral("name"), name},
-                                        {QStringLiteral("reason"), reason}});
+            f.denied.append(
+                QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("reason"), reason}});
     }
     return f;
 }
@@ -49,9 +49,8 @@ QJsonObject ToolSelection::toJson() const
                      {QStringLiteral("denied"), denied},
                      {QStringLiteral("preferred"), QJsonArray::fromStringList(preferred)},
                      {QStringLiteral("ordered"), QJsonArray::fromStringList(ordered)},
-                     {QStringLiteral("selected"), selected.isEmpty()
-                                                      ? QJsonValue(QJsonValue::Null)
-                                                      : QJsonValue(selected)}};
+                     {QStringLiteral("selected"),
+                      selected.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(selected)}};
     if (!fallback.isEmpty())
         json.insert(QStringLiteral("fallback"), fallback);
     return json;
@@ -77,9 +76,9 @@ Result<ToolSelection> applyToolPolicy(const QStringList &candidates, const QJson
     Filtered f = filter(s.candidates, deny, allowActive ? &allow : nullptr);
 
     if (f.allowed.isEmpty() && strict) {
-        const QString message = allowActive
-            ? QStringLiteral("no candidates remain after allow/deny filters")
-            : QStringLiteral("no candidates remain after deny filters");
+        const QString message
+            = allowActive ? QStringLiteral("no candidates remain after allow/deny filters")
+                          : QStringLiteral("no candidates remain after deny filters");
         return Error::make(400, QStringLiteral("no_tools_allowed"), message,
                            {{QStringLiteral("candidates"), s.candidates.size()},
                             {QStringLiteral("allow"), allowList.size()},

@@ -25,14 +25,13 @@ Result<CommitRecord> append(QSqlDatabase &db, const CallScope &cs, const QString
     c.actor = actor;
     c.kind = kind;
     c.createdAt = QDateTime::currentDateTimeUtc();
-    c.commitHash = sha256Hex(stableJson(QJsonObject{
-        {QStringLiteral("parent_hash"), c.parentHash},
-        {QStringLiteral("input_sha256"), inputSha256},
-        {QStringLiteral("diff_sha256"), c.diffSha256},
-        {QStringLiteral("scope"), cs.key},
-        {QStringLiteral("actor"), actor},
-        {QStringLiteral("kind"), kind},
-        {QStringLiteral("seq"), c.sequence}}));
+    c.commitHash = sha256Hex(stableJson(QJsonObject{{QStringLiteral("parent_hash"), c.parentHash},
+                                                    {QStringLiteral("input_sha256"), inputSha256},
+                                                    {QStringLiteral("diff_sha256"), c.diffSha256},
+                                                    {QStringLiteral("scope"), cs.key},
+                                                    {QStringLiteral("actor"), actor},
+                                                    {QStringLiteral("kind"), kind},
+                                                    {QStringLiteral("seq"), c.sequence}}));
     c.id = stableUuid(QStringLiteral("commit:") + c.commitHash);
     c.uri = recordUri(cs.tenantId, cs.scope, QStringLiteral("commit"), c.id);
     if (auto saved = GraphStore::insertCommit(db, c, requestKey); !saved)
@@ -54,7 +53,8 @@ Result<QString> inputDigest(const QString &inputText, const QString &inputSha256
 {
     if (!inputSha256.isEmpty()) {
         if (!isSha256Hex(inputSha256))
-            return Error::invalidField(QStringLiteral("input_sha256"), QStringLiteral("must be 64 hex digits"));
+            return Error::invalidField(QStringLiteral("input_sha256"),
+                                       QStringLiteral("must be 64 hex digits"));
         return inputSha256.toLower();
     }
     if (inputText.isEmpty())

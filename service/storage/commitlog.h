@@ -1,8 +1,8 @@
 #pragma once
 
+#include "service/access/callscope.h"
 #include "service/core/records.h"
 #include "service/core/result.h"
-#include "service/access/callscope.h"
 
 #include <QJsonObject>
 #include <QSqlDatabase>

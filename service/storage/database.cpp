@@ -36,7 +36,7 @@ struct ThreadConnections
 
 QThreadStorage<ThreadConnections *> &threadConnections()
 {
-    static auto *storage = new QThreadStorage<ThreadConnections *>();   // outlives every thread
+    static auto *storage = new QThreadStorage<ThreadConnections *>(); // outlives every thread
     return *storage;
 }
 
@@ -56,10 +56,7 @@ Error sqlError(const QString &what, const QSqlError &error)
 
 } // namespace
 
-Database::Database(const QString &filePath)
-    : m_filePath(filePath), m_instanceTag(randomUuid())
-{
-}
+Database::Database(const QString &filePath) : m_filePath(filePath), m_instanceTag(randomUuid()) { }
 
 Database::~Database()
 {
@@ -163,23 +160,27 @@ int Database::schemaVersion() const
 Result<void> Database::migrate()
 {
     return write([](QSqlDatabase &db) -> Result<void> {
-        auto created = runSql(db, QStringLiteral(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"));
+        auto created = runSql(
+            db,
+            QStringLiteral(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"));
         if (!created)
             return created.error();
-        auto current = runSql(db, QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"));
+        auto current
+            = runSql(db, QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"));
         if (!current)
             return current.error();
         current.value().next();
         const int applied = current.value().value(0).toInt();
-        current.value().finish();   // an open read would block DROP statements below
+        current.value().finish(); // an open read would block DROP statements below
         const auto &steps = schemaMigrations();
         if (applied > int(steps.size()))
             return Error::make(500, QStringLiteral("schema_too_new"),
                                QStringLiteral("the database was written by a newer Memory Graph "
                                               "(schema %1, this build knows %2)")
-                                   .arg(applied).arg(steps.size()));
+                                   .arg(applied)
+                                   .arg(steps.size()));
         for (int v = applied + 1; v <= int(steps.size()); ++v) {
             const Migration &m = steps[size_t(v - 1)];
             for (const QString &statement : m.statements) {
@@ -187,8 +188,10 @@ Result<void> Database::migrate()
                 if (!r)
                     return r.error();
             }
-            auto mark = runSql(db, QStringLiteral(
-                "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)"),
+            auto mark = runSql(
+                db,
+                QStringLiteral(
+                    "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)"),
                 {v, m.name, QDateTime::currentMSecsSinceEpoch()});
             if (!mark)
                 return mark.error();

@@ -152,15 +152,16 @@ QString likePattern(const QString &needle)
 
 Result<std::optional<NodeRecord>> findNode(QSqlDatabase &db, const QString &id)
 {
-    return one<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
-                               + QStringLiteral(" FROM nodes WHERE id = ?"),
-                           {id}, readNode);
+    return one<NodeRecord>(
+        db, QStringLiteral("SELECT ") + kNodeColumns + QStringLiteral(" FROM nodes WHERE id = ?"),
+        {id}, readNode);
 }
 
 Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QString &tenantId,
                                                      const QString &scope, const QString &clientId)
 {
-    return one<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
+    return one<NodeRecord>(db,
+                           QStringLiteral("SELECT ") + kNodeColumns
                                + QStringLiteral(" FROM nodes WHERE tenant_id = ? AND scope = ?"
                                                 " AND client_id = ?"),
                            {tenantId, scope, clientId}, readNode);
@@ -181,8 +182,10 @@ namespace {
 /// The next value of a store-wide counter that never goes back (see schema "store_counters").
 Result<qint64> nextCounter(QSqlDatabase &db, const QString &name)
 {
-    auto q = runSql(db, QStringLiteral("UPDATE store_counters SET value = value + 1 WHERE name = ?"
-                                       " RETURNING value"), {name});
+    auto q = runSql(db,
+                    QStringLiteral("UPDATE store_counters SET value = value + 1 WHERE name = ?"
+                                   " RETURNING value"),
+                    {name});
     if (!q)
         return q.error();
     if (!q.value().next())
@@ -203,41 +206,67 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
             return next.error();
         label = next.value();
     }
-    auto r = runSql(db, QStringLiteral(
-        "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
-        " producer_agent_id, owner_agent_id, owner_team_id, title, text_summary, slots, raw_ref,"
-        " evidence_ref, embedding_status, embedding_model, embedding_error, salience,"
-        " importance, confidence, created_at, updated_at, last_activated, commit_id, vector_label)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        " ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id, type=excluded.type,"
-        " tier=excluded.tier, memory_lane=excluded.memory_lane,"
-        " producer_agent_id=excluded.producer_agent_id, owner_agent_id=excluded.owner_agent_id,"
-        " owner_team_id=excluded.owner_team_id, title=excluded.title,"
-        " text_summary=excluded.text_summary, slots=excluded.slots, raw_ref=excluded.raw_ref,"
-        " evidence_ref=excluded.evidence_ref, embedding_status=excluded.embedding_status,"
-        " embedding_model=excluded.embedding_model, embedding_error=excluded.embedding_error,"
-        " salience=excluded.salience, importance=excluded.importance,"
-        " confidence=excluded.confidence, updated_at=excluded.updated_at,"
-        " last_activated=excluded.last_activated, commit_id=excluded.commit_id"),
-        {n.id, n.tenantId, n.scope, text(n.clientId), n.type, n.tier, n.memoryLane,
-         text(n.producerAgentId), text(n.ownerAgentId), text(n.ownerTeamId), text(n.title),
-         text(n.textSummary), QJsonDocument(n.slotData).toJson(QJsonDocument::Compact),
-         text(n.rawRef), text(n.evidenceRef), n.embeddingStatus, text(n.embeddingModel),
-         text(n.embeddingError), n.salience, n.importance, n.confidence, millis(n.createdAt),
-         millis(n.updatedAt), millis(n.lastActivated), n.commitId, label});
+    auto r = runSql(
+        db,
+        QStringLiteral(
+            "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
+            " producer_agent_id, owner_agent_id, owner_team_id, title, text_summary, slots, "
+            "raw_ref,"
+            " evidence_ref, embedding_status, embedding_model, embedding_error, salience,"
+            " importance, confidence, created_at, updated_at, last_activated, commit_id, "
+            "vector_label)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id, type=excluded.type,"
+            " tier=excluded.tier, memory_lane=excluded.memory_lane,"
+            " producer_agent_id=excluded.producer_agent_id, owner_agent_id=excluded.owner_agent_id,"
+            " owner_team_id=excluded.owner_team_id, title=excluded.title,"
+            " text_summary=excluded.text_summary, slots=excluded.slots, raw_ref=excluded.raw_ref,"
+            " evidence_ref=excluded.evidence_ref, embedding_status=excluded.embedding_status,"
+            " embedding_model=excluded.embedding_model, embedding_error=excluded.embedding_error,"
+            " salience=excluded.salience, importance=excluded.importance,"
+            " confidence=excluded.confidence, updated_at=excluded.updated_at,"
+            " last_activated=excluded.last_activated, commit_id=excluded.commit_id"),
+        {n.id,
+         n.tenantId,
+         n.scope,
+         text(n.clientId),
+         n.type,
+         n.tier,
+         n.memoryLane,
+         text(n.producerAgentId),
+         text(n.ownerAgentId),
+         text(n.ownerTeamId),
+         text(n.title),
+         text(n.textSummary),
+         QJsonDocument(n.slotData).toJson(QJsonDocument::Compact),
+         text(n.rawRef),
+         text(n.evidenceRef),
+         n.embeddingStatus,
+         text(n.embeddingModel),
+         text(n.embeddingError),
+         n.salience,
+         n.importance,
+         n.confidence,
+         millis(n.createdAt),
+         millis(n.updatedAt),
+         millis(n.lastActivated),
+         n.commitId,
+         label});
     if (!r)
         return r.error();
     return {};
 }
 
-Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id, const QByteArray &embedding)
+Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id,
+                                    const QByteArray &embedding)
 {
     auto version = nextCounter(db, QStringLiteral("embedding_version"));
     if (!version)
         return version.error();
-    auto r = runSql(db, QStringLiteral(
-        "UPDATE nodes SET embedding = ?, embedding_version = ?"
-        " WHERE id = ? RETURNING embedding_version, vector_label"),
+    auto r = runSql(
+        db,
+        QStringLiteral("UPDATE nodes SET embedding = ?, embedding_version = ?"
+                       " WHERE id = ? RETURNING embedding_version, vector_label"),
         {embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding),
          version.value(), id});
     if (!r)
@@ -251,7 +280,8 @@ Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tena
                                            const QString &scope, const QString &type,
                                            const QString &srcId, const QString &dstId)
 {
-    return one<EdgeRecord>(db, QStringLiteral("SELECT ") + kEdgeColumns
+    return one<EdgeRecord>(db,
+                           QStringLiteral("SELECT ") + kEdgeColumns
                                + QStringLiteral(" FROM edges WHERE tenant_id = ? AND scope = ?"
                                                 " AND type = ? AND src_id = ? AND dst_id = ?"),
                            {tenantId, scope, type, srcId, dstId}, readEdge);
@@ -259,24 +289,29 @@ Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tena
 
 Result<std::optional<EdgeRecord>> findEdgeById(QSqlDatabase &db, const QString &id)
 {
-    return one<EdgeRecord>(db, QStringLiteral("SELECT ") + kEdgeColumns + QStringLiteral(" FROM edges WHERE id = ?"),
-                           {id}, readEdge);
+    return one<EdgeRecord>(
+        db, QStringLiteral("SELECT ") + kEdgeColumns + QStringLiteral(" FROM edges WHERE id = ?"),
+        {id}, readEdge);
 }
 
 Result<std::optional<CommitRecord>> findCommit(QSqlDatabase &db, const QString &id)
 {
-    return one<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns + QStringLiteral(" FROM commits WHERE id = ?"),
+    return one<CommitRecord>(db,
+                             QStringLiteral("SELECT ") + kCommitColumns
+                                 + QStringLiteral(" FROM commits WHERE id = ?"),
                              {id}, readCommit);
 }
 
 Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &e)
 {
-    auto r = runSql(db, QStringLiteral(
-        "INSERT INTO edges (id, tenant_id, scope, type, src_id, dst_id, weight, confidence,"
-        " decay_rate, commit_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-        " ON CONFLICT(id) DO UPDATE SET weight=excluded.weight, confidence=excluded.confidence,"
-        " decay_rate=excluded.decay_rate, commit_id=excluded.commit_id,"
-        " updated_at=excluded.updated_at"),
+    auto r = runSql(
+        db,
+        QStringLiteral(
+            "INSERT INTO edges (id, tenant_id, scope, type, src_id, dst_id, weight, confidence,"
+            " decay_rate, commit_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(id) DO UPDATE SET weight=excluded.weight, confidence=excluded.confidence,"
+            " decay_rate=excluded.decay_rate, commit_id=excluded.commit_id,"
+            " updated_at=excluded.updated_at"),
         {e.id, e.tenantId, e.scope, e.type, e.fromId, e.toId, e.weight, e.confidence, e.decayRate,
          e.commitId, millis(e.createdAt), QDateTime::currentMSecsSinceEpoch()});
     if (!r)
@@ -287,7 +322,8 @@ Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &e)
 Result<std::optional<CommitRecord>> latestCommit(QSqlDatabase &db, const QString &tenantId,
                                                  const QString &scope)
 {
-    return one<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns
+    return one<CommitRecord>(db,
+                             QStringLiteral("SELECT ") + kCommitColumns
                                  + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
                                                   " ORDER BY seq DESC LIMIT 1"),
                              {tenantId, scope}, readCommit);
@@ -298,7 +334,8 @@ Result<std::optional<CommitRecord>> findCommitByRequestKey(QSqlDatabase &db,
                                                            const QString &scope,
                                                            const QString &requestKey)
 {
-    return one<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns
+    return one<CommitRecord>(db,
+                             QStringLiteral("SELECT ") + kCommitColumns
                                  + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
                                                   " AND request_key = ? ORDER BY seq DESC LIMIT 1"),
                              {tenantId, scope, requestKey}, readCommit);
@@ -306,10 +343,12 @@ Result<std::optional<CommitRecord>> findCommitByRequestKey(QSqlDatabase &db,
 
 Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &c, const QString &requestKey)
 {
-    auto r = runSql(db, QStringLiteral(
-        "INSERT INTO commits (id, tenant_id, scope, seq, parent_id, parent_hash, input_sha256,"
-        " diff_sha256, diff, actor, kind, request_key, commit_hash, created_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+    auto r = runSql(
+        db,
+        QStringLiteral(
+            "INSERT INTO commits (id, tenant_id, scope, seq, parent_id, parent_hash, input_sha256,"
+            " diff_sha256, diff, actor, kind, request_key, commit_hash, created_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         {c.id, c.tenantId, c.scope, c.sequence, text(c.parentId), c.parentHash, c.inputSha256,
          c.diffSha256, QJsonDocument(c.diff).toJson(QJsonDocument::Compact), c.actor, c.kind,
          text(requestKey), c.commitHash, millis(c.createdAt)});
@@ -321,9 +360,9 @@ Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &c, const QString
 Result<QVector<NodeRecord>> nodesWhere(QSqlDatabase &db, const QString &where,
                                        const QVariantList &args)
 {
-    return many<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
-                                + QStringLiteral(" FROM nodes WHERE ") + where,
-                            args, readNode);
+    return many<NodeRecord>(
+        db, QStringLiteral("SELECT ") + kNodeColumns + QStringLiteral(" FROM nodes WHERE ") + where,
+        args, readNode);
 }
 
 Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, qint64 *total)
@@ -336,9 +375,10 @@ Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, 
         const QString pattern = likePattern(query.text);
         args << pattern << pattern << pattern << query.text;
     }
-    const std::pair<const QString *, const char *> exact[] = {
-        {&query.type, " AND type = ?"}, {&query.tier, " AND tier = ?"},
-        {&query.lane, " AND memory_lane = ?"}};
+    const std::pair<const QString *, const char *> exact[]
+        = {{&query.type, " AND type = ?"},
+           {&query.tier, " AND tier = ?"},
+           {&query.lane, " AND memory_lane = ?"}};
     for (const auto &[value, clause] : exact) {
         if (!value->isEmpty()) {
             where += QString::fromLatin1(clause);
@@ -354,15 +394,17 @@ Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, 
     }
     QVariantList pageArgs = args;
     pageArgs << qMax(0, query.limit) << qMax(0, query.offset);
-    return many<NodeRecord>(db, QStringLiteral("SELECT ") + kNodeColumns
-                                + QStringLiteral(" FROM nodes") + where
+    return many<NodeRecord>(db,
+                            QStringLiteral("SELECT ") + kNodeColumns + QStringLiteral(" FROM nodes")
+                                + where
                                 + QStringLiteral(" ORDER BY updated_at DESC, id LIMIT ? OFFSET ?"),
                             pageArgs, readNode);
 }
 
 Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId)
 {
-    return many<EdgeRecord>(db, QStringLiteral("SELECT ") + kEdgeColumns
+    return many<EdgeRecord>(db,
+                            QStringLiteral("SELECT ") + kEdgeColumns
                                 + QStringLiteral(" FROM edges WHERE src_id = ? OR dst_id = ?"
                                                  " ORDER BY weight DESC, id"),
                             {nodeId, nodeId}, readEdge);
@@ -371,7 +413,8 @@ Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId)
 Result<QVector<CommitRecord>> listCommits(QSqlDatabase &db, const QString &tenantId,
                                           const QString &scope, int offset, int limit)
 {
-    return many<CommitRecord>(db, QStringLiteral("SELECT ") + kCommitColumns
+    return many<CommitRecord>(db,
+                              QStringLiteral("SELECT ") + kCommitColumns
                                   + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
                                                    " ORDER BY seq DESC LIMIT ? OFFSET ?"),
                               {tenantId, scope, qMax(0, limit), qMax(0, offset)}, readCommit);
@@ -385,8 +428,10 @@ Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db)
             "SELECT s.tenant_id, s.scope,"
             " (SELECT COUNT(*) FROM nodes n WHERE n.tenant_id = s.tenant_id AND n.scope = s.scope),"
             " (SELECT COUNT(*) FROM edges e WHERE e.tenant_id = s.tenant_id AND e.scope = s.scope),"
-            " (SELECT COUNT(*) FROM commits c WHERE c.tenant_id = s.tenant_id AND c.scope = s.scope)"
-            " FROM (SELECT tenant_id, scope FROM commits UNION SELECT tenant_id, scope FROM nodes) s"
+            " (SELECT COUNT(*) FROM commits c WHERE c.tenant_id = s.tenant_id AND c.scope = "
+            "s.scope)"
+            " FROM (SELECT tenant_id, scope FROM commits UNION SELECT tenant_id, scope FROM nodes) "
+            "s"
             " ORDER BY s.tenant_id, s.scope"),
         {}, [](const QSqlQuery &q) {
             ScopeSummary s;
@@ -421,7 +466,8 @@ Result<StoreTotals> storeTotals(QSqlDatabase &db)
     return totals;
 }
 
-Result<QVector<NodeRecord>> nodesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+Result<QVector<NodeRecord>> nodesInScope(QSqlDatabase &db, const QString &tenantId,
+                                         const QString &scope)
 {
     return nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ?"), {tenantId, scope});
 }
@@ -435,15 +481,19 @@ Result<QVector<NodeRecord>> nonRuleNodesInScope(QSqlDatabase &db, const QString 
 
 Result<QVector<NodeRecord>> pendingEmbeddingNodes(QSqlDatabase &db, int limit)
 {
-    return nodesWhere(db, QStringLiteral("embedding_status = 'pending' ORDER BY updated_at, id LIMIT %1")
-                              .arg(limit), {});
+    return nodesWhere(
+        db,
+        QStringLiteral("embedding_status = 'pending' ORDER BY updated_at, id LIMIT %1").arg(limit),
+        {});
 }
 
 Result<int> countEmbeddingAttempt(QSqlDatabase &db, const QString &id)
 {
-    auto attempts = runSql(db, QStringLiteral(
-        "UPDATE nodes SET embedding_attempts = embedding_attempts + 1 WHERE id = ?"
-        " RETURNING embedding_attempts"), {id});
+    auto attempts = runSql(
+        db,
+        QStringLiteral("UPDATE nodes SET embedding_attempts = embedding_attempts + 1 WHERE id = ?"
+                       " RETURNING embedding_attempts"),
+        {id});
     if (!attempts)
         return attempts.error();
     attempts.value().next();
@@ -463,7 +513,8 @@ QString prefixEnd(const QString &prefix)
 } // namespace
 
 Result<QVector<NodeRecord>> nodesByClientIdOrPrefix(QSqlDatabase &db, const QString &tenantId,
-                                                    const QString &scope, const QStringList &clientIds,
+                                                    const QString &scope,
+                                                    const QStringList &clientIds,
                                                     const QStringList &prefixes)
 {
     QStringList terms;
@@ -476,19 +527,22 @@ Result<QVector<NodeRecord>> nodesByClientIdOrPrefix(QSqlDatabase &db, const QStr
         terms << QStringLiteral("(client_id >= ? AND client_id < ?)");
         args << prefix << prefixEnd(prefix);
     }
-    return nodesWhere(db, QStringLiteral("tenant_id = ? AND scope = ? AND (") + terms.join(QStringLiteral(" OR "))
-                              + QStringLiteral(") ORDER BY created_at ASC, rowid ASC"),
+    return nodesWhere(db,
+                      QStringLiteral("tenant_id = ? AND scope = ? AND (")
+                          + terms.join(QStringLiteral(" OR "))
+                          + QStringLiteral(") ORDER BY created_at ASC, rowid ASC"),
                       args);
 }
 
 Result<QVector<NodeRecord>> newestNodesWithClientIdPrefix(QSqlDatabase &db, const QString &tenantId,
-                                                          const QString &scope, const QString &prefix,
-                                                          int limit)
+                                                          const QString &scope,
+                                                          const QString &prefix, int limit)
 {
-    return nodesWhere(db,
-                      QStringLiteral("tenant_id = ? AND scope = ? AND client_id >= ? AND client_id < ?"
-                                     " ORDER BY created_at DESC, rowid DESC LIMIT ?"),
-                      {tenantId, scope, prefix, prefixEnd(prefix), limit});
+    return nodesWhere(
+        db,
+        QStringLiteral("tenant_id = ? AND scope = ? AND client_id >= ? AND client_id < ?"
+                       " ORDER BY created_at DESC, rowid DESC LIMIT ?"),
+        {tenantId, scope, prefix, prefixEnd(prefix), limit});
 }
 
 Result<void> deleteNodeWithEdges(QSqlDatabase &db, const QString &nodeId)

@@ -30,7 +30,8 @@ struct EmbeddingStamp
 };
 
 /// Stores (or, empty, clears) a node's vector and bumps its embedding_version.
-Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id, const QByteArray &embedding);
+Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id,
+                                    const QByteArray &embedding);
 
 Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tenantId,
                                            const QString &scope, const QString &type,
@@ -70,7 +71,8 @@ struct StoreTotals
 Result<StoreTotals> storeTotals(QSqlDatabase &db);
 
 /// Every node of a scope (the decay job's pre-run snapshot).
-Result<QVector<NodeRecord>> nodesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope);
+Result<QVector<NodeRecord>> nodesInScope(QSqlDatabase &db, const QString &tenantId,
+                                         const QString &scope);
 /// Every node of a scope but rules (the nodes consolidation may merge).
 Result<QVector<NodeRecord>> nonRuleNodesInScope(QSqlDatabase &db, const QString &tenantId,
                                                 const QString &scope);
@@ -81,12 +83,13 @@ Result<int> countEmbeddingAttempt(QSqlDatabase &db, const QString &id);
 /// Nodes of a scope whose client_id is one of `clientIds` or starts with one of `prefixes`
 /// (non-empty), oldest first; a prefix is a range over the (tenant_id, scope, client_id) index.
 Result<QVector<NodeRecord>> nodesByClientIdOrPrefix(QSqlDatabase &db, const QString &tenantId,
-                                                    const QString &scope, const QStringList &clientIds,
+                                                    const QString &scope,
+                                                    const QStringList &clientIds,
                                                     const QStringList &prefixes);
 /// The newest `limit` nodes of a scope whose client_id starts with `prefix` (non-empty).
 Result<QVector<NodeRecord>> newestNodesWithClientIdPrefix(QSqlDatabase &db, const QString &tenantId,
-                                                          const QString &scope, const QString &prefix,
-                                                          int limit);
+                                                          const QString &scope,
+                                                          const QString &prefix, int limit);
 
 /// Deletes a node and every edge that touches it, in the caller's transaction; its rule_defs row
 /// goes with it (ON DELETE CASCADE).

@@ -9,9 +9,10 @@ namespace MemoryGraph::IndexStore {
 
 Result<ScopeSize> scopeSize(QSqlDatabase &db, const QString &tenantId, const QString &scope)
 {
-    auto q = runSql(db, QStringLiteral(
-        "SELECT COUNT(*), COALESCE(MAX(embedding_version), 0) FROM nodes"
-        " WHERE tenant_id = ? AND scope = ?"), {tenantId, scope});
+    auto q = runSql(db,
+                    QStringLiteral("SELECT COUNT(*), COALESCE(MAX(embedding_version), 0) FROM nodes"
+                                   " WHERE tenant_id = ? AND scope = ?"),
+                    {tenantId, scope});
     if (!q)
         return q.error();
     ScopeSize size;
@@ -26,9 +27,11 @@ Result<void> forEachChangedLabel(QSqlDatabase &db, const QString &tenantId, cons
                                  qint64 afterVersion,
                                  const std::function<void(qint64 label, qint64 version)> &visit)
 {
-    auto q = runSql(db, QStringLiteral(
-        "SELECT vector_label, embedding_version FROM nodes INDEXED BY nodes_embedding_version"
-        " WHERE tenant_id = ? AND scope = ? AND embedding_version > ?"),
+    auto q = runSql(
+        db,
+        QStringLiteral(
+            "SELECT vector_label, embedding_version FROM nodes INDEXED BY nodes_embedding_version"
+            " WHERE tenant_id = ? AND scope = ? AND embedding_version > ?"),
         {tenantId, scope, afterVersion});
     if (!q)
         return q.error();
@@ -46,10 +49,13 @@ Result<void> forEachEmbedding(QSqlDatabase &db, const QVector<qint64> &labels,
         marks << QStringLiteral("?");
         bindings << label;
     }
-    auto q = runSql(db, QStringLiteral(
-        "SELECT vector_label, embedding_status, embedding, embedding_version FROM nodes"
-        " WHERE vector_label IN (%1)")
-        .arg(marks.join(QLatin1Char(','))), bindings);
+    auto q = runSql(
+        db,
+        QStringLiteral(
+            "SELECT vector_label, embedding_status, embedding, embedding_version FROM nodes"
+            " WHERE vector_label IN (%1)")
+            .arg(marks.join(QLatin1Char(','))),
+        bindings);
     if (!q)
         return q.error();
     StoredEmbedding row;
@@ -63,12 +69,15 @@ Result<void> forEachEmbedding(QSqlDatabase &db, const QVector<qint64> &labels,
     return {};
 }
 
-Result<qint64> newestEmbeddingVersion(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+Result<qint64> newestEmbeddingVersion(QSqlDatabase &db, const QString &tenantId,
+                                      const QString &scope)
 {
-    auto q = runSql(db, QStringLiteral(
-        "SELECT embedding_version FROM nodes INDEXED BY nodes_embedding_version"
-        " WHERE tenant_id = ? AND scope = ? ORDER BY embedding_version DESC LIMIT 1"),
-        {tenantId, scope});
+    auto q
+        = runSql(db,
+                 QStringLiteral(
+                     "SELECT embedding_version FROM nodes INDEXED BY nodes_embedding_version"
+                     " WHERE tenant_id = ? AND scope = ? ORDER BY embedding_version DESC LIMIT 1"),
+                 {tenantId, scope});
     if (!q)
         return q.error();
     return q.value().next() ? q.value().value(0).toLongLong() : qint64(0);
@@ -76,8 +85,9 @@ Result<qint64> newestEmbeddingVersion(QSqlDatabase &db, const QString &tenantId,
 
 Result<QVector<ScopeKey>> embeddedScopes(QSqlDatabase &db)
 {
-    auto q = runSql(db, QStringLiteral(
-        "SELECT DISTINCT tenant_id, scope FROM nodes WHERE embedding IS NOT NULL"));
+    auto q = runSql(
+        db,
+        QStringLiteral("SELECT DISTINCT tenant_id, scope FROM nodes WHERE embedding IS NOT NULL"));
     if (!q)
         return q.error();
     QVector<ScopeKey> scopes;

@@ -29,8 +29,8 @@ Result<void> forEachChangedLabel(QSqlDatabase &db, const QString &tenantId, cons
 struct StoredEmbedding
 {
     qint64 label = 0;
-    QString status;     ///< embedding_status: only "ready" vectors are indexed
-    QByteArray vector;  ///< raw floats, possibly empty
+    QString status;    ///< embedding_status: only "ready" vectors are indexed
+    QByteArray vector; ///< raw floats, possibly empty
     qint64 version = 0;
 };
 
@@ -41,7 +41,8 @@ Result<void> forEachEmbedding(QSqlDatabase &db, const QVector<qint64> &labels,
 
 /// The newest embedding version of the scope, 0 when it has none. Answered from the
 /// (tenant, scope, embedding_version) index alone.
-Result<qint64> newestEmbeddingVersion(QSqlDatabase &db, const QString &tenantId, const QString &scope);
+Result<qint64> newestEmbeddingVersion(QSqlDatabase &db, const QString &tenantId,
+                                      const QString &scope);
 
 /// A (tenant, scope) pair.
 struct ScopeKey

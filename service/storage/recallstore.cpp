@@ -1,16 +1,15 @@
 #include "service/storage/recallstore.h"
 
-#include "service/storage/database.h"
 #include "service/index/vectormath.h"
+#include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 
 #include <algorithm>
-
-#include <QDateTime>
-#include <QSet>
 
 namespace MemoryGraph::RecallStore {
 
@@ -39,9 +38,10 @@ Result<QVector<NodeRecord>> nodesIn(QSqlDatabase &db, const QString &tenantId, c
         args += chunk;
         // "+" keeps SQLite from picking the (tenant, scope) indexes, which match the whole
         // scope, over the key lookup.
-        auto part = GraphStore::nodesWhere(db, QStringLiteral("+tenant_id = ? AND +scope = ? AND ") + column
-                                                   + QStringLiteral(" IN (") + placeholders(int(chunk.size()))
-                                                   + QLatin1Char(')'),
+        auto part = GraphStore::nodesWhere(db,
+                                           QStringLiteral("+tenant_id = ? AND +scope = ? AND ")
+                                               + column + QStringLiteral(" IN (")
+                                               + placeholders(int(chunk.size())) + QLatin1Char(')'),
                                            args);
         if (!part)
             return part.error();
@@ -77,12 +77,19 @@ Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenan
     for (const QString &t : types)
         args << t;
     args << viewerAgent << viewerTeam;
-    auto q = runSql(db, QStringLiteral(
-        "SELECT vector_label, embedding, type, slots FROM nodes WHERE tenant_id = ? AND scope = ?"
-        " AND embedding_status = 'ready' AND embedding IS NOT NULL AND tier IN ('hot', 'warm')"
-        " AND type IN (") + placeholders(int(types.size())) + QStringLiteral(")"
-        " AND (memory_lane <> 'private' OR (owner_agent_id <> '' AND owner_agent_id = ?)"
-        " OR (owner_team_id <> '' AND owner_team_id = ?))"), args);
+    auto q = runSql(
+        db,
+        QStringLiteral(
+            "SELECT vector_label, embedding, type, slots FROM nodes WHERE tenant_id = ? AND scope "
+            "= ?"
+            " AND embedding_status = 'ready' AND embedding IS NOT NULL AND tier IN ('hot', 'warm')"
+            " AND type IN (")
+            + placeholders(int(types.size()))
+            + QStringLiteral(
+                ")"
+                " AND (memory_lane <> 'private' OR (owner_agent_id <> '' AND owner_agent_id = ?)"
+                " OR (owner_team_id <> '' AND owner_team_id = ?))"),
+        args);
     if (!q)
         return q.error();
     const int n = int(query.size());
@@ -90,8 +97,11 @@ Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenan
     QVector<LabelScore> best;
     while (q.value().next()) {
         if (q.value().value(2).toString() == QLatin1String("topic")
-            && QJsonDocument::fromJson(q.value().value(3).toByteArray()).object()
-                       .value(QStringLiteral("topic_state")).toString() == QLatin1String("draft"))
+            && QJsonDocument::fromJson(q.value().value(3).toByteArray())
+                       .object()
+                       .value(QStringLiteral("topic_state"))
+                       .toString()
+                   == QLatin1String("draft"))
             continue;
         const QByteArray bytes = q.value().value(1).toByteArray();
         if (bytes.size() != qsizetype(n * sizeof(float)) || queryNorm == 0.0f)
@@ -100,11 +110,14 @@ Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenan
         const float norm = VectorMath::norm(v, n);
         if (norm == 0.0f)
             continue;
-        best.append({q.value().value(0).toLongLong(), VectorMath::dot(query.constData(), v, n) / (queryNorm * norm)});
+        best.append({q.value().value(0).toLongLong(),
+                     VectorMath::dot(query.constData(), v, n) / (queryNorm * norm)});
         // Keep the candidate list bounded while scanning large scopes.
         if (best.size() > 4 * k + 64) {
             std::partial_sort(best.begin(), best.begin() + k, best.end(),
-                              [](const LabelScore &a, const LabelScore &b) { return a.similarity > b.similarity; });
+                              [](const LabelScore &a, const LabelScore &b) {
+                                  return a.similarity > b.similarity;
+                              });
             best.resize(k);
         }
     }
@@ -128,12 +141,16 @@ Result<QVector<EdgeRecord>> edgesAround(QSqlDatabase &db, const QString &tenantI
         for (const QString &id : nodeIds)
             args << id;
         args << perSide;
-        auto q = runSql(db, QStringLiteral(
-            "SELECT id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate,"
-            " commit_id, created_at FROM edges WHERE +tenant_id = ? AND +scope = ?"
-            " AND weight >= ? AND confidence >= ? AND ") + QString::fromLatin1(column)
-            + QStringLiteral(" IN (") + placeholders(int(nodeIds.size()))
-            + QStringLiteral(") ORDER BY weight DESC, confidence DESC, id LIMIT ?"), args);
+        auto q = runSql(
+            db,
+            QStringLiteral(
+                "SELECT id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate,"
+                " commit_id, created_at FROM edges WHERE +tenant_id = ? AND +scope = ?"
+                " AND weight >= ? AND confidence >= ? AND ")
+                + QString::fromLatin1(column) + QStringLiteral(" IN (")
+                + placeholders(int(nodeIds.size()))
+                + QStringLiteral(") ORDER BY weight DESC, confidence DESC, id LIMIT ?"),
+            args);
         if (!q)
             return q.error();
         while (q.value().next()) {
@@ -160,10 +177,12 @@ Result<QVector<EdgeRecord>> edgesAround(QSqlDatabase &db, const QString &tenantI
 
 Result<void> insertAudit(QSqlDatabase &db, const AuditRow &row)
 {
-    auto r = runSql(db, QStringLiteral(
-        "INSERT INTO recall_audit (tenant_id, scope, endpoint, consumer_agent_id,"
-        " consumer_team_id, query_sha256, seed_count, node_count, edge_count, created_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?)"),
+    auto r = runSql(
+        db,
+        QStringLiteral(
+            "INSERT INTO recall_audit (tenant_id, scope, endpoint, consumer_agent_id,"
+            " consumer_team_id, query_sha256, seed_count, node_count, edge_count, created_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?)"),
         {row.tenantId, row.scope, row.endpoint, row.consumerAgentId, row.consumerTeamId,
          row.querySha256, row.seedCount, row.nodeCount, row.edgeCount,
          QDateTime::currentMSecsSinceEpoch()});

@@ -105,7 +105,8 @@ QString placeholders(int n)
 
 Result<qint64> nextSeq(QSqlDatabase &db, const char *table)
 {
-    auto q = runSql(db, QStringLiteral("SELECT COALESCE(MAX(seq), 0) + 1 FROM ") + QString::fromLatin1(table));
+    auto q = runSql(db, QStringLiteral("SELECT COALESCE(MAX(seq), 0) + 1 FROM ")
+                            + QString::fromLatin1(table));
     if (!q)
         return q.error();
     q.value().next();
@@ -132,9 +133,12 @@ const QString kStatusColumns = QStringLiteral(
 Result<void> ensureRuleDef(QSqlDatabase &db, const NodeRecord &rule)
 {
     const qint64 now = nowMs();
-    auto r = runSql(db, QStringLiteral(
-        "INSERT INTO rule_defs (rule_node_id, tenant_id, scope, state, created_at, updated_at)"
-        " VALUES (?, ?, ?, 'shadow', ?, ?) ON CONFLICT(rule_node_id) DO UPDATE SET updated_at = excluded.updated_at"),
+    auto r = runSql(
+        db,
+        QStringLiteral(
+            "INSERT INTO rule_defs (rule_node_id, tenant_id, scope, state, created_at, updated_at)"
+            " VALUES (?, ?, ?, 'shadow', ?, ?) ON CONFLICT(rule_node_id) DO UPDATE SET updated_at "
+            "= excluded.updated_at"),
         {rule.id, rule.tenantId, rule.scope, now, now});
     if (!r)
         return r.error();
@@ -149,9 +153,11 @@ Result<QHash<QString, RuleStatus>> statuses(QSqlDatabase &db, const QStringList 
     QVariantList args;
     for (const QString &id : ruleIds)
         args << id;
-    auto q = runSql(db, QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
-                            + QStringLiteral(" FROM rule_defs WHERE rule_node_id IN (")
-                            + placeholders(int(ruleIds.size())) + QLatin1Char(')'), args);
+    auto q = runSql(db,
+                    QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
+                        + QStringLiteral(" FROM rule_defs WHERE rule_node_id IN (")
+                        + placeholders(int(ruleIds.size())) + QLatin1Char(')'),
+                    args);
     if (!q)
         return q.error();
     while (q.value().next())
@@ -166,10 +172,13 @@ Result<QVector<StoredRule>> rules(QSqlDatabase &db, const QString &tenantId, con
     for (const QString &s : states)
         args << s;
     args << limit;
-    auto q = runSql(db, QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
-                            + QStringLiteral(" FROM rule_defs WHERE tenant_id = ? AND scope = ? AND state IN (")
-                            + placeholders(int(states.size()))
-                            + QStringLiteral(") ORDER BY updated_at DESC, rule_node_id LIMIT ?"), args);
+    auto q = runSql(
+        db,
+        QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
+            + QStringLiteral(" FROM rule_defs WHERE tenant_id = ? AND scope = ? AND state IN (")
+            + placeholders(int(states.size()))
+            + QStringLiteral(") ORDER BY updated_at DESC, rule_node_id LIMIT ?"),
+        args);
     if (!q)
         return q.error();
     QStringList ids;
@@ -184,8 +193,8 @@ Result<QVector<StoredRule>> rules(QSqlDatabase &db, const QString &tenantId, con
     QVariantList nodeArgs;
     for (const QString &id : ids)
         nodeArgs << id;
-    auto nodes = GraphStore::nodesWhere(db, QStringLiteral("id IN (") + placeholders(int(ids.size()))
-                                                + QLatin1Char(')'), nodeArgs);
+    auto nodes = GraphStore::nodesWhere(
+        db, QStringLiteral("id IN (") + placeholders(int(ids.size())) + QLatin1Char(')'), nodeArgs);
     if (!nodes)
         return nodes.error();
     QHash<QString, NodeRecord> byId;
@@ -201,9 +210,11 @@ Result<QVector<StoredRule>> rules(QSqlDatabase &db, const QString &tenantId, con
 Result<void> setState(QSqlDatabase &db, const QString &ruleId, const QString &state,
                       const QString &commitId)
 {
-    auto r = runSql(db, QStringLiteral("UPDATE rule_defs SET state = ?, state_commit_id = ?, updated_at = ?"
-                                       " WHERE rule_node_id = ?"),
-                    {state, commitId, nowMs(), ruleId});
+    auto r = runSql(
+        db,
+        QStringLiteral("UPDATE rule_defs SET state = ?, state_commit_id = ?, updated_at = ?"
+                       " WHERE rule_node_id = ?"),
+        {state, commitId, nowMs(), ruleId});
     if (!r)
         return r.error();
     return {};
@@ -211,12 +222,15 @@ Result<void> setState(QSqlDatabase &db, const QString &ruleId, const QString &st
 
 Result<void> recordOutcome(QSqlDatabase &db, const QString &ruleId, const QString &outcome)
 {
-    const QString column = outcome == QLatin1String("positive") ? QStringLiteral("positive_count")
+    const QString column = outcome == QLatin1String("positive")   ? QStringLiteral("positive_count")
                            : outcome == QLatin1String("negative") ? QStringLiteral("negative_count")
                                                                   : QString();
-    const QString bump = column.isEmpty() ? QString() : column + QStringLiteral(" = ") + column + QStringLiteral(" + 1, ");
-    auto r = runSql(db, QStringLiteral("UPDATE rule_defs SET ") + bump
-                            + QStringLiteral("updated_at = ? WHERE rule_node_id = ?"),
+    const QString bump = column.isEmpty()
+                             ? QString()
+                             : column + QStringLiteral(" = ") + column + QStringLiteral(" + 1, ");
+    auto r = runSql(db,
+                    QStringLiteral("UPDATE rule_defs SET ") + bump
+                        + QStringLiteral("updated_at = ? WHERE rule_node_id = ?"),
                     {nowMs(), ruleId});
     if (!r)
         return r.error();
@@ -230,8 +244,11 @@ Result<void> markMatched(QSqlDatabase &db, const QStringList &ruleIds)
     QVariantList args{nowMs()};
     for (const QString &id : ruleIds)
         args << id;
-    auto r = runSql(db, QStringLiteral("UPDATE rule_defs SET last_matched_at = ? WHERE rule_node_id IN (")
-                            + placeholders(int(ruleIds.size())) + QLatin1Char(')'), args);
+    auto r
+        = runSql(db,
+                 QStringLiteral("UPDATE rule_defs SET last_matched_at = ? WHERE rule_node_id IN (")
+                     + placeholders(int(ruleIds.size())) + QLatin1Char(')'),
+                 args);
     if (!r)
         return r.error();
     return {};
@@ -242,10 +259,12 @@ Result<void> insertDecision(QSqlDatabase &db, const DecisionRecord &d)
     auto seq = nextSeq(db, "decisions");
     if (!seq)
         return seq.error();
-    auto r = runSql(db, QStringLiteral("INSERT INTO decisions (") + kDecisionColumns
-                            + QStringLiteral(", seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+    auto r = runSql(db,
+                    QStringLiteral("INSERT INTO decisions (") + kDecisionColumns
+                        + QStringLiteral(", seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
                     {d.id, d.tenantId, d.scope, d.kind, text(d.runId), text(d.selectedTool),
-                     jsonList(d.candidates), d.contextSha256, d.policySha256, jsonList(d.sourceRuleIds),
+                     jsonList(d.candidates), d.contextSha256, d.policySha256,
+                     jsonList(d.sourceRuleIds),
                      QJsonDocument(d.metadata).toJson(QJsonDocument::Compact), text(d.commitId),
                      d.createdAt.toMSecsSinceEpoch(), seq.value()});
     if (!r)
@@ -256,8 +275,9 @@ Result<void> insertDecision(QSqlDatabase &db, const DecisionRecord &d)
 Result<void> updateDecisionLink(QSqlDatabase &db, const QString &decisionId, const QString &runId,
                                 const QString &commitId)
 {
-    auto r = runSql(db, QStringLiteral("UPDATE decisions SET run_id = COALESCE(run_id, ?),"
-                                       " commit_id = COALESCE(?, commit_id) WHERE id = ?"),
+    auto r = runSql(db,
+                    QStringLiteral("UPDATE decisions SET run_id = COALESCE(run_id, ?),"
+                                   " commit_id = COALESCE(?, commit_id) WHERE id = ?"),
                     {text(runId), text(commitId), decisionId});
     if (!r)
         return r.error();
@@ -267,9 +287,11 @@ Result<void> updateDecisionLink(QSqlDatabase &db, const QString &decisionId, con
 Result<std::optional<DecisionRecord>> decision(QSqlDatabase &db, const QString &tenantId,
                                                const QString &scope, const QString &decisionId)
 {
-    auto rows = many<DecisionRecord>(db, QStringLiteral("SELECT ") + kDecisionColumns
-                                             + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ? AND id = ?"),
-                                     {tenantId, scope, decisionId}, readDecision);
+    auto rows = many<DecisionRecord>(
+        db,
+        QStringLiteral("SELECT ") + kDecisionColumns
+            + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ? AND id = ?"),
+        {tenantId, scope, decisionId}, readDecision);
     if (!rows)
         return rows.error();
     if (rows.value().isEmpty())
@@ -278,19 +300,25 @@ Result<std::optional<DecisionRecord>> decision(QSqlDatabase &db, const QString &
 }
 
 Result<QVector<DecisionRecord>> decisionsForRun(QSqlDatabase &db, const QString &tenantId,
-                                                const QString &scope, const QString &runId, int limit)
+                                                const QString &scope, const QString &runId,
+                                                int limit)
 {
-    return many<DecisionRecord>(db, QStringLiteral("SELECT ") + kDecisionColumns
-                                        + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ?"
-                                                         " AND run_id = ? ORDER BY seq DESC LIMIT ?"),
-                                {tenantId, scope, runId, limit}, readDecision);
+    return many<DecisionRecord>(
+        db,
+        QStringLiteral("SELECT ") + kDecisionColumns
+            + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ?"
+                             " AND run_id = ? ORDER BY seq DESC LIMIT ?"),
+        {tenantId, scope, runId, limit}, readDecision);
 }
 
 Result<qint64> decisionCountForRun(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                                    const QString &runId)
 {
-    auto q = runSql(db, QStringLiteral("SELECT COUNT(*) FROM decisions WHERE tenant_id = ? AND scope = ? AND run_id = ?"),
-                    {tenantId, scope, runId});
+    auto q = runSql(
+        db,
+        QStringLiteral(
+            "SELECT COUNT(*) FROM decisions WHERE tenant_id = ? AND scope = ? AND run_id = ?"),
+        {tenantId, scope, runId});
     if (!q)
         return q.error();
     q.value().next();
@@ -299,13 +327,16 @@ Result<qint64> decisionCountForRun(QSqlDatabase &db, const QString &tenantId, co
 
 Result<QVector<DecisionRecord>> decisionsLike(QSqlDatabase &db, const QString &tenantId,
                                               const QString &scope, const QString &selectedTool,
-                                              const QString &contextSha256, qint64 sinceMs, int limit)
+                                              const QString &contextSha256, qint64 sinceMs,
+                                              int limit)
 {
-    return many<DecisionRecord>(db, QStringLiteral("SELECT ") + kDecisionColumns
-                                        + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ?"
-                                                         " AND selected_tool = ? AND context_sha256 = ?"
-                                                         " AND created_at >= ? ORDER BY seq DESC LIMIT ?"),
-                                {tenantId, scope, selectedTool, contextSha256, sinceMs, limit}, readDecision);
+    return many<DecisionRecord>(
+        db,
+        QStringLiteral("SELECT ") + kDecisionColumns
+            + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ?"
+                             " AND selected_tool = ? AND context_sha256 = ?"
+                             " AND created_at >= ? ORDER BY seq DESC LIMIT ?"),
+        {tenantId, scope, selectedTool, contextSha256, sinceMs, limit}, readDecision);
 }
 
 Result<QVector<DecisionRecord>> listDecisions(QSqlDatabase &db, const DecisionFilter &f)
@@ -325,8 +356,10 @@ Result<QVector<DecisionRecord>> listDecisions(QSqlDatabase &db, const DecisionFi
         args << f.sinceMs;
     }
     args << f.limit;
-    return many<DecisionRecord>(db, QStringLiteral("SELECT ") + kDecisionColumns + QStringLiteral(" FROM decisions WHERE ")
-                                        + where + QStringLiteral(" ORDER BY seq DESC LIMIT ?"),
+    return many<DecisionRecord>(db,
+                                QStringLiteral("SELECT ") + kDecisionColumns
+                                    + QStringLiteral(" FROM decisions WHERE ") + where
+                                    + QStringLiteral(" ORDER BY seq DESC LIMIT ?"),
                                 args, readDecision);
 }
 
@@ -335,11 +368,12 @@ Result<void> insertFeedback(QSqlDatabase &db, const FeedbackRecord &f)
     auto seq = nextSeq(db, "rule_feedback");
     if (!seq)
         return seq.error();
-    auto r = runSql(db, QStringLiteral("INSERT INTO rule_feedback (") + kFeedbackColumns
-                            + QStringLiteral(", seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
-                    {f.id, f.tenantId, f.scope, text(f.ruleNodeId), text(f.runId), f.outcome, text(f.note),
-                     f.source, text(f.decisionId), text(f.commitId), f.createdAt.toMSecsSinceEpoch(),
-                     seq.value()});
+    auto r = runSql(db,
+                    QStringLiteral("INSERT INTO rule_feedback (") + kFeedbackColumns
+                        + QStringLiteral(", seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
+                    {f.id, f.tenantId, f.scope, text(f.ruleNodeId), text(f.runId), f.outcome,
+                     text(f.note), f.source, text(f.decisionId), text(f.commitId),
+                     f.createdAt.toMSecsSinceEpoch(), seq.value()});
     if (!r)
         return r.error();
     return {};
@@ -349,18 +383,23 @@ Result<QVector<FeedbackRecord>> feedbackWhere(QSqlDatabase &db, const QString &t
                                               const QString &scope, const QString &column,
                                               const QString &value, int limit)
 {
-    return many<FeedbackRecord>(db, QStringLiteral("SELECT ") + kFeedbackColumns
-                                        + QStringLiteral(" FROM rule_feedback WHERE tenant_id = ? AND scope = ? AND ")
-                                        + column + QStringLiteral(" = ? ORDER BY seq DESC LIMIT ?"),
-                                {tenantId, scope, value, limit}, readFeedback);
+    return many<FeedbackRecord>(
+        db,
+        QStringLiteral("SELECT ") + kFeedbackColumns
+            + QStringLiteral(" FROM rule_feedback WHERE tenant_id = ? AND scope = ? AND ") + column
+            + QStringLiteral(" = ? ORDER BY seq DESC LIMIT ?"),
+        {tenantId, scope, value, limit}, readFeedback);
 }
 
 Result<qint64> feedbackCount(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                              const QString &column, const QString &value, const QString &extra)
 {
-    auto q = runSql(db, QStringLiteral("SELECT COUNT(*) FROM rule_feedback WHERE tenant_id = ? AND scope = ? AND ")
-                            + column + QStringLiteral(" = ?") + (extra.isEmpty() ? QString() : QStringLiteral(" AND ") + extra),
-                    {tenantId, scope, value});
+    auto q = runSql(
+        db,
+        QStringLiteral("SELECT COUNT(*) FROM rule_feedback WHERE tenant_id = ? AND scope = ? AND ")
+            + column + QStringLiteral(" = ?")
+            + (extra.isEmpty() ? QString() : QStringLiteral(" AND ") + extra),
+        {tenantId, scope, value});
     if (!q)
         return q.error();
     q.value().next();

@@ -41,15 +41,16 @@ Result<qint64> decisionCountForRun(QSqlDatabase &db, const QString &tenantId, co
 /// Newest decisions with this tool and context hash (candidates are compared by the caller).
 Result<QVector<DecisionRecord>> decisionsLike(QSqlDatabase &db, const QString &tenantId,
                                               const QString &scope, const QString &selectedTool,
-                                              const QString &contextSha256, qint64 sinceMs, int limit);
+                                              const QString &contextSha256, qint64 sinceMs,
+                                              int limit);
 
 struct DecisionFilter
 {
     QString tenantId;
     QString scope;
-    QString runId;        ///< exact; empty = any
-    QString tool;         ///< exact selected tool; empty = any
-    qint64 sinceMs = 0;   ///< created at or after; 0 = any
+    QString runId;      ///< exact; empty = any
+    QString tool;       ///< exact selected tool; empty = any
+    qint64 sinceMs = 0; ///< created at or after; 0 = any
     int limit = 200;
 };
 Result<QVector<DecisionRecord>> listDecisions(QSqlDatabase &db, const DecisionFilter &filter);
@@ -60,6 +61,7 @@ Result<QVector<FeedbackRecord>> feedbackWhere(QSqlDatabase &db, const QString &t
                                               const QString &scope, const QString &column,
                                               const QString &value, int limit);
 Result<qint64> feedbackCount(QSqlDatabase &db, const QString &tenantId, const QString &scope,
-                             const QString &column, const QString &value, const QString &extra = {});
+                             const QString &column, const QString &value,
+                             const QString &extra = {});
 
 } // namespace MemoryGraph::RuleStore

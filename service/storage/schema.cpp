@@ -24,9 +24,11 @@ const std::vector<Migration> &schemaMigrations()
                  " confidence REAL NOT NULL DEFAULT 0.5,"
                  " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,"
                  " last_activated INTEGER, commit_id TEXT NOT NULL)"),
-             QStringLiteral("CREATE UNIQUE INDEX nodes_client_id ON nodes(tenant_id, scope, client_id)"
-                            " WHERE client_id IS NOT NULL"),
-             QStringLiteral("CREATE INDEX nodes_scope_updated ON nodes(tenant_id, scope, updated_at)"),
+             QStringLiteral(
+                 "CREATE UNIQUE INDEX nodes_client_id ON nodes(tenant_id, scope, client_id)"
+                 " WHERE client_id IS NOT NULL"),
+             QStringLiteral(
+                 "CREATE INDEX nodes_scope_updated ON nodes(tenant_id, scope, updated_at)"),
              QStringLiteral(
                  "CREATE TABLE edges ("
                  " id TEXT PRIMARY KEY,"
@@ -47,7 +49,8 @@ const std::vector<Migration> &schemaMigrations()
                  " diff_sha256 TEXT NOT NULL, diff TEXT NOT NULL, actor TEXT NOT NULL,"
                  " kind TEXT NOT NULL, request_key TEXT, commit_hash TEXT NOT NULL UNIQUE,"
                  " created_at INTEGER NOT NULL, UNIQUE(tenant_id, scope, seq))"),
-             QStringLiteral("CREATE INDEX commits_request_key ON commits(tenant_id, scope, request_key)"),
+             QStringLiteral(
+                 "CREATE INDEX commits_request_key ON commits(tenant_id, scope, request_key)"),
          }},
         {QStringLiteral("vectors"),
          {
@@ -55,12 +58,16 @@ const std::vector<Migration> &schemaMigrations()
              // embedding_version: a store-wide counter bumped on every embedding change, so an
              // index file's watermark tells which vectors it already holds.
              QStringLiteral("ALTER TABLE nodes ADD COLUMN vector_label INTEGER"),
-             QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding_version INTEGER NOT NULL DEFAULT 0"),
-             QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding_attempts INTEGER NOT NULL DEFAULT 0"),
+             QStringLiteral(
+                 "ALTER TABLE nodes ADD COLUMN embedding_version INTEGER NOT NULL DEFAULT 0"),
+             QStringLiteral(
+                 "ALTER TABLE nodes ADD COLUMN embedding_attempts INTEGER NOT NULL DEFAULT 0"),
              QStringLiteral("UPDATE nodes SET vector_label = rowid"),
              QStringLiteral("CREATE UNIQUE INDEX nodes_vector_label ON nodes(vector_label)"),
-             QStringLiteral("CREATE INDEX nodes_embedding_version ON nodes(tenant_id, scope, embedding_version)"),
-             QStringLiteral("CREATE INDEX nodes_pending ON nodes(embedding_status) WHERE embedding_status = 'pending'"),
+             QStringLiteral("CREATE INDEX nodes_embedding_version ON nodes(tenant_id, scope, "
+                            "embedding_version)"),
+             QStringLiteral("CREATE INDEX nodes_pending ON nodes(embedding_status) WHERE "
+                            "embedding_status = 'pending'"),
              QStringLiteral(
                  "CREATE TABLE recall_audit ("
                  " id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
@@ -73,34 +80,35 @@ const std::vector<Migration> &schemaMigrations()
          {
              // A rule's state and feedback statistics; the definition itself lives in the
              // rule node's slots. New rules start in shadow: evaluated, never enforced.
+             QStringLiteral("CREATE TABLE rule_defs ("
+                            " rule_node_id TEXT PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,"
+                            " tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                            " state TEXT NOT NULL DEFAULT 'shadow',"
+                            " positive_count INTEGER NOT NULL DEFAULT 0,"
+                            " negative_count INTEGER NOT NULL DEFAULT 0,"
+                            " last_matched_at INTEGER, state_commit_id TEXT,"
+                            " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)"),
              QStringLiteral(
-                 "CREATE TABLE rule_defs ("
-                 " rule_node_id TEXT PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,"
-                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
-                 " state TEXT NOT NULL DEFAULT 'shadow',"
-                 " positive_count INTEGER NOT NULL DEFAULT 0,"
-                 " negative_count INTEGER NOT NULL DEFAULT 0,"
-                 " last_matched_at INTEGER, state_commit_id TEXT,"
-                 " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)"),
-             QStringLiteral("CREATE INDEX rule_defs_scope ON rule_defs(tenant_id, scope, state, updated_at)"),
+                 "CREATE INDEX rule_defs_scope ON rule_defs(tenant_id, scope, state, updated_at)"),
+             QStringLiteral("CREATE TABLE decisions ("
+                            " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                            " decision_kind TEXT NOT NULL, run_id TEXT, selected_tool TEXT,"
+                            " candidates TEXT NOT NULL, context_sha256 TEXT NOT NULL,"
+                            " policy_sha256 TEXT NOT NULL, source_rule_ids TEXT NOT NULL,"
+                            " metadata TEXT NOT NULL, commit_id TEXT, created_at INTEGER NOT NULL,"
+                            " seq INTEGER NOT NULL)"),
              QStringLiteral(
-                 "CREATE TABLE decisions ("
-                 " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
-                 " decision_kind TEXT NOT NULL, run_id TEXT, selected_tool TEXT,"
-                 " candidates TEXT NOT NULL, context_sha256 TEXT NOT NULL,"
-                 " policy_sha256 TEXT NOT NULL, source_rule_ids TEXT NOT NULL,"
-                 " metadata TEXT NOT NULL, commit_id TEXT, created_at INTEGER NOT NULL,"
-                 " seq INTEGER NOT NULL)"),
-             QStringLiteral("CREATE INDEX decisions_run ON decisions(tenant_id, scope, run_id, seq)"),
-             QStringLiteral("CREATE INDEX decisions_match ON decisions(tenant_id, scope, selected_tool, context_sha256, seq)"),
+                 "CREATE INDEX decisions_run ON decisions(tenant_id, scope, run_id, seq)"),
+             QStringLiteral("CREATE INDEX decisions_match ON decisions(tenant_id, scope, "
+                            "selected_tool, context_sha256, seq)"),
              QStringLiteral("CREATE INDEX decisions_recent ON decisions(tenant_id, scope, seq)"),
+             QStringLiteral("CREATE TABLE rule_feedback ("
+                            " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                            " rule_node_id TEXT, run_id TEXT, outcome TEXT NOT NULL, note TEXT,"
+                            " source TEXT NOT NULL, decision_id TEXT, commit_id TEXT,"
+                            " created_at INTEGER NOT NULL, seq INTEGER NOT NULL)"),
              QStringLiteral(
-                 "CREATE TABLE rule_feedback ("
-                 " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
-                 " rule_node_id TEXT, run_id TEXT, outcome TEXT NOT NULL, note TEXT,"
-                 " source TEXT NOT NULL, decision_id TEXT, commit_id TEXT,"
-                 " created_at INTEGER NOT NULL, seq INTEGER NOT NULL)"),
-             QStringLiteral("CREATE INDEX rule_feedback_run ON rule_feedback(tenant_id, scope, run_id, seq)"),
+                 "CREATE INDEX rule_feedback_run ON rule_feedback(tenant_id, scope, run_id, seq)"),
              QStringLiteral("CREATE INDEX rule_feedback_decision ON rule_feedback(decision_id)"),
              QStringLiteral("CREATE INDEX rule_feedback_rule ON rule_feedback(rule_node_id)"),
          }},
@@ -123,46 +131,53 @@ const std::vector<Migration> &schemaMigrations()
              // Vector labels and embedding versions only ever go up, even when the node holding
              // the highest one is forgotten: a reused label or version would let a saved index
              // keep a stale vector or skip a change.
-             QStringLiteral("CREATE TABLE store_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
-             QStringLiteral("INSERT INTO store_counters (name, value) VALUES"
-                            " ('vector_label', (SELECT COALESCE(MAX(vector_label), 0) FROM nodes)),"
-                            " ('embedding_version', (SELECT COALESCE(MAX(embedding_version), 0) FROM nodes))"),
+             QStringLiteral(
+                 "CREATE TABLE store_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
+             QStringLiteral(
+                 "INSERT INTO store_counters (name, value) VALUES"
+                 " ('vector_label', (SELECT COALESCE(MAX(vector_label), 0) FROM nodes)),"
+                 " ('embedding_version', (SELECT COALESCE(MAX(embedding_version), 0) FROM nodes))"),
          }},
         {QStringLiteral("row_counts"),
          {
              // /health reports store totals on every call: triggers keep them in the same
              // transaction as the rows, so a call reads four rows instead of counting tables.
              // known_scopes: every (tenant, scope) that ever held a node or a commit.
-             QStringLiteral("CREATE TABLE row_counts (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
-                            " WITHOUT ROWID"),
-             QStringLiteral("CREATE TABLE known_scopes (tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
-                            " PRIMARY KEY (tenant_id, scope)) WITHOUT ROWID"),
-             QStringLiteral("INSERT INTO known_scopes (tenant_id, scope)"
-                            " SELECT tenant_id, scope FROM commits UNION SELECT tenant_id, scope FROM nodes"),
+             QStringLiteral(
+                 "CREATE TABLE row_counts (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
+                 " WITHOUT ROWID"),
+             QStringLiteral(
+                 "CREATE TABLE known_scopes (tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " PRIMARY KEY (tenant_id, scope)) WITHOUT ROWID"),
+             QStringLiteral(
+                 "INSERT INTO known_scopes (tenant_id, scope)"
+                 " SELECT tenant_id, scope FROM commits UNION SELECT tenant_id, scope FROM nodes"),
              QStringLiteral("INSERT INTO row_counts (name, value) VALUES"
                             " ('nodes', (SELECT COUNT(*) FROM nodes)),"
                             " ('edges', (SELECT COUNT(*) FROM edges)),"
                             " ('commits', (SELECT COUNT(*) FROM commits)),"
                             " ('scopes', (SELECT COUNT(*) FROM known_scopes))"),
              // An upsert that updates fires no INSERT trigger; cascaded deletes fire DELETE ones.
-             QStringLiteral("CREATE TRIGGER nodes_counted AFTER INSERT ON nodes BEGIN"
-                            " UPDATE row_counts SET value = value + 1 WHERE name = 'nodes';"
-                            " INSERT INTO known_scopes (tenant_id, scope) SELECT NEW.tenant_id, NEW.scope"
-                            "  WHERE NOT EXISTS (SELECT 1 FROM known_scopes"
-                            "   WHERE tenant_id = NEW.tenant_id AND scope = NEW.scope);"
-                            " END"),
+             QStringLiteral(
+                 "CREATE TRIGGER nodes_counted AFTER INSERT ON nodes BEGIN"
+                 " UPDATE row_counts SET value = value + 1 WHERE name = 'nodes';"
+                 " INSERT INTO known_scopes (tenant_id, scope) SELECT NEW.tenant_id, NEW.scope"
+                 "  WHERE NOT EXISTS (SELECT 1 FROM known_scopes"
+                 "   WHERE tenant_id = NEW.tenant_id AND scope = NEW.scope);"
+                 " END"),
              QStringLiteral("CREATE TRIGGER nodes_uncounted AFTER DELETE ON nodes BEGIN"
                             " UPDATE row_counts SET value = value - 1 WHERE name = 'nodes'; END"),
              QStringLiteral("CREATE TRIGGER edges_counted AFTER INSERT ON edges BEGIN"
                             " UPDATE row_counts SET value = value + 1 WHERE name = 'edges'; END"),
              QStringLiteral("CREATE TRIGGER edges_uncounted AFTER DELETE ON edges BEGIN"
                             " UPDATE row_counts SET value = value - 1 WHERE name = 'edges'; END"),
-             QStringLiteral("CREATE TRIGGER commits_counted AFTER INSERT ON commits BEGIN"
-                            " UPDATE row_counts SET value = value + 1 WHERE name = 'commits';"
-                            " INSERT INTO known_scopes (tenant_id, scope) SELECT NEW.tenant_id, NEW.scope"
-                            "  WHERE NOT EXISTS (SELECT 1 FROM known_scopes"
-                            "   WHERE tenant_id = NEW.tenant_id AND scope = NEW.scope);"
-                            " END"),
+             QStringLiteral(
+                 "CREATE TRIGGER commits_counted AFTER INSERT ON commits BEGIN"
+                 " UPDATE row_counts SET value = value + 1 WHERE name = 'commits';"
+                 " INSERT INTO known_scopes (tenant_id, scope) SELECT NEW.tenant_id, NEW.scope"
+                 "  WHERE NOT EXISTS (SELECT 1 FROM known_scopes"
+                 "   WHERE tenant_id = NEW.tenant_id AND scope = NEW.scope);"
+                 " END"),
              QStringLiteral("CREATE TRIGGER commits_uncounted AFTER DELETE ON commits BEGIN"
                             " UPDATE row_counts SET value = value - 1 WHERE name = 'commits'; END"),
              QStringLiteral("CREATE TRIGGER known_scopes_counted AFTER INSERT ON known_scopes BEGIN"

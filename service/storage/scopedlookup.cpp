@@ -16,8 +16,9 @@ Result<NodeRecord> findNodeInScope(QSqlDatabase &db, const CallScope &cs, const 
     if (!node)
         return node.error();
     if (!node.value() || !inCallScope(*node.value(), cs) || !access.allows(*node.value()))
-        return Error::notFound(QStringLiteral("no such node in this scope"),
-                               {{QStringLiteral("reason"), QStringLiteral("node_not_found_in_scope")}});
+        return Error::notFound(
+            QStringLiteral("no such node in this scope"),
+            {{QStringLiteral("reason"), QStringLiteral("node_not_found_in_scope")}});
     return *node.value();
 }
 
@@ -27,10 +28,11 @@ Result<NodeRecord> findRuleInScope(QSqlDatabase &db, const CallScope &cs, const 
     auto node = GraphStore::findNode(db, ruleNodeId);
     if (!node)
         return node.error();
-    if (!node.value() || !inCallScope(*node.value(), cs) || node.value()->type != QLatin1String("rule")
-        || !access.allows(*node.value()))
-        return Error::notFound(QStringLiteral("no rule with this id in the scope"),
-                               {{QStringLiteral("reason"), QStringLiteral("rule_not_found_in_scope")}});
+    if (!node.value() || !inCallScope(*node.value(), cs)
+        || node.value()->type != QLatin1String("rule") || !access.allows(*node.value()))
+        return Error::notFound(
+            QStringLiteral("no rule with this id in the scope"),
+            {{QStringLiteral("reason"), QStringLiteral("rule_not_found_in_scope")}});
     return *node.value();
 }
 

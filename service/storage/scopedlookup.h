@@ -1,9 +1,9 @@
 #pragma once
 
-#include "service/core/records.h"
-#include "service/core/result.h"
 #include "service/access/callscope.h"
 #include "service/access/viewer.h"
+#include "service/core/records.h"
+#include "service/core/result.h"
 
 class QSqlDatabase;
 

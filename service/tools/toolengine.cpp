@@ -1,16 +1,16 @@
 #include "service/tools/toolengine.h"
 
+#include "service/access/commitcontext.h"
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
-#include "service/access/commitcontext.h"
-#include "service/storage/commitlog.h"
 #include "service/core/jsonvalues.h"
-#include "service/storage/scopedlookup.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policymerge.h"
 #include "service/rules/policypatch.h"
+#include "service/storage/commitlog.h"
 #include "service/storage/database.h"
 #include "service/storage/rulestore.h"
+#include "service/storage/scopedlookup.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -24,7 +24,7 @@ constexpr qint64 kInferWindowMs = 24LL * 3600 * 1000;
 /// What a run's control profile lets through (spec §4.8 "control_profile_v1").
 struct ControlProfile
 {
-    QString origin = QStringLiteral("none");   ///< continuity_delivered | state_derived | none
+    QString origin = QStringLiteral("none"); ///< continuity_delivered | state_derived | none
     QString stage;
     bool allowBroadScan = true;
     bool allowBroadTest = true;
@@ -42,8 +42,11 @@ ControlProfile controlProfile(const QJsonObject &context, const QJsonObject &con
         p.stage = given.value(QStringLiteral("stage")).toString();
         return p;
     }
-    const QString stage = continuity.value(QStringLiteral("execution_state_v1")).toObject()
-                              .value(QStringLiteral("current_stage")).toString().toLower();
+    const QString stage = continuity.value(QStringLiteral("execution_state_v1"))
+                              .toObject()
+                              .value(QStringLiteral("current_stage"))
+                              .toString()
+                              .toLower();
     // Presets: triage may scan broadly; patch may run broad tests; review and resume neither.
     if (stage == QLatin1String("triage"))
         p = {QStringLiteral("state_derived"), stage, true, false};
@@ -58,7 +61,8 @@ ControlProfile controlProfile(const QJsonObject &context, const QJsonObject &con
 QJsonObject evaluationContext(const QJsonObject &context, const QJsonObject &continuity)
 {
     QJsonObject c = context;
-    for (const char *key : {"execution_result_summary", "execution_artifacts", "execution_evidence"}) {
+    for (const char *key :
+         {"execution_result_summary", "execution_artifacts", "execution_evidence"}) {
         const QString k = QLatin1String(key);
         if (!c.contains(k) && continuity.contains(k)) {
             const QJsonValue v = continuity.value(k);
@@ -81,13 +85,16 @@ Result<QString> linkedDecisionId(const QString &decisionId, const QString &uri, 
         return decisionId;
     const auto parsed = parseRecordUri(uri);
     if (!parsed || parsed->kind != QLatin1String("decision") || !isUuid(parsed->id))
-        return Error::invalidField(QStringLiteral("decision_uri"),
-                                   QStringLiteral("must be memorygraph://<tenant>/<scope>/decision/<uuid>"));
+        return Error::invalidField(
+            QStringLiteral("decision_uri"),
+            QStringLiteral("must be memorygraph://<tenant>/<scope>/decision/<uuid>"));
     if (parsed->tenantId != cs.tenantId || parsed->scope != cs.scope)
-        return Error::invalidField(QStringLiteral("decision_uri"),
-                                   QStringLiteral("names another tenant or scope than the request"));
+        return Error::invalidField(
+            QStringLiteral("decision_uri"),
+            QStringLiteral("names another tenant or scope than the request"));
     if (!decisionId.isEmpty() && decisionId != parsed->id.toLower())
-        return Error::invalidField(QStringLiteral("decision_uri"), QStringLiteral("does not match decision_id"));
+        return Error::invalidField(QStringLiteral("decision_uri"),
+                                   QStringLiteral("does not match decision_id"));
     return parsed->id.toLower();
 }
 
@@ -122,10 +129,14 @@ QJsonArray filterByControlProfile(const QStringList &candidates, const ControlPr
     QJsonArray denied;
     for (const QString &c : candidates) {
         const QString lower = c.toLower();
-        const bool broadScan = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("scan"));
-        const bool broadTest = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("test"));
+        const bool broadScan
+            = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("scan"));
+        const bool broadTest
+            = lower.contains(QLatin1String("broad")) && lower.contains(QLatin1String("test"));
         if ((broadScan && !profile.allowBroadScan) || (broadTest && !profile.allowBroadTest))
-            denied.append(QJsonObject{{QStringLiteral("name"), c}, {QStringLiteral("reason"), QStringLiteral("control_profile")}});
+            denied.append(
+                QJsonObject{{QStringLiteral("name"), c},
+                            {QStringLiteral("reason"), QStringLiteral("control_profile")}});
         else
             *kept << c;
     }
@@ -151,12 +162,14 @@ Result<void> applyToolPolicies(ToolSelectOutcome &out, const QJsonArray &profile
     out.selection.candidates = out.candidates;
     out.toolConflictsSummary = Rules::toolConflictsSummary(out.rules.applied.toolExplain);
     if (req.includeShadow && out.rules.shadowApplied) {
-        auto shadow = Rules::applyToolPolicy(out.candidates, out.rules.shadowApplied->policy, false);
+        auto shadow
+            = Rules::applyToolPolicy(out.candidates, out.rules.shadowApplied->policy, false);
         if (shadow) {
             out.shadowSelection = shadow.value();
             prependProfileDenials(out.shadowSelection->denied, profileDenied);
         }
-        out.shadowToolConflictsSummary = Rules::toolConflictsSummary(out.rules.shadowApplied->toolExplain);
+        out.shadowToolConflictsSummary
+            = Rules::toolConflictsSummary(out.rules.shadowApplied->toolExplain);
     }
     return {};
 }
@@ -231,13 +244,18 @@ QJsonObject executionKernel(const QJsonObject &continuity, const ControlProfile 
     const QJsonObject exec = continuity.value(QStringLiteral("execution_state_v1")).toObject();
     return QJsonObject{
         {QStringLiteral("control_profile_origin"), profile.origin},
-        {QStringLiteral("execution_state_v1_present"), continuity.contains(QStringLiteral("execution_state_v1"))},
-        {QStringLiteral("execution_result_summary_present"), continuity.contains(QStringLiteral("execution_result_summary"))},
-        {QStringLiteral("execution_artifacts_count"), continuity.value(QStringLiteral("execution_artifacts")).toArray().size()},
-        {QStringLiteral("execution_evidence_count"), continuity.value(QStringLiteral("execution_evidence")).toArray().size()},
+        {QStringLiteral("execution_state_v1_present"),
+         continuity.contains(QStringLiteral("execution_state_v1"))},
+        {QStringLiteral("execution_result_summary_present"),
+         continuity.contains(QStringLiteral("execution_result_summary"))},
+        {QStringLiteral("execution_artifacts_count"),
+         continuity.value(QStringLiteral("execution_artifacts")).toArray().size()},
+        {QStringLiteral("execution_evidence_count"),
+         continuity.value(QStringLiteral("execution_evidence")).toArray().size()},
         {QStringLiteral("current_stage"), nullable(profile.stage)},
         {QStringLiteral("active_role"), exec.value(QStringLiteral("active_role")).isString()
-                                            ? exec.value(QStringLiteral("active_role")) : QJsonValue()}};
+                                            ? exec.value(QStringLiteral("active_role"))
+                                            : QJsonValue()}};
 }
 
 /// tools_selection_summary_v1: the counts a caller logs without reading the whole answer.
@@ -253,11 +271,14 @@ QJsonObject selectionSummary(const ToolSelectOutcome &out)
         {QStringLiteral("matched_rules"), out.rules.matched()},
         {QStringLiteral("source_rule_count"), out.decision.sourceRuleIds.size()},
         {QStringLiteral("fallback_applied"), !out.selection.fallback.isEmpty()},
-        {QStringLiteral("fallback_reason"), out.selection.fallback.isEmpty()
-                                                ? QStringLiteral("none")
-                                                : out.selection.fallback.value(QStringLiteral("reason")).toString()},
-        {QStringLiteral("shadow_selected_tool"), out.shadowSelection && !out.shadowSelection->selected.isEmpty()
-                                                     ? QJsonValue(out.shadowSelection->selected) : QJsonValue()},
+        {QStringLiteral("fallback_reason"),
+         out.selection.fallback.isEmpty()
+             ? QStringLiteral("none")
+             : out.selection.fallback.value(QStringLiteral("reason")).toString()},
+        {QStringLiteral("shadow_selected_tool"),
+         out.shadowSelection && !out.shadowSelection->selected.isEmpty()
+             ? QJsonValue(out.shadowSelection->selected)
+             : QJsonValue()},
         {QStringLiteral("tool_conflicts"), toArray(out.toolConflictsSummary.mid(0, 3))}};
 }
 
@@ -292,7 +313,7 @@ struct FeedbackTransaction
     const CommitActor &actor;
     const QString &inputSha256;
     const QString &contextSha256;
-    const QJsonObject &appliedPolicy;   ///< hashed only when a decision has to be created
+    const QJsonObject &appliedPolicy; ///< hashed only when a decision has to be created
 
     /// The stages, in the order their rows must be written.
     Result<void> run(const QString &linkedId)
@@ -312,9 +333,9 @@ struct FeedbackTransaction
         }
         if (auto r = appendCommit(decision->id); !r)
             return r;
-        if (auto r = RuleStore::updateDecisionLink(db, decision->id, req.runId,
-                                                   out.linkMode == QLatin1String("created_from_feedback")
-                                                       ? out.commit.id : QString());
+        if (auto r = RuleStore::updateDecisionLink(
+                db, decision->id, req.runId,
+                out.linkMode == QLatin1String("created_from_feedback") ? out.commit.id : QString());
             !r)
             return r;
         if (decision->runId.isEmpty())
@@ -332,9 +353,10 @@ struct FeedbackTransaction
         if (!found)
             return found.error();
         if (!found.value())
-            return Error::notFound(QStringLiteral("no decision with this id in the scope"),
-                                   {{QStringLiteral("decision_id"), id},
-                                    {QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
+            return Error::notFound(
+                QStringLiteral("no decision with this id in the scope"),
+                {{QStringLiteral("decision_id"), id},
+                 {QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
         out.linkMode = QStringLiteral("provided");
         return std::move(found).value();
     }
@@ -345,13 +367,15 @@ struct FeedbackTransaction
     {
         QVector<DecisionRecord> candidates;
         if (!req.runId.isEmpty()) {
-            auto forRun = RuleStore::decisionsForRun(db, out.scope.tenantId, out.scope.scope, req.runId, 50);
+            auto forRun = RuleStore::decisionsForRun(db, out.scope.tenantId, out.scope.scope,
+                                                     req.runId, 50);
             if (!forRun)
                 return forRun.error();
             candidates = forRun.value();
         }
-        auto recent = RuleStore::decisionsLike(db, out.scope.tenantId, out.scope.scope, req.selectedTool,
-                                               contextSha256, QDateTime::currentMSecsSinceEpoch() - kInferWindowMs, 50);
+        auto recent = RuleStore::decisionsLike(
+            db, out.scope.tenantId, out.scope.scope, req.selectedTool, contextSha256,
+            QDateTime::currentMSecsSinceEpoch() - kInferWindowMs, 50);
         if (!recent)
             return recent.error();
         candidates += recent.value();
@@ -407,15 +431,16 @@ struct FeedbackTransaction
     /// The tool_feedback commit every feedback row points at.
     Result<void> appendCommit(const QString &decisionId)
     {
-        const QJsonObject diff{{QStringLiteral("tool_feedback"), QJsonArray{QJsonObject{
-            {QStringLiteral("decision_id"), decisionId},
-            {QStringLiteral("decision_link_mode"), out.linkMode},
-            {QStringLiteral("run_id"), nullable(req.runId)},
-            {QStringLiteral("outcome"), req.outcome},
-            {QStringLiteral("selected_tool"), req.selectedTool},
-            {QStringLiteral("candidates"), toArray(req.candidates)},
-            {QStringLiteral("rule_node_ids"), toArray(out.ruleIds)},
-            {QStringLiteral("target"), req.target}}}}};
+        const QJsonObject diff{
+            {QStringLiteral("tool_feedback"),
+             QJsonArray{QJsonObject{{QStringLiteral("decision_id"), decisionId},
+                                    {QStringLiteral("decision_link_mode"), out.linkMode},
+                                    {QStringLiteral("run_id"), nullable(req.runId)},
+                                    {QStringLiteral("outcome"), req.outcome},
+                                    {QStringLiteral("selected_tool"), req.selectedTool},
+                                    {QStringLiteral("candidates"), toArray(req.candidates)},
+                                    {QStringLiteral("rule_node_ids"), toArray(out.ruleIds)},
+                                    {QStringLiteral("target"), req.target}}}}};
         auto commit = CommitLog::append(db, out.scope, QStringLiteral("tool_feedback"), actor,
                                         inputSha256, diff);
         if (!commit)
@@ -460,9 +485,10 @@ struct FeedbackTransaction
 
 } // namespace
 
-ToolEngine::ToolEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) {}
+ToolEngine::ToolEngine(Database &db, const ServiceConfig &config) : m_db(db), m_config(config) { }
 
-Result<RulesEvaluateOutcome> ToolEngine::evaluate(const RulesEvaluateRequest &req, const RequestMeta &meta)
+Result<RulesEvaluateOutcome> ToolEngine::evaluate(const RulesEvaluateRequest &req,
+                                                  const RequestMeta &meta)
 {
     auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
     if (!cs)
@@ -495,7 +521,8 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
     out.scope = cs.value();
     out.continuity = continuity;
     const ControlProfile profile = controlProfile(context, continuity);
-    const QJsonArray profileDenied = filterByControlProfile(req.candidates, profile, &out.candidates);
+    const QJsonArray profileDenied
+        = filterByControlProfile(req.candidates, profile, &out.candidates);
 
     auto conn = m_db.connection();
     if (!conn)
@@ -507,7 +534,7 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
         return evaluation.error();
     out.rules = evaluation.value();
     if (auto applied = applyToolPolicies(out, profileDenied, req); !applied)
-        return applied.error();   // 400 no_tools_allowed: nothing is persisted
+        return applied.error(); // 400 no_tools_allowed: nothing is persisted
 
     out.decision = selectionDecision(req, out, context);
     out.decision.metadata = selectionMetadata(req, out, profile, profileDenied);
@@ -519,7 +546,8 @@ Result<ToolSelectOutcome> ToolEngine::select(const ToolSelectRequest &req, const
     return out;
 }
 
-Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req, const RequestMeta &meta)
+Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
+                                                 const RequestMeta &meta)
 {
     auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
     if (!cs)
@@ -550,8 +578,8 @@ Result<ToolFeedbackOutcome> ToolEngine::feedback(const ToolFeedbackRequest &req,
     const QString contextSha = sha256Hex(stableJson(context));
 
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
-        FeedbackTransaction tx{db, req, out, actor, inputSha.value(), contextSha,
-                               evaluation.value().applied.policy};
+        FeedbackTransaction tx{
+            db, req, out, actor, inputSha.value(), contextSha, evaluation.value().applied.policy};
         return tx.run(linked.value());
     });
     if (!written)
@@ -573,26 +601,32 @@ Result<DecisionLookup> ToolEngine::decision(const ToolDecisionRequest &req, cons
     DecisionLookup out;
     out.scope = cs.value();
     if (!id.value().isEmpty()) {
-        out.lookupMode = req.decisionId.isEmpty() ? QStringLiteral("decision_uri") : QStringLiteral("decision_id");
-        auto found = RuleStore::decision(conn.value(), out.scope.tenantId, out.scope.scope, id.value());
+        out.lookupMode = req.decisionId.isEmpty() ? QStringLiteral("decision_uri")
+                                                  : QStringLiteral("decision_id");
+        auto found
+            = RuleStore::decision(conn.value(), out.scope.tenantId, out.scope.scope, id.value());
         if (!found)
             return found.error();
         if (!found.value())
-            return Error::notFound(QStringLiteral("no decision with this id in the scope"),
-                                   {{QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
-        if (!req.runId.isEmpty() && !found.value()->runId.isEmpty() && found.value()->runId != req.runId)
+            return Error::notFound(
+                QStringLiteral("no decision with this id in the scope"),
+                {{QStringLiteral("reason"), QStringLiteral("decision_not_found_in_scope")}});
+        if (!req.runId.isEmpty() && !found.value()->runId.isEmpty()
+            && found.value()->runId != req.runId)
             return Error::make(400, QStringLiteral("decision_run_id_mismatch"),
                                QStringLiteral("the decision belongs to another run"));
         out.decision = *found.value();
         return out;
     }
     out.lookupMode = QStringLiteral("run_id");
-    auto latest = RuleStore::decisionsForRun(conn.value(), out.scope.tenantId, out.scope.scope, req.runId, 1);
+    auto latest = RuleStore::decisionsForRun(conn.value(), out.scope.tenantId, out.scope.scope,
+                                             req.runId, 1);
     if (!latest)
         return latest.error();
     if (latest.value().isEmpty())
-        return Error::notFound(QStringLiteral("no decision for this run in the scope"),
-                               {{QStringLiteral("reason"), QStringLiteral("decision_not_found_for_run")}});
+        return Error::notFound(
+            QStringLiteral("no decision for this run in the scope"),
+            {{QStringLiteral("reason"), QStringLiteral("decision_not_found_for_run")}});
     out.decision = latest.value().first();
     return out;
 }
@@ -616,10 +650,12 @@ Result<RunOutcome> ToolEngine::run(const ToolRunRequest &req, const RequestMeta 
     if (!count)
         return count.error();
     if (count.value() == 0)
-        return Error::notFound(QStringLiteral("no decision recorded for this run in the scope"),
-                               {{QStringLiteral("reason"), QStringLiteral("run_not_found_in_scope")}});
+        return Error::notFound(
+            QStringLiteral("no decision recorded for this run in the scope"),
+            {{QStringLiteral("reason"), QStringLiteral("run_not_found_in_scope")}});
     out.decisionCount = count.value();
-    auto decisions = RuleStore::decisionsForRun(db, out.scope.tenantId, out.scope.scope, req.runId, req.decisionLimit);
+    auto decisions = RuleStore::decisionsForRun(db, out.scope.tenantId, out.scope.scope, req.runId,
+                                                req.decisionLimit);
     if (!decisions)
         return decisions.error();
     out.decisions = decisions.value();
@@ -639,14 +675,17 @@ Result<RunOutcome> ToolEngine::run(const ToolRunRequest &req, const RequestMeta 
                                            req.includeFeedback ? req.feedbackLimit : 1);
     if (!recent)
         return recent.error();
-    out.latestFeedbackAt = recent.value().isEmpty() ? QDateTime() : recent.value().first().createdAt;
+    out.latestFeedbackAt
+        = recent.value().isEmpty() ? QDateTime() : recent.value().first().createdAt;
     if (req.includeFeedback)
         out.recentFeedback = recent.value();
-    out.status = out.feedbackTotal > 0 ? QStringLiteral("feedback_linked") : QStringLiteral("decision_recorded");
+    out.status = out.feedbackTotal > 0 ? QStringLiteral("feedback_linked")
+                                       : QStringLiteral("decision_recorded");
     return out;
 }
 
-Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, const RequestMeta &meta)
+Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req,
+                                                  const RequestMeta &meta)
 {
     auto begun = beginCommit(req, meta, m_config);
     if (!begun)
@@ -660,25 +699,35 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, c
         if (!node)
             return node.error();
         const NodeRecord &n = node.value();
-        if (n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty() && n.ownerTeamId.isEmpty())
-            return Error::make(400, QStringLiteral("invalid_private_rule_owner"),
-                               QStringLiteral("a private rule needs owner_agent_id or owner_team_id"),
-                               {{QStringLiteral("node_id"), n.id}});
+        if (n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty()
+            && n.ownerTeamId.isEmpty())
+            return Error::make(
+                400, QStringLiteral("invalid_private_rule_owner"),
+                QStringLiteral("a private rule needs owner_agent_id or owner_team_id"),
+                {{QStringLiteral("node_id"), n.id}});
         const RuleDefinition def = RuleDefinition::fromNode(n);
         // Activation makes the rule enforce: refuse definitions that cannot work as written.
         if (req.state == QLatin1String("active")) {
             if (!def.ifJson.isUndefined() && !def.ifJson.isNull() && !def.ifJson.isObject())
-                return Error::invalidField(QStringLiteral("slots.if"), QStringLiteral("must be an object"));
-            if (!def.exceptionsJson.isUndefined() && !def.exceptionsJson.isNull() && !def.exceptionsJson.isArray())
-                return Error::invalidField(QStringLiteral("slots.exceptions"), QStringLiteral("must be an array"));
-            if (auto valid = Rules::validateRuleConditions(def.ifJson, def.exceptionsJson, QStringLiteral("slots.if"),
+                return Error::invalidField(QStringLiteral("slots.if"),
+                                           QStringLiteral("must be an object"));
+            if (!def.exceptionsJson.isUndefined() && !def.exceptionsJson.isNull()
+                && !def.exceptionsJson.isArray())
+                return Error::invalidField(QStringLiteral("slots.exceptions"),
+                                           QStringLiteral("must be an array"));
+            if (auto valid = Rules::validateRuleConditions(def.ifJson, def.exceptionsJson,
+                                                           QStringLiteral("slots.if"),
                                                            QStringLiteral("slots.exceptions"));
                 !valid)
                 return valid.error();
-            auto patch = Rules::validatePolicyPatch(def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
+            auto patch = Rules::validatePolicyPatch(
+                def.thenJson.isUndefined() ? QJsonValue(QJsonObject()) : def.thenJson);
             if (!patch) {
-                const QJsonObject issue = patch.error().details.value(QStringLiteral("issues")).toArray()
-                                              .first().toObject();
+                const QJsonObject issue = patch.error()
+                                              .details.value(QStringLiteral("issues"))
+                                              .toArray()
+                                              .first()
+                                              .toObject();
                 const QString inner = issue.value(QStringLiteral("path")).toString();
                 return Error::invalidField(inner.isEmpty() ? QStringLiteral("slots.then")
                                                            : QStringLiteral("slots.then.") + inner,
@@ -689,11 +738,12 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req, c
             return valid.error();
         if (auto r = RuleStore::ensureRuleDef(db, n); !r)
             return r;
-        const QJsonObject diff{{QStringLiteral("rule_state_change"),
-                                QJsonArray{QJsonObject{{QStringLiteral("rule_node_id"), n.id},
-                                                       {QStringLiteral("state"), req.state.toUpper()}}}}};
-        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_state_change"), ctx.actor,
-                                        ctx.inputSha256, diff);
+        const QJsonObject diff{
+            {QStringLiteral("rule_state_change"),
+             QJsonArray{QJsonObject{{QStringLiteral("rule_node_id"), n.id},
+                                    {QStringLiteral("state"), req.state.toUpper()}}}}};
+        auto commit = CommitLog::append(db, out.scope, QStringLiteral("rule_state_change"),
+                                        ctx.actor, ctx.inputSha256, diff);
         if (!commit)
             return commit.error();
         out.commit = commit.value();

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "service/access/callscope.h"
 #include "service/api/tooloutcomes.h"
+#include "service/api/toolrequests.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
-#include "service/access/callscope.h"
 #include "service/rules/ruleevaluator.h"
-#include "service/api/toolrequests.h"
 #include "service/rules/toolpolicy.h"
 
 namespace MemoryGraph {
@@ -19,9 +19,11 @@ class ToolEngine
 public:
     ToolEngine(Database &db, const ServiceConfig &config);
 
-    Result<RulesEvaluateOutcome> evaluate(const RulesEvaluateRequest &request, const RequestMeta &meta);
+    Result<RulesEvaluateOutcome> evaluate(const RulesEvaluateRequest &request,
+                                          const RequestMeta &meta);
     Result<ToolSelectOutcome> select(const ToolSelectRequest &request, const RequestMeta &meta);
-    Result<ToolFeedbackOutcome> feedback(const ToolFeedbackRequest &request, const RequestMeta &meta);
+    Result<ToolFeedbackOutcome> feedback(const ToolFeedbackRequest &request,
+                                         const RequestMeta &meta);
     Result<DecisionLookup> decision(const ToolDecisionRequest &request, const RequestMeta &meta);
     Result<RunOutcome> run(const ToolRunRequest &request, const RequestMeta &meta);
     Result<RuleStateOutcome> setRuleState(const RuleStateRequest &request, const RequestMeta &meta);

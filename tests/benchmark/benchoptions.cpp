@@ -43,68 +43,109 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         "Measures write throughput, recall latency, ANN recall@10, cold start and peak RSS of the "
         "Memory Graph service on synthetic clustered 1536-d embeddings. Only 127.0.0.1 is used."));
     parser.addHelpOption();
-    const QCommandLineOption sizes(QStringLiteral("sizes"),
-        QStringLiteral("Comma-separated node counts (default 1000,10000,100000)."), QStringLiteral("list"));
+    const QCommandLineOption sizes(
+        QStringLiteral("sizes"),
+        QStringLiteral("Comma-separated node counts (default 1000,10000,100000)."),
+        QStringLiteral("list"));
     const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("Only N=1000."));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the JSON report to file."),
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Write the JSON report to file."),
                                   QStringLiteral("file"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"),
         QStringLiteral("Parent folder of the per-size data folders (default: system temp)."),
         QStringLiteral("dir"));
-    const QCommandLineOption keep(QStringLiteral("keep-data"), QStringLiteral("Do not delete the data folders."));
-    const QCommandLineOption app(QStringLiteral("app"),
-        QStringLiteral("The memorygraph executable for the cold-start phase (default: ../../app/memorygraph "
-                       "relative to this program)."), QStringLiteral("path"));
-    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Data seed (default 20240611)."),
+    const QCommandLineOption keep(QStringLiteral("keep-data"),
+                                  QStringLiteral("Do not delete the data folders."));
+    const QCommandLineOption app(
+        QStringLiteral("app"),
+        QStringLiteral(
+            "The memorygraph executable for the cold-start phase (default: ../../app/memorygraph "
+            "relative to this program)."),
+        QStringLiteral("path"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  QStringLiteral("Data seed (default 20240611)."),
                                   QStringLiteral("n"));
-    const QCommandLineOption clusterSize(QStringLiteral("cluster-size"),
-        QStringLiteral("Average nodes per cluster: N/size centres (default 50)."), QStringLiteral("n"));
-    const QCommandLineOption noise(QStringLiteral("noise"),
-        QStringLiteral("Norm of a node's noise around its unit centre (default 1.0; larger = harder ANN)."),
-        QStringLiteral("x"));
-    const QCommandLineOption queryNoise(QStringLiteral("query-noise"),
-        QStringLiteral("Norm of a query's noise around its centre (default 0.5)."), QStringLiteral("x"));
-    const QCommandLineOption requests(QStringLiteral("requests"),
-        QStringLiteral("Measured recalls per client (default 500)."), QStringLiteral("n"));
-    const QCommandLineOption warmup(QStringLiteral("warmup"),
-        QStringLiteral("Unmeasured recalls per client first (default 50)."), QStringLiteral("n"));
-    const QCommandLineOption clients(QStringLiteral("clients"),
-        QStringLiteral("Concurrent clients of the second recall run (default 8)."), QStringLiteral("n"));
-    const QCommandLineOption smallBatches(QStringLiteral("small-batches"),
-        QStringLiteral("Batches of 10 nodes written after the recall runs (default 200)."), QStringLiteral("n"));
-    const QCommandLineOption annQueries(QStringLiteral("ann-queries"),
-        QStringLiteral("Queries of the recall@10 check (default 200)."), QStringLiteral("n"));
-    const QCommandLineOption ef(QStringLiteral("ef"),
-        QStringLiteral("ef of the recall@10 target figure (default 128, what the service's indexes use)."),
+    const QCommandLineOption clusterSize(
+        QStringLiteral("cluster-size"),
+        QStringLiteral("Average nodes per cluster: N/size centres (default 50)."),
         QStringLiteral("n"));
-    const QCommandLineOption coldRuns(QStringLiteral("cold-runs"),
+    const QCommandLineOption noise(
+        QStringLiteral("noise"),
+        QStringLiteral(
+            "Norm of a node's noise around its unit centre (default 1.0; larger = harder ANN)."),
+        QStringLiteral("x"));
+    const QCommandLineOption queryNoise(
+        QStringLiteral("query-noise"),
+        QStringLiteral("Norm of a query's noise around its centre (default 0.5)."),
+        QStringLiteral("x"));
+    const QCommandLineOption requests(QStringLiteral("requests"),
+                                      QStringLiteral("Measured recalls per client (default 500)."),
+                                      QStringLiteral("n"));
+    const QCommandLineOption warmup(
+        QStringLiteral("warmup"),
+        QStringLiteral("Unmeasured recalls per client first (default 50)."), QStringLiteral("n"));
+    const QCommandLineOption clients(
+        QStringLiteral("clients"),
+        QStringLiteral("Concurrent clients of the second recall run (default 8)."),
+        QStringLiteral("n"));
+    const QCommandLineOption smallBatches(
+        QStringLiteral("small-batches"),
+        QStringLiteral("Batches of 10 nodes written after the recall runs (default 200)."),
+        QStringLiteral("n"));
+    const QCommandLineOption annQueries(
+        QStringLiteral("ann-queries"),
+        QStringLiteral("Queries of the recall@10 check (default 200)."), QStringLiteral("n"));
+    const QCommandLineOption ef(
+        QStringLiteral("ef"),
+        QStringLiteral(
+            "ef of the recall@10 target figure (default 128, what the service's indexes use)."),
+        QStringLiteral("n"));
+    const QCommandLineOption coldRuns(
+        QStringLiteral("cold-runs"),
         QStringLiteral("Cold starts of the executable per size (default 3)."), QStringLiteral("n"));
-    const QCommandLineOption prime(QStringLiteral("prime"),
-        QStringLiteral("Recall once after the first batch of the load (the default is no search at all "
-                       "until the load is done: that first recall is a reported figure)."));
-    const QCommandLineOption noPrime(QStringLiteral("no-prime"),
+    const QCommandLineOption prime(
+        QStringLiteral("prime"),
+        QStringLiteral(
+            "Recall once after the first batch of the load (the default is no search at all "
+            "until the load is done: that first recall is a reported figure)."));
+    const QCommandLineOption noPrime(
+        QStringLiteral("no-prime"),
         QStringLiteral("No recall during the load (the default; kept for old command lines)."));
-    const QCommandLineOption liveNodes(QStringLiteral("live-nodes"),
+    const QCommandLineOption liveNodes(
+        QStringLiteral("live-nodes"),
         QStringLiteral("Nodes of the bulk write that runs under recalls, then is cut by a kill -9 "
-                       "(default: N of the size)."), QStringLiteral("n"));
-    const QCommandLineOption restartSeconds(QStringLiteral("restart-seconds"),
-        QStringLiteral("How long recalls are measured after the restart in the middle of a catch-up "
-                       "(default 30)."), QStringLiteral("s"));
-    const QCommandLineOption skipLive(QStringLiteral("skip-live"),
+                       "(default: N of the size)."),
+        QStringLiteral("n"));
+    const QCommandLineOption restartSeconds(
+        QStringLiteral("restart-seconds"),
+        QStringLiteral(
+            "How long recalls are measured after the restart in the middle of a catch-up "
+            "(default 30)."),
+        QStringLiteral("s"));
+    const QCommandLineOption skipLive(
+        QStringLiteral("skip-live"),
         QStringLiteral("Skip the recall-during-write and restart phases."));
-    const QCommandLineOption skipCold(QStringLiteral("skip-cold"), QStringLiteral("Skip the cold-start phase."));
-    const QCommandLineOption skipAnn(QStringLiteral("skip-ann"), QStringLiteral("Skip the recall@10 phase."));
+    const QCommandLineOption skipCold(QStringLiteral("skip-cold"),
+                                      QStringLiteral("Skip the cold-start phase."));
+    const QCommandLineOption skipAnn(QStringLiteral("skip-ann"),
+                                     QStringLiteral("Skip the recall@10 phase."));
     const QCommandLineOption timeout(QStringLiteral("timeout-ms"),
-        QStringLiteral("Per-request timeout (default 300000)."), QStringLiteral("ms"));
-    const QCommandLineOption maxPhase(QStringLiteral("max-phase-seconds"),
+                                     QStringLiteral("Per-request timeout (default 300000)."),
+                                     QStringLiteral("ms"));
+    const QCommandLineOption maxPhase(
+        QStringLiteral("max-phase-seconds"),
         QStringLiteral("Stop any phase after this long (default 3600)."), QStringLiteral("s"));
-    const QCommandLineOption recallSeconds(QStringLiteral("recall-seconds"),
+    const QCommandLineOption recallSeconds(
+        QStringLiteral("recall-seconds"),
         QStringLiteral("Time budget of each recall run's measured part; the warm-up gets a quarter "
-                       "of it (default 240)."), QStringLiteral("s"));
-    parser.addOptions({sizes, quick, json, dataDir, keep, app, seed, clusterSize, requests, warmup,
-                       clients, smallBatches, annQueries, coldRuns, prime, noPrime, liveNodes,
-                       restartSeconds, skipLive, skipCold, skipAnn,
-                       timeout, maxPhase, recallSeconds, noise, queryNoise, ef});
+                       "of it (default 240)."),
+        QStringLiteral("s"));
+    parser.addOptions({sizes,      quick,       json,     dataDir, keep,      app,
+                       seed,       clusterSize, requests, warmup,  clients,   smallBatches,
+                       annQueries, coldRuns,    prime,    noPrime, liveNodes, restartSeconds,
+                       skipLive,   skipCold,    skipAnn,  timeout, maxPhase,  recallSeconds,
+                       noise,      queryNoise,  ef});
     if (!parser.parse(arguments))
         return failure(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -114,7 +155,8 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
         return parsed;
     }
     if (!parser.positionalArguments().isEmpty())
-        return failure(QStringLiteral("unexpected argument ") + parser.positionalArguments().first());
+        return failure(QStringLiteral("unexpected argument ")
+                       + parser.positionalArguments().first());
 
     ParsedOptions parsed;
     BenchOptions &o = parsed.options;
@@ -130,11 +172,13 @@ ParsedOptions parseBenchOptions(const QStringList &arguments)
     };
     if (parser.isSet(sizes)) {
         o.sizes.clear();
-        for (const QString &part : parser.value(sizes).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        for (const QString &part :
+             parser.value(sizes).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             bool ok = false;
             const qint64 n = part.trimmed().toLongLong(&ok);
             if (!ok || n < 100 || n > 10000000)
-                return failure(QStringLiteral("--sizes: '%1' is not a count in 100..10000000").arg(part));
+                return failure(
+                    QStringLiteral("--sizes: '%1' is not a count in 100..10000000").arg(part));
             o.sizes.append(n);
         }
         if (o.sizes.isEmpty())

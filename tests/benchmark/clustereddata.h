@@ -63,7 +63,7 @@ private:
     int m_dimension;
     int m_clusters;
     double m_noise;
-    std::vector<float> m_centres;   // clusters x dimension, unit rows
+    std::vector<float> m_centres; // clusters x dimension, unit rows
 };
 
 /// Appends the JSON array of values (shortest round-trip float text) to out.

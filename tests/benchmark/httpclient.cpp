@@ -18,7 +18,7 @@ int remainingMs(const QElapsedTimer &timer, int timeoutMs)
 
 } // namespace
 
-HttpClient::HttpClient(quint16 port) : m_port(port) {}
+HttpClient::HttpClient(quint16 port) : m_port(port) { }
 
 HttpClient::~HttpClient()
 {
@@ -104,8 +104,10 @@ HttpClient::Response HttpClient::request(const QByteArray &method, const QByteAr
         if (m_buffer.size() > kMaxHeaderBytes)
             return fail(QStringLiteral("response header too large"));
         if (remainingMs(timer, timeoutMs) == 0)
-            return fail(QStringLiteral("timeout after %1 ms waiting for the header").arg(timeoutMs));
-        if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(remainingMs(timer, timeoutMs)))
+            return fail(
+                QStringLiteral("timeout after %1 ms waiting for the header").arg(timeoutMs));
+        if (m_socket->bytesAvailable() == 0
+            && !m_socket->waitForReadyRead(remainingMs(timer, timeoutMs)))
             return fail(QStringLiteral("read: ") + m_socket->errorString());
         m_buffer += m_socket->readAll();
     }
@@ -114,7 +116,8 @@ HttpClient::Response HttpClient::request(const QByteArray &method, const QByteAr
     bool statusOk = false;
     const int status = statusLine.value(1).toInt(&statusOk);
     if (!statusLine.value(0).startsWith("HTTP/1.") || !statusOk)
-        return fail(QStringLiteral("bad status line: ") + QString::fromLatin1(lines.value(0).left(80)));
+        return fail(QStringLiteral("bad status line: ")
+                    + QString::fromLatin1(lines.value(0).left(80)));
     qint64 contentLength = -1;
     bool chunked = false;
     for (qsizetype i = 1; i < lines.size(); ++i) {
@@ -136,7 +139,8 @@ HttpClient::Response HttpClient::request(const QByteArray &method, const QByteAr
     while (m_buffer.size() - bodyStart < contentLength) {
         if (remainingMs(timer, timeoutMs) == 0)
             return fail(QStringLiteral("timeout after %1 ms waiting for the body").arg(timeoutMs));
-        if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(remainingMs(timer, timeoutMs)))
+        if (m_socket->bytesAvailable() == 0
+            && !m_socket->waitForReadyRead(remainingMs(timer, timeoutMs)))
             return fail(QStringLiteral("read: ") + m_socket->errorString());
         m_buffer += m_socket->readAll();
     }

@@ -20,9 +20,9 @@ class HttpClient
 public:
     struct Response
     {
-        int status = 0;          ///< 0 when no complete answer arrived
+        int status = 0; ///< 0 when no complete answer arrived
         QByteArray body;
-        QString error;           ///< set when status == 0
+        QString error; ///< set when status == 0
         bool ok() const { return status >= 200 && status < 300; }
     };
 
@@ -36,7 +36,10 @@ public:
     Response request(const QByteArray &method, const QByteArray &path, const QByteArray &body,
                      int timeoutMs);
 
-    Response get(const QByteArray &path, int timeoutMs) { return request("GET", path, {}, timeoutMs); }
+    Response get(const QByteArray &path, int timeoutMs)
+    {
+        return request("GET", path, {}, timeoutMs);
+    }
     Response post(const QByteArray &path, const QByteArray &json, int timeoutMs)
     {
         return request("POST", path, json, timeoutMs);

@@ -1,8 +1,8 @@
 #include "tests/benchmark/inprocessserver.h"
 
 #include "service/core/config.h"
-#include "service/memoryservice.h"
 #include "service/http/httpserverhost.h"
+#include "service/memoryservice.h"
 
 #include <QElapsedTimer>
 #include <QProcessEnvironment>
@@ -51,9 +51,9 @@ bool InProcessServer::start(const QString &dataDir, QString *error)
     m_thread.start();
 
     auto failure = std::make_shared<QString>();
-    QObject::connect(host, &HttpServerHost::startFailed, host,
-                     [failure](const QString &reason) { *failure = reason; },
-                     Qt::DirectConnection);
+    QObject::connect(
+        host, &HttpServerHost::startFailed, host,
+        [failure](const QString &reason) { *failure = reason; }, Qt::DirectConnection);
     QMetaObject::invokeMethod(
         host, [host] { host->start(QStringLiteral("127.0.0.1"), 0); },
         Qt::BlockingQueuedConnection);
@@ -72,12 +72,13 @@ InProcessServer::StopTimes InProcessServer::stop()
     QElapsedTimer timer;
     timer.start();
     if (m_host && m_thread.isRunning())
-        QMetaObject::invokeMethod(m_host.data(), &HttpServerHost::stop, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(m_host.data(), &HttpServerHost::stop,
+                                  Qt::BlockingQueuedConnection);
     if (m_thread.isRunning()) {
         m_thread.quit();
         m_thread.wait();
     }
-    delete m_host.data();   // normally gone already through deleteLater
+    delete m_host.data(); // normally gone already through deleteLater
     m_port = 0;
     times.httpStopMs = double(timer.nsecsElapsed()) / 1e6;
 

@@ -33,8 +33,8 @@ public:
 
     struct StopTimes
     {
-        double httpStopMs = 0.0;      ///< HTTP server drained and stopped in its thread
-        double serviceCloseMs = 0.0;  ///< service destroyed (indexes saved, store closed)
+        double httpStopMs = 0.0;     ///< HTTP server drained and stopped in its thread
+        double serviceCloseMs = 0.0; ///< service destroyed (indexes saved, store closed)
     };
     /// Stops HTTP, joins its thread, drains the global pool and closes the service. Idempotent.
     StopTimes stop();

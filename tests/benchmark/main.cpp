@@ -1,13 +1,12 @@
 // memorygraph_bench: see README.md in this folder for what is measured and how to run it.
 
+#include "service/index/vectorindex.h"
 #include "tests/benchmark/benchoptions.h"
 #include "tests/benchmark/clustereddata.h"
 #include "tests/benchmark/httpclient.h"
 #include "tests/benchmark/inprocessserver.h"
 #include "tests/benchmark/procstatus.h"
 #include "tests/benchmark/stats.h"
-
-#include "service/index/vectorindex.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -60,7 +59,7 @@ constexpr double kTargetColdStartMs = 2000.0;
 constexpr double kTargetRssFactor = 1.3;
 constexpr double kTargetFirstRecallAfterLoadMs = 100.0;
 constexpr double kTargetRecallDuringWriteP95Ms = 50.0;
-constexpr double kTargetWriteNodesPerSecond = 3300.0;   // batches of 100, up to N = 10000
+constexpr double kTargetWriteNodesPerSecond = 3300.0; // batches of 100, up to N = 10000
 constexpr qint64 kTargetRssSlack = 200 * kMiB;
 
 double msSince(Clock::time_point start)
@@ -76,7 +75,8 @@ void say(const QString &text)
 
 QString mib(qint64 bytes)
 {
-    return bytes < 0 ? QStringLiteral("n/a") : QStringLiteral("%1 MiB").arg(double(bytes) / double(kMiB), 0, 'f', 1);
+    return bytes < 0 ? QStringLiteral("n/a")
+                     : QStringLiteral("%1 MiB").arg(double(bytes) / double(kMiB), 0, 'f', 1);
 }
 
 QString passText(bool met)
@@ -85,7 +85,8 @@ QString passText(bool met)
 }
 
 /// One write body: nodes first .. first+count-1 of the data set.
-QByteArray writeBody(const ClusteredData &data, qint64 first, int count, std::vector<float> &scratch)
+QByteArray writeBody(const ClusteredData &data, qint64 first, int count,
+                     std::vector<float> &scratch)
 {
     QByteArray body;
     body.reserve(count * (kDim * 13 + 200) + 200);
@@ -132,7 +133,8 @@ SeedCheck checkSeeds(const QByteArray &body, int cluster)
     const QJsonDocument doc = QJsonDocument::fromJson(body);
     QJsonValue seedsValue = doc.object().value(QStringLiteral("seeds"));
     if (!seedsValue.isArray())
-        seedsValue = doc.object().value(QStringLiteral("data")).toObject().value(QStringLiteral("seeds"));
+        seedsValue
+            = doc.object().value(QStringLiteral("data")).toObject().value(QStringLiteral("seeds"));
     if (!seedsValue.isArray())
         return check;
     const QJsonArray seeds = seedsValue.toArray();
@@ -140,7 +142,11 @@ SeedCheck checkSeeds(const QByteArray &body, int cluster)
     const QString wanted = QStringLiteral(" cluster %1").arg(cluster);
     for (qsizetype i = 0; i < seeds.size() && i < 10; ++i) {
         ++check.seeds;
-        if (seeds.at(i).toObject().value(QStringLiteral("text_summary")).toString().endsWith(wanted))
+        if (seeds.at(i)
+                .toObject()
+                .value(QStringLiteral("text_summary"))
+                .toString()
+                .endsWith(wanted))
             ++check.sameCluster;
     }
     return check;
@@ -159,8 +165,8 @@ QString shortError(const HttpClient::Response &r)
 struct WriteRun
 {
     std::vector<double> batchMs;
-    double httpMs = 0.0;        ///< sum of request latencies
-    double wallMs = 0.0;        ///< including generating the bodies (not the priming recall)
+    double httpMs = 0.0; ///< sum of request latencies
+    double wallMs = 0.0; ///< including generating the bodies (not the priming recall)
     qint64 nodes = 0;
     int errors = 0;
     QString firstError;
@@ -173,8 +179,10 @@ struct WriteRun
                       {QStringLiteral("batches"), int(batchMs.size())},
                       {QStringLiteral("http_ms_total"), httpMs},
                       {QStringLiteral("wall_ms"), wallMs},
-                      {QStringLiteral("nodes_per_s_http"), httpMs > 0 ? double(nodes) * 1000.0 / httpMs : 0.0},
-                      {QStringLiteral("nodes_per_s_wall"), wallMs > 0 ? double(nodes) * 1000.0 / wallMs : 0.0},
+                      {QStringLiteral("nodes_per_s_http"),
+                       httpMs > 0 ? double(nodes) * 1000.0 / httpMs : 0.0},
+                      {QStringLiteral("nodes_per_s_wall"),
+                       wallMs > 0 ? double(nodes) * 1000.0 / wallMs : 0.0},
                       {QStringLiteral("batch_latency"), Summary::of(batchMs).toJson()},
                       {QStringLiteral("errors"), errors},
                       {QStringLiteral("stopped_by_deadline"), stoppedByDeadline}};
@@ -228,14 +236,17 @@ WriteRun writeNodes(HttpClient &client, const ClusteredData &data, qint64 first,
             std::vector<float> q(static_cast<size_t>(kDim));
             data.node(first, q.data());
             const auto p0 = Clock::now();
-            const HttpClient::Response pr = client.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
+            const HttpClient::Response pr
+                = client.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
             primeMs = msSince(p0);
             run.primeRecallMs = primeMs;
             if (!pr.ok() && run.errors++ == 0)
                 run.firstError = QStringLiteral("priming recall: ") + shortError(pr);
         }
         if (batches >= 20 && (b + 1) % (batches / 10) == 0)
-            say(QStringLiteral("    ... %1/%2 batches, %3 s").arg(b + 1).arg(batches)
+            say(QStringLiteral("    ... %1/%2 batches, %3 s")
+                    .arg(b + 1)
+                    .arg(batches)
                     .arg(msSince(wallStart) / 1000.0, 0, 'f', 1));
     }
     run.wallMs = msSince(wallStart) - primeMs;
@@ -252,7 +263,7 @@ struct RecallRun
     double wallMs = 0.0;
     int errors = 0;
     QString firstError;
-    int checked = 0;            ///< responses whose seeds were checked
+    int checked = 0; ///< responses whose seeds were checked
     int checkedSeeds = 0;
     int sameClusterSeeds = 0;
     int emptySeedAnswers = 0;
@@ -263,7 +274,10 @@ struct RecallRun
     {
         return wallMs > 0 ? double(latencies.size()) * 1000.0 / wallMs : 0.0;
     }
-    double purity() const { return checkedSeeds > 0 ? double(sameClusterSeeds) / checkedSeeds : 0.0; }
+    double purity() const
+    {
+        return checkedSeeds > 0 ? double(sameClusterSeeds) / checkedSeeds : 0.0;
+    }
 
     QJsonObject toJson() const
     {
@@ -305,7 +319,8 @@ RecallRun recallClients(quint16 port, const ClusteredData &data, const BenchOpti
         bool stopped = false;
     };
     std::vector<PerClient> results(static_cast<size_t>(clients));
-    const auto warmupDeadline = Clock::now() + std::chrono::seconds(std::max(1, options.recallSeconds / 4));
+    const auto warmupDeadline
+        = Clock::now() + std::chrono::seconds(std::max(1, options.recallSeconds / 4));
     // Set when the measured part starts (under the mutex, before the threads are released).
     Clock::time_point deadline;
 
@@ -343,7 +358,7 @@ RecallRun recallClients(quint16 port, const ClusteredData &data, const BenchOpti
                     continue;
                 }
                 mine->latencies.push_back(ms);
-                if (r % 10 == 0) {   // outside the timed part; every 10th to spare the CPU
+                if (r % 10 == 0) { // outside the timed part; every 10th to spare the CPU
                     const SeedCheck check = checkSeeds(resp.body, cluster);
                     ++mine->checked;
                     if (check.seeds <= 0)
@@ -398,13 +413,13 @@ RecallRun recallClients(quint16 port, const ClusteredData &data, const BenchOpti
 
 struct ColdRun
 {
-    double healthMs = -1.0;          ///< process start -> GET /health 200
-    double firstRecallMs = -1.0;     ///< process start -> first POST /v1/memory/recall 200
+    double healthMs = -1.0;      ///< process start -> GET /health 200
+    double firstRecallMs = -1.0; ///< process start -> first POST /v1/memory/recall 200
     double firstRecallLatencyMs = -1.0;
-    double warmRecallMs = -1.0;      ///< median of 5 recalls right after the first
+    double warmRecallMs = -1.0; ///< median of 5 recalls right after the first
     int recallAttempts = 0;
-    ProcMemory memory;               ///< after the first recall
-    double stopMs = -1.0;            ///< SIGTERM -> exit
+    ProcMemory memory;    ///< after the first recall
+    double stopMs = -1.0; ///< SIGTERM -> exit
     int exitCode = -1;
     QString error;
 
@@ -445,8 +460,8 @@ QString fileTail(const QString &path, int bytes)
     return QString::fromUtf8(f.readAll()).trimmed();
 }
 
-ColdRun coldStart(const QString &appPath, const QString &dataDir, const QString &logDir, int runIndex,
-                  const ClusteredData &data, const BenchOptions &options)
+ColdRun coldStart(const QString &appPath, const QString &dataDir, const QString &logDir,
+                  int runIndex, const ClusteredData &data, const BenchOptions &options)
 {
     ColdRun run;
     const quint16 port = freeLoopbackPort();
@@ -481,7 +496,8 @@ ColdRun coldStart(const QString &appPath, const QString &dataDir, const QString 
     };
     auto diedError = [&] {
         return QStringLiteral("memorygraph exited (code %1): %2")
-            .arg(process.exitCode()).arg(fileTail(errLog, 600));
+            .arg(process.exitCode())
+            .arg(fileTail(errLog, 600));
     };
 
     // 1. /health: connection refused until the server listens; poll every 5 ms.
@@ -512,7 +528,9 @@ ColdRun coldStart(const QString &appPath, const QString &dataDir, const QString 
             }
             ++run.recallAttempts;
             const auto t0 = Clock::now();
-            const int left = int(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+            const int left
+                = int(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())
+                          .count());
             const HttpClient::Response r = client.post(kRecallPath, body, std::max(100, left));
             if (r.status == 200) {
                 run.firstRecallLatencyMs = msSince(t0);
@@ -530,7 +548,8 @@ ColdRun coldStart(const QString &appPath, const QString &dataDir, const QString 
             for (int i = 0; i < 5 && Clock::now() < deadline; ++i) {
                 data.query(rng, options.queryNoise, q.data());
                 const auto t0 = Clock::now();
-                const HttpClient::Response r = client.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
+                const HttpClient::Response r
+                    = client.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
                 if (r.ok())
                     warm.push_back(msSince(t0));
             }
@@ -563,16 +582,17 @@ struct AnnRun
 {
     double generateMs = 0.0;
     double buildMs = 0.0;
-    int defaultEf = 0;               ///< VectorIndex's own default
-    int ef = 0;                      ///< ef of the reported figure (--ef, the service's)
+    int defaultEf = 0; ///< VectorIndex's own default
+    int ef = 0;        ///< ef of the reported figure (--ef, the service's)
     int queries = 0;
-    double recallDefault = 0.0;      ///< search(k=10) at ef
-    double recallServiceLike = 0.0;  ///< search(k=120) cut to 10 at ef, as the default recall profile asks
+    double recallDefault = 0.0; ///< search(k=10) at ef
+    double recallServiceLike
+        = 0.0; ///< search(k=120) cut to 10 at ef, as the default recall profile asks
     std::vector<double> exactMs;
-    std::vector<double> searchMs;    ///< default ef, k=10
+    std::vector<double> searchMs; ///< default ef, k=10
     QJsonArray perEf;
     QString error;
-    ProcMemory memory;               ///< this process after the check (not the service)
+    ProcMemory memory; ///< this process after the check (not the service)
 };
 
 AnnRun annRecall(const ClusteredData &data, const BenchOptions &options)
@@ -627,7 +647,8 @@ AnnRun annRecall(const ClusteredData &data, const BenchOptions &options)
             const std::vector<quint64> &want = truth[qi];
             wanted += qint64(want.size());
             for (qsizetype h = 0; h < hits.size() && h < 10; ++h)
-                found += std::find(want.begin(), want.end(), hits.at(h).label) != want.end() ? 1 : 0;
+                found
+                    += std::find(want.begin(), want.end(), hits.at(h).label) != want.end() ? 1 : 0;
         }
         return wanted > 0 ? double(found) / double(wanted) : 0.0;
     };
@@ -657,7 +678,8 @@ AnnRun annRecall(const ClusteredData &data, const BenchOptions &options)
 class HeadlessChild
 {
 public:
-    bool start(const QString &appPath, const QString &dataDir, const QString &logPrefix, QString *error)
+    bool start(const QString &appPath, const QString &dataDir, const QString &logPrefix,
+               QString *error)
     {
         m_port = freeLoopbackPort();
         if (m_port == 0) {
@@ -771,10 +793,10 @@ RecallRun recallWhile(quint16 port, const ClusteredData &data, const BenchOption
 
 struct LiveRun
 {
-    WriteRun write;                 ///< the bulk write, batches of --batch
-    RecallRun duringWrite;          ///< one client recalling while it ran
-    double restartHealthMs = -1.0;  ///< restart after the kill -9 -> /health 200
-    RecallRun afterRestart;         ///< one client recalling for --restart-seconds after that
+    WriteRun write;                ///< the bulk write, batches of --batch
+    RecallRun duringWrite;         ///< one client recalling while it ran
+    double restartHealthMs = -1.0; ///< restart after the kill -9 -> /health 200
+    RecallRun afterRestart;        ///< one client recalling for --restart-seconds after that
     double firstRecallAfterRestartMs = -1.0;
     QString error;
 
@@ -800,7 +822,8 @@ LiveRun liveWriteAndRestart(const QString &appPath, const QString &dataDir, cons
     LiveRun run;
     {
         HeadlessChild child;
-        if (!child.start(appPath, dataDir, QDir(logDir).filePath(QStringLiteral("live")), &run.error)
+        if (!child.start(appPath, dataDir, QDir(logDir).filePath(QStringLiteral("live")),
+                         &run.error)
             || child.waitForHealth(120, &run.error) < 0)
             return run;
         std::atomic<bool> writing{true};
@@ -816,7 +839,8 @@ LiveRun liveWriteAndRestart(const QString &appPath, const QString &dataDir, cons
         child.killHard();
     }
     HeadlessChild child;
-    if (!child.start(appPath, dataDir, QDir(logDir).filePath(QStringLiteral("restart")), &run.error))
+    if (!child.start(appPath, dataDir, QDir(logDir).filePath(QStringLiteral("restart")),
+                     &run.error))
         return run;
     run.restartHealthMs = child.waitForHealth(600, &run.error);
     if (run.restartHealthMs < 0)
@@ -850,19 +874,21 @@ struct Verdict
     QString detail;
 };
 
-QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *verdicts, bool *hardFailure)
+QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *verdicts,
+                    bool *hardFailure)
 {
     QJsonObject report{{QStringLiteral("n"), n}};
     QJsonObject loadAverages;
-    auto markLoad = [&loadAverages](const QString &phase) {
-        loadAverages.insert(phase, readLoadAverage());
-    };
+    auto markLoad
+        = [&loadAverages](const QString &phase) { loadAverages.insert(phase, readLoadAverage()); };
     markLoad(QStringLiteral("start"));
     const qint64 rawBytes = n * kDim * qint64(sizeof(float));
     const qint64 rssBudget = qint64(kTargetRssFactor * double(rawBytes)) + kTargetRssSlack;
     say(QString());
     say(QStringLiteral("=== N = %1 nodes (%2 clusters, raw vectors %3) ===")
-            .arg(n).arg(std::max<qint64>(1, n / options.clusterSize)).arg(mib(rawBytes)));
+            .arg(n)
+            .arg(std::max<qint64>(1, n / options.clusterSize))
+            .arg(mib(rawBytes)));
 
     const auto genStart = Clock::now();
     const ClusteredData data(options.seed, n, kDim, options.clusterSize, options.noise);
@@ -872,7 +898,8 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
 
     const QString parent = options.dataDir.isEmpty() ? QDir::tempPath() : options.dataDir;
     QDir().mkpath(parent);
-    QTemporaryDir holder(QDir(parent).filePath(QStringLiteral("memorygraph-bench-%1-XXXXXX").arg(n)));
+    QTemporaryDir holder(
+        QDir(parent).filePath(QStringLiteral("memorygraph-bench-%1-XXXXXX").arg(n)));
     if (!holder.isValid()) {
         say(QStringLiteral("  cannot create a data folder in %1").arg(parent));
         *hardFailure = true;
@@ -885,7 +912,8 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     QDir().mkpath(dataDir);
     QDir().mkpath(logDir);
     report.insert(QStringLiteral("data_dir"), dataDir);
-    say(QStringLiteral("  data folder %1%2").arg(dataDir, options.keepData ? QStringLiteral(" (kept)") : QString()));
+    say(QStringLiteral("  data folder %1%2")
+            .arg(dataDir, options.keepData ? QStringLiteral(" (kept)") : QString()));
 
     // ---- 1-3 (HTTP part): in-process service ----
     auto server = std::make_unique<InProcessServer>();
@@ -901,7 +929,9 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     say(QStringLiteral("  in-process server on 127.0.0.1:%1").arg(server->port()));
 
     HttpClient writer(server->port());
-    say(QStringLiteral("  [1] writing %1 nodes in batches of %2 ...").arg(n).arg(options.batchSize));
+    say(QStringLiteral("  [1] writing %1 nodes in batches of %2 ...")
+            .arg(n)
+            .arg(options.batchSize));
     markLoad(QStringLiteral("write"));
     const WriteRun load = writeNodes(writer, data, 0, n, options.batchSize, options, options.prime);
     const ProcMemory afterLoad = readProcMemory();
@@ -920,7 +950,8 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
         std::vector<float> q(static_cast<size_t>(kDim));
         data.query(rng, options.queryNoise, q.data());
         const auto t0 = Clock::now();
-        const HttpClient::Response r = writer.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
+        const HttpClient::Response r
+            = writer.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
         firstRecallAfterLoadMs = msSince(t0);
         if (!r.ok())
             say(QStringLiteral("  first recall failed: ") + shortError(r));
@@ -928,17 +959,21 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     report.insert(QStringLiteral("first_recall_after_load_ms"), firstRecallAfterLoadMs);
 
     const RecallRun single = recallClients(server->port(), data, options, 1, options.seed ^ 0x1000);
-    const RecallRun multi = recallClients(server->port(), data, options, options.clients, options.seed ^ 0x2000);
+    const RecallRun multi
+        = recallClients(server->port(), data, options, options.clients, options.seed ^ 0x2000);
     report.insert(QStringLiteral("recall_1_client"), single.toJson());
     report.insert(QStringLiteral("recall_n_clients"), multi.toJson());
     if (single.errors + multi.errors > 0)
         *hardFailure = true;
     const ProcMemory afterRecall = readProcMemory();
 
-    say(QStringLiteral("  [1b] %1 batches of %2 nodes ...").arg(options.smallBatches).arg(options.smallBatchSize));
+    say(QStringLiteral("  [1b] %1 batches of %2 nodes ...")
+            .arg(options.smallBatches)
+            .arg(options.smallBatchSize));
     markLoad(QStringLiteral("write_batch10"));
-    const WriteRun small = writeNodes(writer, data, n, qint64(options.smallBatches) * options.smallBatchSize,
-                                      options.smallBatchSize, options, false);
+    const WriteRun small
+        = writeNodes(writer, data, n, qint64(options.smallBatches) * options.smallBatchSize,
+                     options.smallBatchSize, options, false);
     report.insert(QStringLiteral("write_batch10"), small.toJson());
     if (small.errors > 0)
         *hardFailure = true;
@@ -962,7 +997,9 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     std::vector<ColdRun> colds;
     markLoad(QStringLiteral("cold_start"));
     if (!options.skipCold) {
-        say(QStringLiteral("  [4] cold start of %1 (x%2) ...").arg(options.appPath).arg(options.coldRuns));
+        say(QStringLiteral("  [4] cold start of %1 (x%2) ...")
+                .arg(options.appPath)
+                .arg(options.coldRuns));
         if (!QFileInfo(options.appPath).isExecutable()) {
             say(QStringLiteral("  no executable at %1 (use --app)").arg(options.appPath));
             *hardFailure = true;
@@ -1000,8 +1037,11 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     const qint64 liveNodes = options.liveNodes >= 0 ? options.liveNodes : n;
     markLoad(QStringLiteral("live"));
     if (!options.skipLive && liveNodes > 0) {
-        say(QStringLiteral("  [6] %1 nodes written into a fresh %2 while one client recalls; kill -9, "
-                           "restart, recalls for %3 s ...").arg(liveNodes).arg(options.appPath)
+        say(QStringLiteral(
+                "  [6] %1 nodes written into a fresh %2 while one client recalls; kill -9, "
+                "restart, recalls for %3 s ...")
+                .arg(liveNodes)
+                .arg(options.appPath)
                 .arg(options.restartSeconds));
         const QString liveDir = QDir(holder.path()).filePath(QStringLiteral("live"));
         QDir().mkpath(liveDir);
@@ -1016,27 +1056,30 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     // ---- 3. recall@10 of the index ----
     AnnRun ann;
     if (!options.skipAnn) {
-        say(QStringLiteral("  [3] recall@10: building a standalone index of %1 vectors ...").arg(n));
+        say(QStringLiteral("  [3] recall@10: building a standalone index of %1 vectors ...")
+                .arg(n));
         markLoad(QStringLiteral("ann"));
         ann = annRecall(data, options);
         if (!ann.error.isEmpty()) {
             say(QStringLiteral("  recall@10 failed: ") + ann.error);
             *hardFailure = true;
         }
-        report.insert(QStringLiteral("ann"),
-                      QJsonObject{{QStringLiteral("generate_ms"), ann.generateMs},
-                                  {QStringLiteral("build_ms"), ann.buildMs},
-                                  {QStringLiteral("build_inserts_per_s"), ann.buildMs > 0 ? double(n) * 1000.0 / ann.buildMs : 0.0},
-                                  {QStringLiteral("vectorindex_default_ef"), ann.defaultEf},
-                                  {QStringLiteral("ef"), ann.ef},
-                                  {QStringLiteral("queries"), ann.queries},
-                                  {QStringLiteral("recall_at_10"), ann.recallDefault},
-                                  {QStringLiteral("recall_at_10_k120"), ann.recallServiceLike},
-                                  {QStringLiteral("search_latency"), Summary::of(ann.searchMs).toJson()},
-                                  {QStringLiteral("exact_latency"), Summary::of(ann.exactMs).toJson()},
-                                  {QStringLiteral("per_ef"), ann.perEf},
-                                  {QStringLiteral("bench_process_peak_rss_bytes"), ann.memory.peakRss},
-                                  {QStringLiteral("error"), ann.error}});
+        report.insert(
+            QStringLiteral("ann"),
+            QJsonObject{{QStringLiteral("generate_ms"), ann.generateMs},
+                        {QStringLiteral("build_ms"), ann.buildMs},
+                        {QStringLiteral("build_inserts_per_s"),
+                         ann.buildMs > 0 ? double(n) * 1000.0 / ann.buildMs : 0.0},
+                        {QStringLiteral("vectorindex_default_ef"), ann.defaultEf},
+                        {QStringLiteral("ef"), ann.ef},
+                        {QStringLiteral("queries"), ann.queries},
+                        {QStringLiteral("recall_at_10"), ann.recallDefault},
+                        {QStringLiteral("recall_at_10_k120"), ann.recallServiceLike},
+                        {QStringLiteral("search_latency"), Summary::of(ann.searchMs).toJson()},
+                        {QStringLiteral("exact_latency"), Summary::of(ann.exactMs).toJson()},
+                        {QStringLiteral("per_ef"), ann.perEf},
+                        {QStringLiteral("bench_process_peak_rss_bytes"), ann.memory.peakRss},
+                        {QStringLiteral("error"), ann.error}});
     }
 
     markLoad(QStringLiteral("end"));
@@ -1050,36 +1093,51 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     say(QString());
     say(QStringLiteral("  Results for N = %1").arg(n));
     say(QStringLiteral("  %1").arg(QString(96, QLatin1Char('-'))));
-    say(QStringLiteral("  write, batches of %1   %2 nodes/s (HTTP time), %3 nodes/s (wall); batch %4")
+    say(QStringLiteral(
+            "  write, batches of %1   %2 nodes/s (HTTP time), %3 nodes/s (wall); batch %4")
             .arg(options.batchSize)
             .arg(load.httpMs > 0 ? double(load.nodes) * 1000.0 / load.httpMs : 0.0, 0, 'f', 0)
             .arg(load.wallMs > 0 ? double(load.nodes) * 1000.0 / load.wallMs : 0.0, 0, 'f', 0)
-            .arg(big.toText() + (load.stoppedByDeadline ? QStringLiteral(" [time limit reached]") : QString())));
+            .arg(big.toText()
+                 + (load.stoppedByDeadline ? QStringLiteral(" [time limit reached]") : QString())));
     if (load.primeRecallMs >= 0)
         say(QStringLiteral("                          priming recall after batch 1: %1 ms")
                 .arg(formatNumber(load.primeRecallMs)));
     say(QStringLiteral("  write, batches of %1    batch %2")
             .arg(options.smallBatchSize, -2)
-            .arg(tiny.toText() + (small.stoppedByDeadline ? QStringLiteral(" [time limit reached]") : QString())));
-    say(QStringLiteral("  first recall after load  %1 ms").arg(formatNumber(firstRecallAfterLoadMs)));
+            .arg(
+                tiny.toText()
+                + (small.stoppedByDeadline ? QStringLiteral(" [time limit reached]") : QString())));
+    say(QStringLiteral("  first recall after load  %1 ms")
+            .arg(formatNumber(firstRecallAfterLoadMs)));
     const QString budgetHit = QStringLiteral(" [time budget reached]");
     say(QStringLiteral("  recall, 1 client         %1 req/s; %2; top-10 seed purity %3%4")
-            .arg(single.requestsPerSecond(), 0, 'f', 1).arg(one.toText())
-            .arg(single.purity(), 0, 'f', 3).arg(single.stoppedByDeadline ? budgetHit : QString()));
+            .arg(single.requestsPerSecond(), 0, 'f', 1)
+            .arg(one.toText())
+            .arg(single.purity(), 0, 'f', 3)
+            .arg(single.stoppedByDeadline ? budgetHit : QString()));
     say(QStringLiteral("  recall, %1 clients        %2 req/s; %3; top-10 seed purity %4%5")
-            .arg(options.clients, -2).arg(multi.requestsPerSecond(), 0, 'f', 1).arg(many.toText())
-            .arg(multi.purity(), 0, 'f', 3).arg(multi.stoppedByDeadline ? budgetHit : QString()));
+            .arg(options.clients, -2)
+            .arg(multi.requestsPerSecond(), 0, 'f', 1)
+            .arg(many.toText())
+            .arg(multi.purity(), 0, 'f', 3)
+            .arg(multi.stoppedByDeadline ? budgetHit : QString()));
     if (!options.skipAnn)
-        say(QStringLiteral("  recall@10 (ef %1, k 10) %2 over %3 queries; with k=120 as the service asks %4; "
-                           "search p50 %5 ms, exact p50 %6 ms; build %7 s")
-                .arg(ann.ef, -3).arg(ann.recallDefault, 0, 'f', 4).arg(ann.queries)
+        say(QStringLiteral(
+                "  recall@10 (ef %1, k 10) %2 over %3 queries; with k=120 as the service asks %4; "
+                "search p50 %5 ms, exact p50 %6 ms; build %7 s")
+                .arg(ann.ef, -3)
+                .arg(ann.recallDefault, 0, 'f', 4)
+                .arg(ann.queries)
                 .arg(ann.recallServiceLike, 0, 'f', 4)
-                .arg(formatNumber(Summary::of(ann.searchMs).p50), formatNumber(Summary::of(ann.exactMs).p50))
+                .arg(formatNumber(Summary::of(ann.searchMs).p50),
+                     formatNumber(Summary::of(ann.exactMs).p50))
                 .arg(ann.buildMs / 1000.0, 0, 'f', 1));
     if (!options.skipAnn) {
         QStringList efs;
         for (const QJsonValue &v : ann.perEf)
-            efs << QStringLiteral("ef %1: %2").arg(v[QStringLiteral("ef")].toInt())
+            efs << QStringLiteral("ef %1: %2")
+                       .arg(v[QStringLiteral("ef")].toInt())
                        .arg(v[QStringLiteral("recall_at_10")].toDouble(), 0, 'f', 3);
         say(QStringLiteral("                          ") + efs.join(QStringLiteral(", ")));
     }
@@ -1087,32 +1145,45 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
         QStringList each;
         std::vector<double> warm;
         for (const ColdRun &c : colds) {
-            each << QStringLiteral("%1/%2").arg(formatNumber(c.healthMs), formatNumber(c.firstRecallMs));
+            each << QStringLiteral("%1/%2").arg(formatNumber(c.healthMs),
+                                                formatNumber(c.firstRecallMs));
             if (c.warmRecallMs >= 0)
                 warm.push_back(c.warmRecallMs);
         }
-        say(QStringLiteral("  cold start (median)      /health %1 ms, first recall %2 ms  [runs health/recall: %3]; "
+        say(QStringLiteral("  cold start (median)      /health %1 ms, first recall %2 ms  [runs "
+                           "health/recall: %3]; "
                            "next recalls p50 %4 ms")
-                .arg(formatNumber(coldHealthS.p50), formatNumber(coldRecallS.p50), each.join(QStringLiteral(", ")),
-                     formatNumber(Summary::of(warm).p50)));
+                .arg(formatNumber(coldHealthS.p50), formatNumber(coldRecallS.p50),
+                     each.join(QStringLiteral(", ")), formatNumber(Summary::of(warm).p50)));
     }
     if (!options.skipLive && liveNodes > 0) {
         const Summary during = Summary::of(live.duringWrite.latencies);
         const Summary restart = Summary::of(live.afterRestart.latencies);
-        say(QStringLiteral("  recall during a write    of %1 nodes (%2 nodes/s): %3; purity %4, errors %5")
+        say(QStringLiteral(
+                "  recall during a write    of %1 nodes (%2 nodes/s): %3; purity %4, errors %5")
                 .arg(live.write.nodes)
-                .arg(live.write.httpMs > 0 ? double(live.write.nodes) * 1000.0 / live.write.httpMs : 0.0, 0, 'f', 0)
-                .arg(during.toText()).arg(live.duringWrite.purity(), 0, 'f', 3).arg(live.duringWrite.errors));
-        say(QStringLiteral("  recall after kill -9     /health %1 ms, first recall %2 ms; %3; purity %4, errors %5")
-                .arg(formatNumber(live.restartHealthMs), formatNumber(live.firstRecallAfterRestartMs))
-                .arg(restart.toText()).arg(live.afterRestart.purity(), 0, 'f', 3).arg(live.afterRestart.errors));
+                .arg(live.write.httpMs > 0 ? double(live.write.nodes) * 1000.0 / live.write.httpMs
+                                           : 0.0,
+                     0, 'f', 0)
+                .arg(during.toText())
+                .arg(live.duringWrite.purity(), 0, 'f', 3)
+                .arg(live.duringWrite.errors));
+        say(QStringLiteral("  recall after kill -9     /health %1 ms, first recall %2 ms; %3; "
+                           "purity %4, errors %5")
+                .arg(formatNumber(live.restartHealthMs),
+                     formatNumber(live.firstRecallAfterRestartMs))
+                .arg(restart.toText())
+                .arg(live.afterRestart.purity(), 0, 'f', 3)
+                .arg(live.afterRestart.errors));
     }
-    say(QStringLiteral("  peak RSS                 in-process %1 (after load %2), headless child %3; "
-                       "budget 1.3 x raw + 200 MiB = %4")
+    say(QStringLiteral(
+            "  peak RSS                 in-process %1 (after load %2), headless child %3; "
+            "budget 1.3 x raw + 200 MiB = %4")
             .arg(mib(inProcess.peakRss), mib(afterLoad.peakRss), mib(childPeak), mib(rssBudget)));
     say(QStringLiteral("  disk                     %1 in the data folder; in-process close %2 ms")
             .arg(mib(diskBytes), formatNumber(stopTimes.serviceCloseMs)));
-    say(QStringLiteral("  load average (1/5/15 m)  start %1; write %2; recall %3; batch-10 %4; end %5")
+    say(QStringLiteral(
+            "  load average (1/5/15 m)  start %1; write %2; recall %3; batch-10 %4; end %5")
             .arg(loadAverages.value(QStringLiteral("start")).toString(),
                  loadAverages.value(QStringLiteral("write")).toString(),
                  loadAverages.value(QStringLiteral("recall")).toString(),
@@ -1124,7 +1195,8 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     auto add = [&](const QString &name, bool met, const QString &detail) {
         verdicts->append({tag + QLatin1Char(' ') + name, met, detail});
     };
-    add(QStringLiteral("write batch-10 p95 <= 20 ms"), tiny.count > 0 && tiny.p95 <= kTargetSmallBatchP95Ms,
+    add(QStringLiteral("write batch-10 p95 <= 20 ms"),
+        tiny.count > 0 && tiny.p95 <= kTargetSmallBatchP95Ms,
         QStringLiteral("p95 %1, p100 %2 ms").arg(formatNumber(tiny.p95), formatNumber(tiny.max)));
     if (n <= 10000) {
         const double rate = load.httpMs > 0 ? double(load.nodes) * 1000.0 / load.httpMs : 0.0;
@@ -1138,26 +1210,34 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
         const Summary during = Summary::of(live.duringWrite.latencies);
         const Summary restart = Summary::of(live.afterRestart.latencies);
         add(QStringLiteral("recall during bulk write p95 <= 50 ms"),
-            during.count > 0 && during.p95 <= kTargetRecallDuringWriteP95Ms && live.duringWrite.errors == 0,
-            QStringLiteral("p95 %1, p100 %2 ms").arg(formatNumber(during.p95), formatNumber(during.max)));
+            during.count > 0 && during.p95 <= kTargetRecallDuringWriteP95Ms
+                && live.duringWrite.errors == 0,
+            QStringLiteral("p95 %1, p100 %2 ms")
+                .arg(formatNumber(during.p95), formatNumber(during.max)));
         add(QStringLiteral("recall after restart mid catch-up p95 <= 50 ms"),
-            restart.count > 0 && restart.p95 <= kTargetRecallDuringWriteP95Ms && live.afterRestart.errors == 0,
-            QStringLiteral("p95 %1, p100 %2 ms").arg(formatNumber(restart.p95), formatNumber(restart.max)));
+            restart.count > 0 && restart.p95 <= kTargetRecallDuringWriteP95Ms
+                && live.afterRestart.errors == 0,
+            QStringLiteral("p95 %1, p100 %2 ms")
+                .arg(formatNumber(restart.p95), formatNumber(restart.max)));
     }
-    add(QStringLiteral("recall 1-client p95 <= 10 ms"), one.count > 0 && one.p95 <= kTargetRecallP95Ms,
+    add(QStringLiteral("recall 1-client p95 <= 10 ms"),
+        one.count > 0 && one.p95 <= kTargetRecallP95Ms,
         QStringLiteral("p95 %1, p100 %2 ms").arg(formatNumber(one.p95), formatNumber(one.max)));
     if (!options.skipAnn)
-        add(QStringLiteral("recall@10 >= 0.95"), ann.error.isEmpty() && ann.recallDefault >= kTargetAnnRecall,
+        add(QStringLiteral("recall@10 >= 0.95"),
+            ann.error.isEmpty() && ann.recallDefault >= kTargetAnnRecall,
             QStringLiteral("%1 at ef %2").arg(ann.recallDefault, 0, 'f', 4).arg(ann.ef));
     if (!options.skipCold)
         add(QStringLiteral("cold start to first recall <= 2 s"),
             coldRecallS.count > 0 && coldRecallS.p50 <= kTargetColdStartMs,
-            QStringLiteral("median %1 ms (health %2 ms)").arg(formatNumber(coldRecallS.p50), formatNumber(coldHealthS.p50)));
+            QStringLiteral("median %1 ms (health %2 ms)")
+                .arg(formatNumber(coldRecallS.p50), formatNumber(coldHealthS.p50)));
     add(QStringLiteral("in-process peak RSS <= 1.3 x raw + 200 MiB"),
         inProcess.peakRss >= 0 && inProcess.peakRss <= rssBudget,
         QStringLiteral("%1 vs %2").arg(mib(inProcess.peakRss), mib(rssBudget)));
     if (!options.skipCold)
-        add(QStringLiteral("headless peak RSS <= 1.3 x raw + 200 MiB"), childPeak >= 0 && childPeak <= rssBudget,
+        add(QStringLiteral("headless peak RSS <= 1.3 x raw + 200 MiB"),
+            childPeak >= 0 && childPeak <= rssBudget,
             QStringLiteral("%1 vs %2").arg(mib(childPeak), mib(rssBudget)));
     report.insert(QStringLiteral("rss_budget_bytes"), rssBudget);
     return report;
@@ -1182,10 +1262,15 @@ int main(int argc, char *argv[])
             .arg(options.seed)
             .arg(QThread::idealThreadCount())
             .arg(QSysInfo::prettyProductName()));
-    say(QStringLiteral("data: clusters of ~%1, node noise %2, query noise %3; recall: %4 clients x %5 requests "
+    say(QStringLiteral("data: clusters of ~%1, node noise %2, query noise %3; recall: %4 clients x "
+                       "%5 requests "
                        "after %6 warm-up each")
-            .arg(options.clusterSize).arg(options.noise).arg(options.queryNoise)
-            .arg(options.clients).arg(options.requests).arg(options.warmup));
+            .arg(options.clusterSize)
+            .arg(options.noise)
+            .arg(options.queryNoise)
+            .arg(options.clients)
+            .arg(options.requests)
+            .arg(options.warmup));
 
     QJsonArray runs;
     QVector<Verdict> verdicts;
@@ -1210,9 +1295,10 @@ int main(int argc, char *argv[])
             {QStringLiteral("tool"), QStringLiteral("memorygraph_bench")},
             {QStringLiteral("version"), QStringLiteral(MEMORYGRAPH_VERSION)},
             {QStringLiteral("started_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
-            {QStringLiteral("machine"), QJsonObject{{QStringLiteral("cores"), QThread::idealThreadCount()},
-                                                    {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                                                    {QStringLiteral("kernel"), QSysInfo::kernelVersion()}}},
+            {QStringLiteral("machine"),
+             QJsonObject{{QStringLiteral("cores"), QThread::idealThreadCount()},
+                         {QStringLiteral("os"), QSysInfo::prettyProductName()},
+                         {QStringLiteral("kernel"), QSysInfo::kernelVersion()}}},
             {QStringLiteral("config"),
              QJsonObject{{QStringLiteral("seed"), QString::number(options.seed)},
                          {QStringLiteral("dimension"), kDim},
@@ -1236,7 +1322,8 @@ int main(int argc, char *argv[])
             {QStringLiteral("total_ms"), msSince(start)}};
         QSaveFile file(options.jsonPath);
         if (!file.open(QIODevice::WriteOnly)
-            || file.write(QJsonDocument(report).toJson(QJsonDocument::Indented)) < 0 || !file.commit()) {
+            || file.write(QJsonDocument(report).toJson(QJsonDocument::Indented)) < 0
+            || !file.commit()) {
             std::fprintf(stderr, "memorygraph_bench: cannot write %s: %s\n",
                          qUtf8Printable(options.jsonPath), qUtf8Printable(file.errorString()));
             return 2;

@@ -25,7 +25,8 @@ qint64 kilobytesField(const QByteArray &line)
 ProcMemory readProcMemory(qint64 pid)
 {
     ProcMemory memory;
-    QFile file(pid > 0 ? QStringLiteral("/proc/%1/status").arg(pid) : QStringLiteral("/proc/self/status"));
+    QFile file(pid > 0 ? QStringLiteral("/proc/%1/status").arg(pid)
+                       : QStringLiteral("/proc/self/status"));
     if (!file.open(QIODevice::ReadOnly))
         return memory;
     // procfs files report size 0, so atEnd() is true at once: readAll() reads to EOF anyway.

@@ -8,8 +8,8 @@ namespace MemoryGraph::Bench {
 /// Memory figures of a process from /proc/<pid>/status (Linux), in bytes; -1 when unknown.
 struct ProcMemory
 {
-    qint64 peakRss = -1;   ///< VmHWM: the resident set's high-water mark
-    qint64 rss = -1;       ///< VmRSS: resident now
+    qint64 peakRss = -1; ///< VmHWM: the resident set's high-water mark
+    qint64 rss = -1;     ///< VmRSS: resident now
 };
 
 /// pid 0 = this process.

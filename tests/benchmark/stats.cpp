@@ -31,12 +31,9 @@ Summary Summary::of(std::vector<double> samples)
 
 QJsonObject Summary::toJson() const
 {
-    return QJsonObject{{QStringLiteral("count"), count},
-                       {QStringLiteral("min_ms"), min},
-                       {QStringLiteral("p50_ms"), p50},
-                       {QStringLiteral("p95_ms"), p95},
-                       {QStringLiteral("p99_ms"), p99},
-                       {QStringLiteral("p100_ms"), max},
+    return QJsonObject{{QStringLiteral("count"), count}, {QStringLiteral("min_ms"), min},
+                       {QStringLiteral("p50_ms"), p50},  {QStringLiteral("p95_ms"), p95},
+                       {QStringLiteral("p99_ms"), p99},  {QStringLiteral("p100_ms"), max},
                        {QStringLiteral("max_ms"), max}};
 }
 

@@ -16,7 +16,7 @@ struct Summary
     double p50 = 0.0;
     double p95 = 0.0;
     double p99 = 0.0;
-    double max = 0.0;            ///< p100: the slowest sample, printed wherever p95 is
+    double max = 0.0; ///< p100: the slowest sample, printed wherever p95 is
 
     static Summary of(std::vector<double> samples);
 

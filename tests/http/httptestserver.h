@@ -1,12 +1,12 @@
 #pragma once
 
-#include "service/memoryservice.h"
 #include "service/http/httpserverhost.h"
+#include "service/memoryservice.h"
 #include "tests/support/tempservice.h"
 
 #include <QByteArray>
-#include <QEventLoop>
 #include <QCryptographicHash>
+#include <QEventLoop>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -54,9 +54,14 @@ struct Reply
     /// details.issues[index].path of a validation error envelope.
     QString issuePath(int index = 0) const
     {
-        return json.value(QStringLiteral("details")).toObject()
-            .value(QStringLiteral("issues")).toArray().at(index).toObject()
-            .value(QStringLiteral("path")).toString();
+        return json.value(QStringLiteral("details"))
+            .toObject()
+            .value(QStringLiteral("issues"))
+            .toArray()
+            .at(index)
+            .toObject()
+            .value(QStringLiteral("path"))
+            .toString();
     }
 
     /// A one-line description for QVERIFY2 / failure messages.
@@ -111,8 +116,8 @@ inline bool containsKeyDeep(const QJsonValue &value, const QString &key)
 /// A canonical lower-case 8-4-4-4-12 UUID.
 inline bool isLowerUuid(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral(
-        "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
+    static const QRegularExpression re(
+        QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
     return re.match(text).hasMatch();
 }
 
@@ -138,10 +143,10 @@ inline QByteArray makeHs256Jwt(const QJsonObject &claims, const QByteArray &secr
 {
     const QJsonObject header{{QStringLiteral("alg"), QStringLiteral("HS256")},
                              {QStringLiteral("typ"), QStringLiteral("JWT")}};
-    const QByteArray signingInput =
-        base64Url(compactJson(header)) + '.' + base64Url(compactJson(claims));
-    const QByteArray signature =
-        QMessageAuthenticationCode::hash(signingInput, secret, QCryptographicHash::Sha256);
+    const QByteArray signingInput
+        = base64Url(compactJson(header)) + '.' + base64Url(compactJson(claims));
+    const QByteArray signature
+        = QMessageAuthenticationCode::hash(signingInput, secret, QCryptographicHash::Sha256);
     return signingInput + '.' + base64Url(signature);
 }
 
@@ -153,8 +158,8 @@ inline QPair<QByteArray, QByteArray> bearer(const QByteArray &token)
 
 /// The bytes of one HTTP/1.1 request, exactly as given: no Host or Content-Type is added, so a
 /// test can send any Host (or none) and any media type. Content-Length is added for a body.
-inline QByteArray rawRequest(const QByteArray &method, const QByteArray &path, const HttpHeaders &headers,
-                             const QByteArray &body = {})
+inline QByteArray rawRequest(const QByteArray &method, const QByteArray &path,
+                             const HttpHeaders &headers, const QByteArray &body = {})
 {
     QByteArray out = method + ' ' + path + " HTTP/1.1\r\n";
     for (const auto &[name, value] : headers)
@@ -173,7 +178,8 @@ class RawHttpExchange
 public:
     RawHttpExchange(quint16 port, const QByteArray &bytes) : m_bytes(bytes)
     {
-        QObject::connect(&m_socket, &QTcpSocket::connected, &m_socket, [this] { m_socket.write(m_bytes); });
+        QObject::connect(&m_socket, &QTcpSocket::connected, &m_socket,
+                         [this] { m_socket.write(m_bytes); });
         m_socket.connectToHost(QHostAddress(QHostAddress::LocalHost), port);
     }
 
@@ -220,7 +226,8 @@ private:
             const QByteArray line = lines.at(i).trimmed();
             const qsizetype colon = line.indexOf(':');
             if (colon > 0)
-                out.headers.insert(line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
+                out.headers.insert(line.left(colon).trimmed().toLower(),
+                                   line.mid(colon + 1).trimmed());
         }
         if (!withBody)
             return out;
@@ -249,8 +256,7 @@ class HttpTestServer
 public:
     static constexpr int kDefaultTimeoutMs = 15000;
 
-    explicit HttpTestServer(const QProcessEnvironment &env = QProcessEnvironment())
-        : m_temp(env)
+    explicit HttpTestServer(const QProcessEnvironment &env = QProcessEnvironment()) : m_temp(env)
     {
         if (!m_temp.isValid()) {
             m_error = QStringLiteral("service did not open: ") + m_temp.errorText();
@@ -270,7 +276,7 @@ public:
 
     ~HttpTestServer()
     {
-        m_nam.reset();   // close client connections before the server goes away
+        m_nam.reset(); // close client connections before the server goes away
         if (m_host)
             m_host->stop();
     }
@@ -407,7 +413,8 @@ private:
             contentType = contentType || name.compare("content-type", Qt::CaseInsensitive) == 0;
         }
         if (!contentType && (method == "POST" || !body.isEmpty()))
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            request.setHeader(QNetworkRequest::ContentTypeHeader,
+                              QByteArrayLiteral("application/json"));
         if (method == "GET" && body.isEmpty())
             return m_nam->get(request);
         if (method == "POST")
@@ -464,9 +471,8 @@ inline QJsonObject writeNode(const QString &clientId, const QString &type, const
 /// A WriteEdge object between two endpoints given as {"client_id"} or {"id"} objects.
 inline QJsonObject writeEdge(const QString &type, const QJsonObject &src, const QJsonObject &dst)
 {
-    return {{QStringLiteral("type"), type},
-            {QStringLiteral("src"), src},
-            {QStringLiteral("dst"), dst}};
+    return {
+        {QStringLiteral("type"), type}, {QStringLiteral("src"), src}, {QStringLiteral("dst"), dst}};
 }
 
 inline QJsonObject byClientId(const QString &clientId)

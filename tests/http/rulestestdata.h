@@ -75,15 +75,31 @@ public:
     {
     }
 
-    RuleNode &when(const QJsonObject &ifJson) { m_ruleSlots.insert(s("if"), ifJson); return *this; }
-    RuleNode &then(const QJsonValue &thenJson) { m_ruleSlots.insert(s("then"), thenJson); return *this; }
+    RuleNode &when(const QJsonObject &ifJson)
+    {
+        m_ruleSlots.insert(s("if"), ifJson);
+        return *this;
+    }
+    RuleNode &then(const QJsonValue &thenJson)
+    {
+        m_ruleSlots.insert(s("then"), thenJson);
+        return *this;
+    }
     RuleNode &except(const QJsonArray &exceptions)
     {
         m_ruleSlots.insert(s("exceptions"), exceptions);
         return *this;
     }
-    RuleNode &priority(const QJsonValue &value) { m_meta.insert(s("priority"), value); return *this; }
-    RuleNode &weight(const QJsonValue &value) { m_meta.insert(s("weight"), value); return *this; }
+    RuleNode &priority(const QJsonValue &value)
+    {
+        m_meta.insert(s("priority"), value);
+        return *this;
+    }
+    RuleNode &weight(const QJsonValue &value)
+    {
+        m_meta.insert(s("weight"), value);
+        return *this;
+    }
     RuleNode &forTeam(const QString &teamId)
     {
         m_ruleSlots.insert(s("rule_scope"), s("team"));
@@ -102,7 +118,11 @@ public:
         m_ruleSlots.insert(key, value);
         return *this;
     }
-    RuleNode &summary(const QString &text) { m_summary = text; return *this; }
+    RuleNode &summary(const QString &text)
+    {
+        m_summary = text;
+        return *this;
+    }
     RuleNode &privateTo(const QString &ownerAgentId, const QString &ownerTeamId = QString())
     {
         m_lane = s("private");
@@ -111,7 +131,11 @@ public:
         return *this;
     }
     /// No memory_lane and no owner in the node: the request's (or the credential's) defaults apply.
-    RuleNode &defaultLane() { m_lane.clear(); return *this; }
+    RuleNode &defaultLane()
+    {
+        m_lane.clear();
+        return *this;
+    }
 
     QString clientId() const { return m_clientId; }
     QString summaryText() const { return m_summary; }
@@ -185,12 +209,14 @@ public:
         QJsonArray nodes;
         for (const RuleNode &r : rules)
             nodes.append(r.toJson());
-        last = m_server.write(merged(writeBody(nodes, {}, s("rules for a test")), extra), m_headers);
+        last
+            = m_server.write(merged(writeBody(nodes, {}, s("rules for a test")), extra), m_headers);
         QHash<QString, QString> ids;
         if (last.status != 200)
             return ids;
         for (const QJsonValue &n : last.json.value(s("nodes")).toArray())
-            ids.insert(n.toObject().value(s("client_id")).toString(), n.toObject().value(s("id")).toString());
+            ids.insert(n.toObject().value(s("client_id")).toString(),
+                       n.toObject().value(s("id")).toString());
         return ids;
     }
 
@@ -219,14 +245,16 @@ public:
         return post("/v1/memory/rules/evaluate", merged(obj({{"context", context}}), extra));
     }
 
-    Reply select(const QJsonObject &context, const QJsonArray &candidates, const QJsonObject &extra = {})
+    Reply select(const QJsonObject &context, const QJsonArray &candidates,
+                 const QJsonObject &extra = {})
     {
         return post("/v1/memory/tools/select",
                     merged(obj({{"context", context}, {"candidates", candidates}}), extra));
     }
 
-    Reply feedback(const QJsonObject &context, const QJsonArray &candidates, const QString &selectedTool,
-                   const QString &outcome, const QJsonObject &extra = {})
+    Reply feedback(const QJsonObject &context, const QJsonArray &candidates,
+                   const QString &selectedTool, const QString &outcome,
+                   const QJsonObject &extra = {})
     {
         return post("/v1/memory/tools/feedback",
                     merged(obj({{"context", context},

@@ -157,8 +157,8 @@ void tst_Authenticator::verifyJwt_data()
     QTest::newRow("null exp, required")
         << token(withTimes(QJsonValue::Null, none)) << true << QStringLiteral("missing_exp");
 
-    QTest::newRow("wrong secret")
-        << token(tenantClaims(), "another-secret") << false << QStringLiteral("bad_signature");
+    QTest::newRow("wrong secret") << token(tenantClaims(), "another-secret") << false
+                                  << QStringLiteral("bad_signature");
     QTest::newRow("payload swapped after signing")
         << QByteArray(parts.at(0) + '.' + b64url(json(noExp)) + '.' + parts.at(2)) << false
         << QStringLiteral("bad_signature");
@@ -169,21 +169,17 @@ void tst_Authenticator::verifyJwt_data()
     QTest::newRow("alg none unsigned")
         << QByteArray(b64url(R"({"alg":"none"})") + '.' + b64url(json(tenantClaims())) + '.')
         << false << QStringLiteral("unsupported_alg");
-    QTest::newRow("alg none signed")
-        << tokenWithAlg(QStringLiteral("none"), tenantClaims()) << false
-        << QStringLiteral("unsupported_alg");
-    QTest::newRow("alg HS512")
-        << tokenWithAlg(QStringLiteral("HS512"), tenantClaims()) << false
-        << QStringLiteral("unsupported_alg");
-    QTest::newRow("alg lower-case hs256")
-        << tokenWithAlg(QStringLiteral("hs256"), tenantClaims()) << false
-        << QStringLiteral("unsupported_alg");
-    QTest::newRow("alg missing")
-        << rawToken(R"({"typ":"JWT"})", json(tenantClaims())) << false
-        << QStringLiteral("unsupported_alg");
-    QTest::newRow("crit header")
-        << rawToken(R"({"alg":"HS256","crit":["x"],"x":1})", json(tenantClaims())) << false
-        << QStringLiteral("unsupported_alg");
+    QTest::newRow("alg none signed") << tokenWithAlg(QStringLiteral("none"), tenantClaims())
+                                     << false << QStringLiteral("unsupported_alg");
+    QTest::newRow("alg HS512") << tokenWithAlg(QStringLiteral("HS512"), tenantClaims()) << false
+                               << QStringLiteral("unsupported_alg");
+    QTest::newRow("alg lower-case hs256") << tokenWithAlg(QStringLiteral("hs256"), tenantClaims())
+                                          << false << QStringLiteral("unsupported_alg");
+    QTest::newRow("alg missing") << rawToken(R"({"typ":"JWT"})", json(tenantClaims())) << false
+                                 << QStringLiteral("unsupported_alg");
+    QTest::newRow("crit header") << rawToken(R"({"alg":"HS256","crit":["x"],"x":1})",
+                                             json(tenantClaims()))
+                                 << false << QStringLiteral("unsupported_alg");
 
     QTest::newRow("empty") << QByteArray() << false << QStringLiteral("malformed");
     QTest::newRow("one part") << QByteArray("abc") << false << QStringLiteral("malformed");
@@ -191,9 +187,8 @@ void tst_Authenticator::verifyJwt_data()
                                << QStringLiteral("malformed");
     QTest::newRow("four parts") << QByteArray(good + ".extra") << false
                                 << QStringLiteral("malformed");
-    QTest::newRow("bad base64 header")
-        << QByteArray("e*J!." + parts.at(1) + '.' + parts.at(2)) << false
-        << QStringLiteral("malformed");
+    QTest::newRow("bad base64 header") << QByteArray("e*J!." + parts.at(1) + '.' + parts.at(2))
+                                       << false << QStringLiteral("malformed");
     QTest::newRow("padded header")
         << QByteArray(parts.at(0) + "==." + parts.at(1) + '.' + parts.at(2)) << false
         << QStringLiteral("malformed");
@@ -202,9 +197,8 @@ void tst_Authenticator::verifyJwt_data()
         << QStringLiteral("malformed");
     QTest::newRow("header not json")
         << rawToken("not json", json(tenantClaims())) << false << QStringLiteral("malformed");
-    QTest::newRow("bad base64 payload")
-        << QByteArray(parts.at(0) + ".pay$load." + parts.at(2)) << false
-        << QStringLiteral("malformed");
+    QTest::newRow("bad base64 payload") << QByteArray(parts.at(0) + ".pay$load." + parts.at(2))
+                                        << false << QStringLiteral("malformed");
     QTest::newRow("payload is an array")
         << rawToken(json(hs256Header()), "[1,2,3]") << false << QStringLiteral("malformed");
     QTest::newRow("payload is a string")
@@ -223,20 +217,17 @@ void tst_Authenticator::verifyJwt_data()
         << token(withTimes(double(kNow - 10), none)) << false << QString();
     QTest::newRow("expired exactly at skew edge")
         << token(withTimes(double(kNow - kSkew), none)) << false << QString();
-    QTest::newRow("exp is a string")
-        << token(withTimes(QStringLiteral("tomorrow"), none)) << false
-        << QStringLiteral("invalid_claims");
+    QTest::newRow("exp is a string") << token(withTimes(QStringLiteral("tomorrow"), none)) << false
+                                     << QStringLiteral("invalid_claims");
 
-    QTest::newRow("nbf beyond skew")
-        << token(withTimes(none, double(kNow + kSkew + 1))) << false
-        << QStringLiteral("not_yet_valid");
+    QTest::newRow("nbf beyond skew") << token(withTimes(none, double(kNow + kSkew + 1))) << false
+                                     << QStringLiteral("not_yet_valid");
     QTest::newRow("nbf within skew")
         << token(withTimes(none, double(kNow + 20))) << false << QString();
-    QTest::newRow("nbf in the past") << token(withTimes(none, double(kNow - 5))) << false
-                                     << QString();
-    QTest::newRow("nbf is a string")
-        << token(withTimes(none, QStringLiteral("now"))) << false
-        << QStringLiteral("invalid_claims");
+    QTest::newRow("nbf in the past")
+        << token(withTimes(none, double(kNow - 5))) << false << QString();
+    QTest::newRow("nbf is a string") << token(withTimes(none, QStringLiteral("now"))) << false
+                                     << QStringLiteral("invalid_claims");
 }
 
 void tst_Authenticator::verifyJwt()
@@ -307,24 +298,23 @@ void tst_Authenticator::apiKeyMode_data()
     const QString none;
     QTest::newRow("full identity")
         << QByteArray("key-alpha") << QByteArray() << true << QStringLiteral("acme")
-        << QStringLiteral("agent-a") << QStringLiteral("team-a") << QStringLiteral("admin")
-        << none;
+        << QStringLiteral("agent-a") << QStringLiteral("team-a") << QStringLiteral("admin") << none;
     QTest::newRow("tenant only") << QByteArray("key-beta") << QByteArray() << true
                                  << QStringLiteral("globex") << none << none << none << none;
     QTest::newRow("surrounding whitespace")
-        << QByteArray("  key-beta\t") << QByteArray() << true << QStringLiteral("globex")
-        << none << none << none << none;
-    QTest::newRow("unknown key") << QByteArray("key-gamma") << QByteArray() << false << none
-                                 << none << none << none << QStringLiteral("invalid_api_key");
+        << QByteArray("  key-beta\t") << QByteArray() << true << QStringLiteral("globex") << none
+        << none << none << none;
+    QTest::newRow("unknown key") << QByteArray("key-gamma") << QByteArray() << false << none << none
+                                 << none << none << QStringLiteral("invalid_api_key");
     QTest::newRow("case differs") << QByteArray("KEY-ALPHA") << QByteArray() << false << none
                                   << none << none << none << QStringLiteral("invalid_api_key");
     QTest::newRow("prefix of key") << QByteArray("key-alph") << QByteArray() << false << none
                                    << none << none << none << QStringLiteral("invalid_api_key");
-    QTest::newRow("missing key") << QByteArray() << QByteArray() << false << none << none
-                                 << none << none << QStringLiteral("missing_api_key");
+    QTest::newRow("missing key") << QByteArray() << QByteArray() << false << none << none << none
+                                 << none << QStringLiteral("missing_api_key");
     QTest::newRow("bearer is not accepted")
-        << QByteArray() << bearer(token(tenantClaims())) << false << none << none << none
-        << none << QStringLiteral("missing_api_key");
+        << QByteArray() << bearer(token(tenantClaims())) << false << none << none << none << none
+        << QStringLiteral("missing_api_key");
 }
 
 void tst_Authenticator::apiKeyMode()
@@ -380,8 +370,7 @@ void tst_Authenticator::jwtMode_data()
         << bearer(token({{QStringLiteral("tenant"), QStringLiteral("initech")},
                          {QStringLiteral("sub"), QStringLiteral("user-42")},
                          {QStringLiteral("exp"), exp}}))
-        << true << QStringLiteral("initech") << QStringLiteral("user-42") << none << none
-        << none;
+        << true << QStringLiteral("initech") << QStringLiteral("user-42") << none << none << none;
     QTest::newRow("tenant_id wins over tenant, agent_id over sub")
         << QByteArray()
         << bearer(token({{QStringLiteral("tenant_id"), QStringLiteral("acme")},
@@ -400,41 +389,42 @@ void tst_Authenticator::jwtMode_data()
     QTest::newRow("api key is not accepted")
         << QByteArray("key-alpha") << QByteArray() << false << none << none << none << none
         << QStringLiteral("missing_bearer");
-    QTest::newRow("missing header") << QByteArray() << QByteArray() << false << none << none
-                                    << none << none << QStringLiteral("missing_bearer");
-    QTest::newRow("scheme only") << QByteArray() << QByteArray("Bearer") << false << none
-                                 << none << none << none << QStringLiteral("missing_bearer");
-    QTest::newRow("basic scheme")
-        << QByteArray() << QByteArray("Basic dXNlcjpwYXNz") << false << none << none << none
-        << none << QStringLiteral("missing_bearer");
+    QTest::newRow("missing header") << QByteArray() << QByteArray() << false << none << none << none
+                                    << none << QStringLiteral("missing_bearer");
+    QTest::newRow("scheme only") << QByteArray() << QByteArray("Bearer") << false << none << none
+                                 << none << none << QStringLiteral("missing_bearer");
+    QTest::newRow("basic scheme") << QByteArray() << QByteArray("Basic dXNlcjpwYXNz") << false
+                                  << none << none << none << none
+                                  << QStringLiteral("missing_bearer");
     QTest::newRow("token without scheme")
         << QByteArray() << token(tenantClaims()) << false << none << none << none << none
         << QStringLiteral("missing_bearer");
     QTest::newRow("bad signature")
-        << QByteArray() << bearer(token(tenantClaims(), "wrong")) << false << none << none
-        << none << none << QStringLiteral("bad_signature");
-    QTest::newRow("alg none")
-        << QByteArray() << bearer(tokenWithAlg(QStringLiteral("none"), tenantClaims())) << false
-        << none << none << none << none << QStringLiteral("unsupported_alg");
-    QTest::newRow("expired") << QByteArray() << bearer(token(tenantClaims(kNow - 3600)))
-                             << false << none << none << none << none
-                             << QStringLiteral("expired");
+        << QByteArray() << bearer(token(tenantClaims(), "wrong")) << false << none << none << none
+        << none << QStringLiteral("bad_signature");
+    QTest::newRow("alg none") << QByteArray()
+                              << bearer(tokenWithAlg(QStringLiteral("none"), tenantClaims()))
+                              << false << none << none << none << none
+                              << QStringLiteral("unsupported_alg");
+    QTest::newRow("expired") << QByteArray() << bearer(token(tenantClaims(kNow - 3600))) << false
+                             << none << none << none << none << QStringLiteral("expired");
     QTest::newRow("missing tenant")
-        << QByteArray()
-        << bearer(token({{QStringLiteral("sub"), QStringLiteral("user-42")}})) << false << none
-        << none << none << none << QStringLiteral("invalid_claims");
-    QTest::newRow("blank tenant")
-        << QByteArray()
-        << bearer(token({{QStringLiteral("tenant_id"), QStringLiteral("  ")}})) << false << none
-        << none << none << none << QStringLiteral("invalid_claims");
+        << QByteArray() << bearer(token({{QStringLiteral("sub"), QStringLiteral("user-42")}}))
+        << false << none << none << none << none << QStringLiteral("invalid_claims");
+    QTest::newRow("blank tenant") << QByteArray()
+                                  << bearer(token(
+                                         {{QStringLiteral("tenant_id"), QStringLiteral("  ")}}))
+                                  << false << none << none << none << none
+                                  << QStringLiteral("invalid_claims");
     QTest::newRow("numeric tenant")
         << QByteArray() << bearer(token({{QStringLiteral("tenant_id"), 12}})) << false << none
         << none << none << none << QStringLiteral("invalid_claims");
-    QTest::newRow("numeric team")
-        << QByteArray()
-        << bearer(token({{QStringLiteral("tenant_id"), QStringLiteral("acme")},
-                         {QStringLiteral("team_id"), 5}}))
-        << false << none << none << none << none << QStringLiteral("invalid_claims");
+    QTest::newRow("numeric team") << QByteArray()
+                                  << bearer(token(
+                                         {{QStringLiteral("tenant_id"), QStringLiteral("acme")},
+                                          {QStringLiteral("team_id"), 5}}))
+                                  << false << none << none << none << none
+                                  << QStringLiteral("invalid_claims");
 }
 
 void tst_Authenticator::jwtMode()
@@ -521,8 +511,8 @@ void tst_Authenticator::apiKeyOrJwt_data()
     QTest::newRow("token only") << QByteArray() << goodBearer << QStringLiteral("jwt")
                                 << QStringLiteral("acme") << none;
     QTest::newRow("unknown key falls through to token")
-        << QByteArray("key-gamma") << goodBearer << QStringLiteral("jwt")
-        << QStringLiteral("acme") << none;
+        << QByteArray("key-gamma") << goodBearer << QStringLiteral("jwt") << QStringLiteral("acme")
+        << none;
     QTest::newRow("known key wins over token")
         << QByteArray("key-beta") << goodBearer << QStringLiteral("api_key")
         << QStringLiteral("globex") << none;
@@ -535,9 +525,8 @@ void tst_Authenticator::apiKeyOrJwt_data()
                                            << none << QStringLiteral("invalid_api_key");
     QTest::newRow("unknown key, expired token")
         << QByteArray("key-gamma") << expiredBearer << none << none << QStringLiteral("expired");
-    QTest::newRow("no key, forged token")
-        << QByteArray() << bearer(token(tenantClaims(), "forged")) << none << none
-        << QStringLiteral("bad_signature");
+    QTest::newRow("no key, forged token") << QByteArray() << bearer(token(tenantClaims(), "forged"))
+                                          << none << none << QStringLiteral("bad_signature");
 }
 
 void tst_Authenticator::apiKeyOrJwt()

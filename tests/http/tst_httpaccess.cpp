@@ -18,12 +18,12 @@ const QString kTenant = QStringLiteral("acme");
 const QString kScope = QStringLiteral("default");
 constexpr int kDim = 1536;
 
-const QString kKeys = QStringLiteral(
-    R"({"key-a":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-a"},)"
-    R"("key-b":{"tenant_id":"acme","agent_id":"agent-b","team_id":"team-b"},)"
-    R"("key-t":{"tenant_id":"acme","team_id":"team-t"},)"
-    R"("key-c":{"tenant_id":"acme","agent_id":"agent-c"},)"
-    R"("key-s":{"tenant_id":"acme","role":"ingest"}})");
+const QString kKeys
+    = QStringLiteral(R"({"key-a":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-a"},)"
+                     R"("key-b":{"tenant_id":"acme","agent_id":"agent-b","team_id":"team-b"},)"
+                     R"("key-t":{"tenant_id":"acme","team_id":"team-t"},)"
+                     R"("key-c":{"tenant_id":"acme","agent_id":"agent-c"},)"
+                     R"("key-s":{"tenant_id":"acme","role":"ingest"}})");
 
 QString s(const char *text)
 {
@@ -54,11 +54,13 @@ QJsonArray axis(int index)
 
 QJsonObject ruleNode(const QString &clientId)
 {
-    return {{s("client_id"), clientId},
-            {s("type"), s("rule")},
-            {s("text_summary"), s("never run rm")},
-            {s("slots"), QJsonObject{{s("then"), QJsonObject{{s("tool"), QJsonObject{
-                                                                 {s("deny"), QJsonArray{s("rm")}}}}}}}}};
+    return {
+        {s("client_id"), clientId},
+        {s("type"), s("rule")},
+        {s("text_summary"), s("never run rm")},
+        {s("slots"),
+         QJsonObject{{s("then"),
+                      QJsonObject{{s("tool"), QJsonObject{{s("deny"), QJsonArray{s("rm")}}}}}}}}};
 }
 
 QString firstNodeId(const Reply &r)
@@ -101,8 +103,10 @@ QJsonObject commitInput(QJsonObject body)
 
 QByteArray embeddingsBody(const QJsonArray &vector)
 {
-    const QJsonObject item{{s("object"), s("embedding")}, {s("index"), 0}, {s("embedding"), vector}};
-    return compactJson(QJsonObject{{s("object"), s("list")}, {s("data"), QJsonArray{item}},
+    const QJsonObject item{
+        {s("object"), s("embedding")}, {s("index"), 0}, {s("embedding"), vector}};
+    return compactJson(QJsonObject{{s("object"), s("list")},
+                                   {s("data"), QJsonArray{item}},
                                    {s("model"), s("test-embed-1536")}});
 }
 
@@ -148,7 +152,7 @@ public:
 
     ~UpstreamAuthServer()
     {
-        m_nam.reset();   // close client connections before the server goes away
+        m_nam.reset(); // close client connections before the server goes away
         if (m_host)
             m_host->stop();
         m_host.reset();
@@ -164,8 +168,10 @@ public:
     /// POST and wait; the fake upstream is served by this thread's event loop meanwhile.
     Reply post(const QString &path, const QJsonObject &body, const HttpHeaders &headers)
     {
-        QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_host->port()).arg(path)));
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkRequest request(
+            QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_host->port()).arg(path)));
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/json"));
         for (const auto &[name, value] : headers)
             request.setRawHeader(name, value);
         QNetworkReply *reply = m_nam->post(request, compactJson(body));
@@ -220,7 +226,8 @@ void tst_HttpAccess::rewriteOfAnotherAgentsPrivateNodeIsRefused()
 {
     HttpTestServer server(apiKeyEnvironment());
     REQUIRE_SERVER(server);
-    const Reply b = server.write(writeBody({writeNode(s("plan"), s("event"), s("b private plan"))}), key("key-b"));
+    const Reply b = server.write(writeBody({writeNode(s("plan"), s("event"), s("b private plan"))}),
+                                 key("key-b"));
     QCOMPARE(b.status, 200);
     const QString id = firstNodeId(b);
     const qsizetype commits = server.commits(kTenant).size();
@@ -231,7 +238,8 @@ void tst_HttpAccess::rewriteOfAnotherAgentsPrivateNodeIsRefused()
     QCOMPARE(a.status, 409);
     QCOMPARE(a.errorCode(), s("client_id_conflict"));
     QCOMPARE(a.issuePath(), s("nodes[0].client_id"));
-    QVERIFY2(!a.body.contains("agent-b") && !a.body.contains("private") && !a.body.contains(id.toUtf8()),
+    QVERIFY2(!a.body.contains("agent-b") && !a.body.contains("private")
+                 && !a.body.contains(id.toUtf8()),
              a.describe().constData());
 
     const auto node = storedNode(server, id);
@@ -241,8 +249,9 @@ void tst_HttpAccess::rewriteOfAnotherAgentsPrivateNodeIsRefused()
     QCOMPARE(node->textSummary, s("b private plan"));
     QCOMPARE(server.commits(kTenant).size(), commits);
 
-    const Reply read = server.post(s("/v1/memory/resolve"),
-                                   QJsonObject{{s("uri"), recordUri(kTenant, kScope, s("event"), id)}}, key("key-a"));
+    const Reply read = server.post(
+        s("/v1/memory/resolve"),
+        QJsonObject{{s("uri"), recordUri(kTenant, kScope, s("event"), id)}}, key("key-a"));
     QCOMPARE(read.status, 404);
 }
 
@@ -250,13 +259,15 @@ void tst_HttpAccess::explicitIdOfAnotherAgentsNodeIsAnsweredLikeAnUnknownId()
 {
     HttpTestServer server(apiKeyEnvironment());
     REQUIRE_SERVER(server);
-    const Reply b = server.write(writeBody({writeNode(s("plan"), s("event"), s("b private plan"))}), key("key-b"));
+    const Reply b = server.write(writeBody({writeNode(s("plan"), s("event"), s("b private plan"))}),
+                                 key("key-b"));
     QCOMPARE(b.status, 200);
     const QString id = firstNodeId(b);
     const auto byId = [&](const QString &nodeId) {
-        return server.write(writeBody({QJsonObject{{s("id"), nodeId}, {s("type"), s("event")},
-                                                   {s("text_summary"), s("taken")}}}),
-                            key("key-a"));
+        return server.write(
+            writeBody({QJsonObject{
+                {s("id"), nodeId}, {s("type"), s("event")}, {s("text_summary"), s("taken")}}}),
+            key("key-a"));
     };
     const Reply invisible = byId(id);
     const Reply unknown = byId(randomUuid());
@@ -278,9 +289,10 @@ void tst_HttpAccess::activatingAnotherAgentsPrivateRuleCountsItMissing()
     QCOMPARE(b.status, 200);
     const QString ruleId = firstNodeId(b);
 
-    const Reply a = server.post(s("/v1/memory/nodes/activate"),
-                                commitInput({{s("node_ids"), QJsonArray{ruleId}}, {s("outcome"), s("positive")}}),
-                                key("key-a"));
+    const Reply a = server.post(
+        s("/v1/memory/nodes/activate"),
+        commitInput({{s("node_ids"), QJsonArray{ruleId}}, {s("outcome"), s("positive")}}),
+        key("key-a"));
     QCOMPARE(a.status, 200);
     const QJsonObject activated = a.json.value(s("activated")).toObject();
     QCOMPARE(activated.value(s("missing_node_ids")).toArray(), QJsonArray{ruleId});
@@ -289,7 +301,8 @@ void tst_HttpAccess::activatingAnotherAgentsPrivateRuleCountsItMissing()
 
     const Reply unknown = server.post(
         s("/v1/memory/nodes/activate"),
-        commitInput({{s("node_ids"), QJsonArray{randomUuid()}}, {s("outcome"), s("positive")}}), key("key-a"));
+        commitInput({{s("node_ids"), QJsonArray{randomUuid()}}, {s("outcome"), s("positive")}}),
+        key("key-a"));
     QCOMPARE(unknown.status, 200);
     QCOMPARE(keysOf(unknown.json.value(s("activated")).toObject()), keysOf(activated));
 
@@ -298,11 +311,13 @@ void tst_HttpAccess::activatingAnotherAgentsPrivateRuleCountsItMissing()
     QVERIFY(!rule->slotData.contains(s("feedback_positive")));
     QVERIFY(!rule->lastActivated.isValid());
 
-    const Reply rehydrate = server.post(s("/v1/memory/archive/rehydrate"),
-                                        commitInput({{s("node_ids"), QJsonArray{ruleId}}}), key("key-a"));
+    const Reply rehydrate
+        = server.post(s("/v1/memory/archive/rehydrate"),
+                      commitInput({{s("node_ids"), QJsonArray{ruleId}}}), key("key-a"));
     QCOMPARE(rehydrate.status, 200);
-    QCOMPARE(rehydrate.json.value(s("rehydrated")).toObject().value(s("missing_node_ids")).toArray(),
-             QJsonArray{ruleId});
+    QCOMPARE(
+        rehydrate.json.value(s("rehydrated")).toObject().value(s("missing_node_ids")).toArray(),
+        QJsonArray{ruleId});
 }
 
 void tst_HttpAccess::ruleStateAndFeedbackOnAnotherAgentsRuleAreNotFound()
@@ -313,21 +328,21 @@ void tst_HttpAccess::ruleStateAndFeedbackOnAnotherAgentsRuleAreNotFound()
     QCOMPARE(b.status, 200);
     const QString ruleId = firstNodeId(b);
 
-    const Reply state = server.post(s("/v1/memory/rules/state"),
-                                    commitInput({{s("rule_node_id"), ruleId}, {s("state"), s("ACTIVE")}}),
-                                    key("key-a"));
-    const Reply unknownState = server.post(s("/v1/memory/rules/state"),
-                                           commitInput({{s("rule_node_id"), randomUuid()}, {s("state"), s("ACTIVE")}}),
-                                           key("key-a"));
+    const Reply state = server.post(
+        s("/v1/memory/rules/state"),
+        commitInput({{s("rule_node_id"), ruleId}, {s("state"), s("ACTIVE")}}), key("key-a"));
+    const Reply unknownState = server.post(
+        s("/v1/memory/rules/state"),
+        commitInput({{s("rule_node_id"), randomUuid()}, {s("state"), s("ACTIVE")}}), key("key-a"));
     QCOMPARE(state.status, 404);
     QCOMPARE(state.errorCode(), s("not_found"));
     QCOMPARE(state.json.value(s("message")), unknownState.json.value(s("message")));
     QCOMPARE(state.json.value(s("details")), unknownState.json.value(s("details")));
     QCOMPARE(ruleState(server, ruleId), s("shadow"));
 
-    const Reply feedback = server.post(s("/v1/memory/feedback"),
-                                       commitInput({{s("rule_node_id"), ruleId}, {s("outcome"), s("negative")}}),
-                                       key("key-a"));
+    const Reply feedback = server.post(
+        s("/v1/memory/feedback"),
+        commitInput({{s("rule_node_id"), ruleId}, {s("outcome"), s("negative")}}), key("key-a"));
     QCOMPARE(feedback.status, 404);
 }
 
@@ -337,18 +352,21 @@ void tst_HttpAccess::agentOnlyCredentialNamingATeamIsRefused_data()
     QTest::addColumn<QJsonObject>("body");
     QTest::addColumn<QString>("field");
     QTest::newRow("recall consumer_team_id")
-        << s("/v1/memory/recall") << QJsonObject{{s("query_embedding"), axis(3)}, {s("consumer_team_id"), s("team-b")}}
+        << s("/v1/memory/recall")
+        << QJsonObject{{s("query_embedding"), axis(3)}, {s("consumer_team_id"), s("team-b")}}
         << s("consumer_team_id");
     QTest::newRow("write owner_team_id")
         << s("/v1/memory/write")
         << with(writeBody({writeNode(s("n"), s("event"), s("x"))}), s("owner_team_id"), s("team-b"))
         << s("owner_team_id");
     QTest::newRow("rules/evaluate context.team_id")
-        << s("/v1/memory/rules/evaluate") << QJsonObject{{s("context"), QJsonObject{{s("team_id"), s("team-b")}}}}
+        << s("/v1/memory/rules/evaluate")
+        << QJsonObject{{s("context"), QJsonObject{{s("team_id"), s("team-b")}}}}
         << s("context.team_id");
     QTest::newRow("rules/evaluate context.agent.team_id")
         << s("/v1/memory/rules/evaluate")
-        << QJsonObject{{s("context"), QJsonObject{{s("agent"), QJsonObject{{s("team_id"), s("team-b")}}}}}}
+        << QJsonObject{{s("context"),
+                        QJsonObject{{s("agent"), QJsonObject{{s("team_id"), s("team-b")}}}}}}
         << s("context.agent.team_id");
 }
 
@@ -377,7 +395,8 @@ void tst_HttpAccess::teamOnlyCredentialNamingAnAgentIsRefused()
     REQUIRE_SERVER(server);
     const Reply recall = server.post(
         s("/v1/memory/recall"),
-        QJsonObject{{s("query_embedding"), axis(3)}, {s("consumer_agent_id"), s("agent-b")}}, key("key-t"));
+        QJsonObject{{s("query_embedding"), axis(3)}, {s("consumer_agent_id"), s("agent-b")}},
+        key("key-t"));
     QCOMPARE(recall.status, 403);
     QCOMPARE(recall.errorCode(), s("identity_mismatch"));
     QJsonObject body = writeBody({writeNode(s("n"), s("event"), s("x"))});
@@ -396,9 +415,10 @@ void tst_HttpAccess::serviceAccountMayNameAgentsAndTeams()
     teamNode.insert(s("owner_team_id"), s("team-b"));
     const Reply written = server.write(writeBody({teamNode}), key("key-s"));
     QCOMPARE(written.status, 200);
-    const Reply recall = server.post(s("/v1/memory/recall"),
-                                     QJsonObject{{s("query_embedding"), axis(3)}, {s("consumer_team_id"), s("team-b")}},
-                                     key("key-s"));
+    const Reply recall = server.post(
+        s("/v1/memory/recall"),
+        QJsonObject{{s("query_embedding"), axis(3)}, {s("consumer_team_id"), s("team-b")}},
+        key("key-s"));
     QCOMPARE(recall.status, 200);
     QVERIFY2(recall.body.contains("team b private plan"), recall.describe().constData());
     QCOMPARE(server.commits(kTenant).first().actor, s("tenant:acme"));
@@ -408,13 +428,15 @@ void tst_HttpAccess::replayClientIdsAreRefusedOnWrite()
 {
     HttpTestServer server(apiKeyEnvironment());
     REQUIRE_SERVER(server);
-    const Reply r = server.write(writeBody({writeNode(s("replay:run:6a1f"), s("event"), s("forged"))}), key("key-a"));
+    const Reply r = server.write(
+        writeBody({writeNode(s("replay:run:6a1f"), s("event"), s("forged"))}), key("key-a"));
     QCOMPARE(r.status, 400);
     QCOMPARE(r.errorCode(), s("invalid_request"));
     QCOMPARE(r.issuePath(), s("nodes[0].client_id"));
     QVERIFY(server.nodes(kTenant).isEmpty());
 
-    const Reply run = server.post(s("/v1/memory/replay/run/start"), QJsonObject{{s("goal"), s("ship")}}, key("key-a"));
+    const Reply run = server.post(s("/v1/memory/replay/run/start"),
+                                  QJsonObject{{s("goal"), s("ship")}}, key("key-a"));
     QCOMPARE(run.status, 200);
 }
 
@@ -440,10 +462,12 @@ void tst_HttpAccess::refusedTextCallsMakeNoUpstreamCall_data()
         const QString p = s(path);
         QTest::addRow("%s another tenant", path) << p << QJsonObject{{s("tenant_id"), s("globex")}}
                                                  << QByteArray("key-a") << s("forbidden");
-        QTest::addRow("%s another agent", path) << p << QJsonObject{{s("consumer_agent_id"), s("agent-b")}}
-                                                << QByteArray("key-a") << s("identity_mismatch");
+        QTest::addRow("%s another agent", path)
+            << p << QJsonObject{{s("consumer_agent_id"), s("agent-b")}} << QByteArray("key-a")
+            << s("identity_mismatch");
         QTest::addRow("%s agent-only claims a team", path)
-            << p << QJsonObject{{s("consumer_team_id"), s("team-b")}} << QByteArray("key-c") << s("identity_mismatch");
+            << p << QJsonObject{{s("consumer_team_id"), s("team-b")}} << QByteArray("key-c")
+            << s("identity_mismatch");
     }
 }
 
@@ -455,7 +479,9 @@ void tst_HttpAccess::refusedTextCallsMakeNoUpstreamCall()
     QFETCH(QString, code);
     FakeUpstream upstream;
     QVERIFY(upstream.listen());
-    upstream.handler = [](const UpstreamRequest &) { return UpstreamReply{200, embeddingsBody(axis(5)), {}, 0}; };
+    upstream.handler = [](const UpstreamRequest &) {
+        return UpstreamReply{200, embeddingsBody(axis(5)), {}, 0};
+    };
     UpstreamAuthServer server(upstream.baseUrl());
     REQUIRE_SERVER(server);
 

@@ -10,9 +10,9 @@ using namespace MemoryGraph::Test;
 
 namespace {
 
-const QString kKeys = QStringLiteral(
-    R"({"k1":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-x"},)"
-    R"("k2":{"tenant_id":"globex","agent_id":"agent-g"}})");
+const QString kKeys
+    = QStringLiteral(R"({"k1":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-x"},)"
+                     R"("k2":{"tenant_id":"globex","agent_id":"agent-g"}})");
 const QByteArray kJwtSecret = QByteArrayLiteral("http-test-hs256-secret-91c2");
 const QString kAdminToken = QStringLiteral("admin-secret-5d1e");
 const QString kDefault = QStringLiteral("default");
@@ -59,13 +59,20 @@ QJsonObject with(QJsonObject object, const QString &key, const QJsonValue &value
 
 QString nodeIdOf(const Reply &reply)
 {
-    return reply.json.value(QStringLiteral("nodes")).toArray().at(0).toObject()
-        .value(QStringLiteral("id")).toString();
+    return reply.json.value(QStringLiteral("nodes"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("id"))
+        .toString();
 }
 
 QString detailString(const Reply &reply, const char *key)
 {
-    return reply.json.value(QStringLiteral("details")).toObject().value(QLatin1String(key)).toString();
+    return reply.json.value(QStringLiteral("details"))
+        .toObject()
+        .value(QLatin1String(key))
+        .toString();
 }
 
 } // namespace
@@ -117,14 +124,15 @@ void tst_HttpAuth::apiKeyRejected_data()
     QTest::addColumn<QString>("reason");
 
     QTest::newRow("§5.1 missing X-Api-Key") << HttpHeaders{} << QStringLiteral("missing_api_key");
-    QTest::newRow("§5.1 empty X-Api-Key") << HttpHeaders{apiKey(QByteArrayLiteral(" "))}
-                                          << QStringLiteral("missing_api_key");
-    QTest::newRow("§5.1 unknown X-Api-Key") << HttpHeaders{apiKey(QByteArrayLiteral("k9"))}
-                                            << QStringLiteral("invalid_api_key");
-    QTest::newRow("§5.1 key compared exactly") << HttpHeaders{apiKey(QByteArrayLiteral("K1"))}
-                                               << QStringLiteral("invalid_api_key");
+    QTest::newRow("§5.1 empty X-Api-Key")
+        << HttpHeaders{apiKey(QByteArrayLiteral(" "))} << QStringLiteral("missing_api_key");
+    QTest::newRow("§5.1 unknown X-Api-Key")
+        << HttpHeaders{apiKey(QByteArrayLiteral("k9"))} << QStringLiteral("invalid_api_key");
+    QTest::newRow("§5.1 key compared exactly")
+        << HttpHeaders{apiKey(QByteArrayLiteral("K1"))} << QStringLiteral("invalid_api_key");
     QTest::newRow("§5.1 bearer token is not a key")
-        << HttpHeaders{bearer(makeHs256Jwt(jwtClaims(), kJwtSecret))} << QStringLiteral("missing_api_key");
+        << HttpHeaders{bearer(makeHs256Jwt(jwtClaims(), kJwtSecret))}
+        << QStringLiteral("missing_api_key");
 }
 
 void tst_HttpAuth::apiKeyRejected()
@@ -181,8 +189,9 @@ void tst_HttpAuth::apiKeyFillsIdentity()
     same.insert(QStringLiteral("producer_agent_id"), QStringLiteral("agent-a"));
     same.insert(QStringLiteral("owner_team_id"), QStringLiteral("team-x"));
     same.insert(QStringLiteral("tenant_id"), kAcme);
-    const Reply explicitOk = server.write(same, {apiKey(QByteArrayLiteral("k1")),
-                                                 {QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("acme")}});
+    const Reply explicitOk
+        = server.write(same, {apiKey(QByteArrayLiteral("k1")),
+                              {QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("acme")}});
     QVERIFY2(explicitOk.status == 200, explicitOk.describe());
     auto explicitDetail = server.service()->nodeDetail(kAcme, kDefault, nodeIdOf(explicitOk));
     QVERIFY(explicitDetail.ok());
@@ -245,24 +254,30 @@ void tst_HttpAuth::apiKeyIdentityMismatch_data()
     QTest::addColumn<QString>("expected");
 
     const QJsonObject body = oneNode();
-    QJsonObject node = writeNode(QStringLiteral("n1"), QStringLiteral("event"), QStringLiteral("x"));
+    QJsonObject node
+        = writeNode(QStringLiteral("n1"), QStringLiteral("event"), QStringLiteral("x"));
 
     QTest::newRow("§5.1 producer_agent_id differs from the key")
         << with(body, QStringLiteral("producer_agent_id"), QStringLiteral("agent-z"))
-        << QStringLiteral("producer_agent_id") << QStringLiteral("agent-z") << QStringLiteral("agent-a");
+        << QStringLiteral("producer_agent_id") << QStringLiteral("agent-z")
+        << QStringLiteral("agent-a");
     QTest::newRow("§5.1 owner_agent_id differs from the key")
         << with(body, QStringLiteral("owner_agent_id"), QStringLiteral("agent-z"))
-        << QStringLiteral("owner_agent_id") << QStringLiteral("agent-z") << QStringLiteral("agent-a");
+        << QStringLiteral("owner_agent_id") << QStringLiteral("agent-z")
+        << QStringLiteral("agent-a");
     QTest::newRow("§5.1 owner_team_id differs from the key")
         << with(body, QStringLiteral("owner_team_id"), QStringLiteral("team-y"))
         << QStringLiteral("owner_team_id") << QStringLiteral("team-y") << QStringLiteral("team-x");
     QTest::newRow("§5.1 node-level producer_agent_id differs from the key")
         << writeBody({with(node, QStringLiteral("producer_agent_id"), QStringLiteral("agent-z"))})
-        << QStringLiteral("nodes[0].producer_agent_id") << QStringLiteral("agent-z") << QStringLiteral("agent-a");
+        << QStringLiteral("nodes[0].producer_agent_id") << QStringLiteral("agent-z")
+        << QStringLiteral("agent-a");
     QTest::newRow("§5.1 node-level owner_team_id differs from the key")
-        << writeBody({node, with(writeNode(QStringLiteral("n2"), QStringLiteral("event"), QStringLiteral("y")),
+        << writeBody({node, with(writeNode(QStringLiteral("n2"), QStringLiteral("event"),
+                                           QStringLiteral("y")),
                                  QStringLiteral("owner_team_id"), QStringLiteral("team-y"))})
-        << QStringLiteral("nodes[1].owner_team_id") << QStringLiteral("team-y") << QStringLiteral("team-x");
+        << QStringLiteral("nodes[1].owner_team_id") << QStringLiteral("team-y")
+        << QStringLiteral("team-x");
 }
 
 void tst_HttpAuth::apiKeyIdentityMismatch()
@@ -307,9 +322,10 @@ void tst_HttpAuth::jwtAccepted()
     QVERIFY2(skew.status == 200, skew.describe());
 
     // The scheme name is case-insensitive.
-    const Reply lower = server.write(oneNode(QStringLiteral("lower")),
-                                     {{QByteArrayLiteral("Authorization"),
-                                       QByteArrayLiteral("bearer ") + makeHs256Jwt(jwtClaims(), kJwtSecret)}});
+    const Reply lower
+        = server.write(oneNode(QStringLiteral("lower")),
+                       {{QByteArrayLiteral("Authorization"),
+                         QByteArrayLiteral("bearer ") + makeHs256Jwt(jwtClaims(), kJwtSecret)}});
     QVERIFY2(lower.status == 200, lower.describe());
 }
 
@@ -344,23 +360,25 @@ void tst_HttpAuth::jwtRejected_data()
     tampered[signatureStart] = good.at(signatureStart) == 'A' ? 'B' : 'A';
 
     QTest::newRow("§5.2 missing bearer") << HttpHeaders{} << QStringLiteral("missing_bearer");
-    QTest::newRow("§5.2 other scheme")
-        << HttpHeaders{{QByteArrayLiteral("Authorization"), QByteArrayLiteral("Basic dXNlcjpwdw==")}}
-        << QStringLiteral("missing_bearer");
+    QTest::newRow("§5.2 other scheme") << HttpHeaders{{QByteArrayLiteral("Authorization"),
+                                                       QByteArrayLiteral("Basic dXNlcjpwdw==")}}
+                                       << QStringLiteral("missing_bearer");
     QTest::newRow("§5.2 api key is not accepted in jwt mode")
         << HttpHeaders{apiKey(QByteArrayLiteral("k1"))} << QStringLiteral("missing_bearer");
     QTest::newRow("§5.2 expired") << HttpHeaders{bearer(makeHs256Jwt(jwtClaims(-3600), kJwtSecret))}
                                   << QStringLiteral("expired");
-    QTest::newRow("§5.2 not yet valid") << HttpHeaders{bearer(makeHs256Jwt(notYet, kJwtSecret))}
-                                        << QStringLiteral("not_yet_valid");
+    QTest::newRow("§5.2 not yet valid")
+        << HttpHeaders{bearer(makeHs256Jwt(notYet, kJwtSecret))} << QStringLiteral("not_yet_valid");
     QTest::newRow("§5.2 bad signature")
         << HttpHeaders{bearer(makeHs256Jwt(jwtClaims(), QByteArrayLiteral("some-other-secret")))}
         << QStringLiteral("bad_signature");
-    QTest::newRow("§5.2 tampered signature") << HttpHeaders{bearer(tampered)} << QStringLiteral("bad_signature");
-    QTest::newRow("§5.2 tenant claim required") << HttpHeaders{bearer(makeHs256Jwt(noTenant, kJwtSecret))}
-                                                << QStringLiteral("invalid_claims");
-    QTest::newRow("§5.2 not a JWT") << HttpHeaders{bearer(QByteArrayLiteral("abc.def"))}
-                                    << QStringLiteral("malformed");
+    QTest::newRow("§5.2 tampered signature")
+        << HttpHeaders{bearer(tampered)} << QStringLiteral("bad_signature");
+    QTest::newRow("§5.2 tenant claim required")
+        << HttpHeaders{bearer(makeHs256Jwt(noTenant, kJwtSecret))}
+        << QStringLiteral("invalid_claims");
+    QTest::newRow("§5.2 not a JWT")
+        << HttpHeaders{bearer(QByteArrayLiteral("abc.def"))} << QStringLiteral("malformed");
 }
 
 void tst_HttpAuth::jwtRejected()
@@ -391,8 +409,8 @@ void tst_HttpAuth::jwtTenantMismatch()
     QVERIFY2(tenant.status == 403, tenant.describe());
     QCOMPARE(tenant.errorCode(), QStringLiteral("forbidden"));
 
-    const Reply producer = server.write(with(oneNode(), QStringLiteral("producer_agent_id"),
-                                             QStringLiteral("agent-a")), headers);
+    const Reply producer = server.write(
+        with(oneNode(), QStringLiteral("producer_agent_id"), QStringLiteral("agent-a")), headers);
     QVERIFY2(producer.status == 403, producer.describe());
     QCOMPARE(producer.errorCode(), QStringLiteral("identity_mismatch"));
     QCOMPARE(detailString(producer, "field"), QStringLiteral("producer_agent_id"));
@@ -425,7 +443,8 @@ void tst_HttpAuth::eitherCredential()
     const Reply badKey = server.write(oneNode(), {apiKey(QByteArrayLiteral("nope"))});
     QVERIFY2(badKey.status == 401, badKey.describe());
 
-    const Reply expired = server.write(oneNode(), {bearer(makeHs256Jwt(jwtClaims(-3600), kJwtSecret))});
+    const Reply expired
+        = server.write(oneNode(), {bearer(makeHs256Jwt(jwtClaims(-3600), kJwtSecret))});
     QVERIFY2(expired.status == 401, expired.describe());
     QCOMPARE(detailString(expired, "reason"), QStringLiteral("expired"));
 
@@ -442,7 +461,8 @@ void tst_HttpAuth::healthNeedsNoCredentials_data()
     QTest::newRow("§5 off: counts for everyone") << QStringLiteral("off") << true;
     QTest::newRow("§5.1 api_key: counts for admins only") << QStringLiteral("api_key") << false;
     QTest::newRow("§5.2 jwt: counts for admins only") << QStringLiteral("jwt") << false;
-    QTest::newRow("§5 api_key_or_jwt: counts for admins only") << QStringLiteral("api_key_or_jwt") << false;
+    QTest::newRow("§5 api_key_or_jwt: counts for admins only")
+        << QStringLiteral("api_key_or_jwt") << false;
 }
 
 void tst_HttpAuth::healthNeedsNoCredentials()
@@ -462,10 +482,11 @@ void tst_HttpAuth::healthNeedsNoCredentials()
     QVERIFY(!plain.header("x-request-id").isEmpty());
 
     // Wrong credentials do not matter either, and do not unlock counts.
-    const Reply wrong = server.get(QStringLiteral("/health"),
-                                   {apiKey(QByteArrayLiteral("nope")),
-                                    bearer(QByteArrayLiteral("a.b.c")),
-                                    {QByteArrayLiteral("X-Admin-Token"), QByteArrayLiteral("not-the-token")}});
+    const Reply wrong
+        = server.get(QStringLiteral("/health"),
+                     {apiKey(QByteArrayLiteral("nope")),
+                      bearer(QByteArrayLiteral("a.b.c")),
+                      {QByteArrayLiteral("X-Admin-Token"), QByteArrayLiteral("not-the-token")}});
     QVERIFY2(wrong.status == 200, wrong.describe());
     QCOMPARE(wrong.json.contains(counts), countsWithoutAdmin);
 
@@ -473,7 +494,8 @@ void tst_HttpAuth::healthNeedsNoCredentials()
                                    {{QByteArrayLiteral("X-Admin-Token"), kAdminToken.toLatin1()}});
     QVERIFY2(admin.status == 200, admin.describe());
     QVERIFY(admin.json.contains(counts));
-    QCOMPARE(keysOf(admin.json.value(counts).toObject()), keyList({"nodes", "edges", "commits", "scopes"}));
+    QCOMPARE(keysOf(admin.json.value(counts).toObject()),
+             keyList({"nodes", "edges", "commits", "scopes"}));
 }
 
 // ---------------------------------------------------------------------------------------------

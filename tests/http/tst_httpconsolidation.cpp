@@ -30,8 +30,10 @@ QJsonObject concept_(const QString &clientId)
 QHash<QString, QJsonObject> subgraphNodes(const Reply &r)
 {
     QHash<QString, QJsonObject> out;
-    const QJsonArray nodes = r.json.value(QStringLiteral("subgraph")).toObject()
-                                 .value(QStringLiteral("nodes")).toArray();
+    const QJsonArray nodes = r.json.value(QStringLiteral("subgraph"))
+                                 .toObject()
+                                 .value(QStringLiteral("nodes"))
+                                 .toArray();
     for (const QJsonValue &n : nodes)
         out.insert(n.toObject().value(QStringLiteral("id")).toString(), n.toObject());
     return out;
@@ -55,17 +57,30 @@ void tst_HttpConsolidation::consolidationSlotsNeedIncludeSlots()
     env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
     HttpTestServer server(env);
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-    const Reply first = server.post(QStringLiteral("/v1/memory/write"),
-                                    QJsonDocument(Test::writeBody({concept_(QStringLiteral("a"))})).toJson());
+    const Reply first
+        = server.post(QStringLiteral("/v1/memory/write"),
+                      QJsonDocument(Test::writeBody({concept_(QStringLiteral("a"))})).toJson());
     QCOMPARE(first.status, 200);
     QTest::qWait(3);
-    const Reply second = server.post(QStringLiteral("/v1/memory/write"),
-                                     QJsonDocument(Test::writeBody({concept_(QStringLiteral("b"))})).toJson());
+    const Reply second
+        = server.post(QStringLiteral("/v1/memory/write"),
+                      QJsonDocument(Test::writeBody({concept_(QStringLiteral("b"))})).toJson());
     QCOMPARE(second.status, 200);
-    const QString a = first.json.value(QStringLiteral("nodes")).toArray().first().toObject().value(QStringLiteral("id")).toString();
-    const QString b = second.json.value(QStringLiteral("nodes")).toArray().first().toObject().value(QStringLiteral("id")).toString();
+    const QString a = first.json.value(QStringLiteral("nodes"))
+                          .toArray()
+                          .first()
+                          .toObject()
+                          .value(QStringLiteral("id"))
+                          .toString();
+    const QString b = second.json.value(QStringLiteral("nodes"))
+                          .toArray()
+                          .first()
+                          .toObject()
+                          .value(QStringLiteral("id"))
+                          .toString();
 
-    auto applied = server.service()->consolidate(QStringLiteral("default"), QStringLiteral("default"), true);
+    auto applied
+        = server.service()->consolidate(QStringLiteral("default"), QStringLiteral("default"), true);
     QVERIFY(applied && !applied.value().commitId.isEmpty());
 
     const auto recall = [&server](const QJsonObject &flags) {
@@ -95,8 +110,13 @@ void tst_HttpConsolidation::consolidationSlotsNeedIncludeSlots()
 
     const Reply preview = recall({{QStringLiteral("include_slots_preview"), true}});
     QCOMPARE(preview.status, 200);
-    QCOMPARE(subgraphNodes(preview).value(b).value(QStringLiteral("slots_preview")).toObject()
-                 .value(QStringLiteral("alias_of")).toString(), a);
+    QCOMPARE(subgraphNodes(preview)
+                 .value(b)
+                 .value(QStringLiteral("slots_preview"))
+                 .toObject()
+                 .value(QStringLiteral("alias_of"))
+                 .toString(),
+             a);
 }
 
 QTEST_GUILESS_MAIN(tst_HttpConsolidation)

@@ -46,7 +46,8 @@ void verifyEnvelope(const Reply &r, int status, const QString &code)
     QVERIFY(r.json.value(s("details")).isObject());
     QVERIFY(!r.json.value(s("message")).toString().isEmpty());
     QVERIFY(!r.header("x-request-id").isEmpty());
-    QCOMPARE(r.json.value(s("request_id")).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QCOMPARE(r.json.value(s("request_id")).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
 }
 
 QString detail(const Reply &r, const char *key)
@@ -130,14 +131,19 @@ void tst_HttpGuards::nonJsonMediaTypesRefused_data()
 {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QByteArray>("contentType");
-    const QStringList paths{s("/v1/memory/write"), s("/v1/memory/recall"), s("/v1/memory/rules/state"),
-                            s("/v1/memory/not-a-route")};
-    const QList<QByteArray> types{"application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-                                  "text/plain", "application/jsonp", "application/json-patch+json",
-                                  "json", "application/ json"};
+    const QStringList paths{s("/v1/memory/write"), s("/v1/memory/recall"),
+                            s("/v1/memory/rules/state"), s("/v1/memory/not-a-route")};
+    const QList<QByteArray> types{"application/x-www-form-urlencoded",
+                                  "multipart/form-data; boundary=x",
+                                  "text/plain",
+                                  "application/jsonp",
+                                  "application/json-patch+json",
+                                  "json",
+                                  "application/ json"};
     for (const QString &path : paths) {
         for (const QByteArray &type : types)
-            QTest::newRow(qPrintable(path + QLatin1Char(' ') + QString::fromLatin1(type))) << path << type;
+            QTest::newRow(qPrintable(path + QLatin1Char(' ') + QString::fromLatin1(type)))
+                << path << type;
     }
 }
 
@@ -156,7 +162,8 @@ void tst_HttpGuards::missingContentTypeRefused()
 {
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-    const Reply r = server.sendRaw(rawRequest("POST", kWrite, {header("Host", server.hostHeader())}, noteBody()));
+    const Reply r = server.sendRaw(
+        rawRequest("POST", kWrite, {header("Host", server.hostHeader())}, noteBody()));
     verifyEnvelope(r, 415, s("unsupported_media_type"));
     QVERIFY(r.json.value(s("details")).toObject().value(s("content_type")).isNull());
     QCOMPARE(storedCommits(server), qint64(0));
@@ -176,10 +183,9 @@ void tst_HttpGuards::jsonMediaTypeWithParametersAccepted()
     QFETCH(QByteArray, contentType);
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-    const Reply r = server.sendRaw(rawRequest("POST", kWrite,
-                                              {header("Host", server.hostHeader()),
-                                               header("Content-Type", contentType)},
-                                              noteBody()));
+    const Reply r = server.sendRaw(rawRequest(
+        "POST", kWrite, {header("Host", server.hostHeader()), header("Content-Type", contentType)},
+        noteBody()));
     QVERIFY2(r.status == 200, r.describe().constData());
     QCOMPARE(storedCommits(server), qint64(1));
 }
@@ -188,7 +194,8 @@ void tst_HttpGuards::jsonMediaTypeWithParametersAccepted()
 
 void tst_HttpGuards::foreignHostRefused_data()
 {
-    QTest::addColumn<QByteArray>("host");   // "<port>" stands for the listener's port, "<other>" for another
+    QTest::addColumn<QByteArray>(
+        "host"); // "<port>" stands for the listener's port, "<other>" for another
     QTest::addColumn<bool>("present");
     QTest::newRow("attacker name") << QByteArray("attacker.example") << true;
     QTest::newRow("attacker name with the port") << QByteArray("attacker.example:<port>") << true;
@@ -220,7 +227,8 @@ void tst_HttpGuards::foreignHostRefused()
     if (present)
         QCOMPARE(detail(r, "host"), QString::fromLatin1(host.trimmed()));
     // An unknown route is refused the same way: the guard runs before routing.
-    verifyEnvelope(server.sendRaw(rawRequest("GET", "/nowhere", headers)), 421, s("misdirected_request"));
+    verifyEnvelope(server.sendRaw(rawRequest("GET", "/nowhere", headers)), 421,
+                   s("misdirected_request"));
 }
 
 void tst_HttpGuards::foreignHostWritesNothing()
@@ -229,7 +237,8 @@ void tst_HttpGuards::foreignHostWritesNothing()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     // A DNS-rebinding page: its own name, the listener's port, a proper JSON body.
     const QByteArray host = "attacker.example:" + QByteArray::number(server.port());
-    const Reply r = server.sendRaw(rawRequest("POST", kWrite, {header("Host", host), jsonType()}, noteBody()));
+    const Reply r = server.sendRaw(
+        rawRequest("POST", kWrite, {header("Host", host), jsonType()}, noteBody()));
     verifyEnvelope(r, 421, s("misdirected_request"));
     QCOMPARE(storedCommits(server), qint64(0));
 }
@@ -255,14 +264,16 @@ void tst_HttpGuards::loopbackHostsAccepted()
     host.replace("<port>", QByteArray::number(server.port()));
     const Reply health = server.sendRaw(rawRequest("GET", kHealth, {header("Host", host)}));
     QVERIFY2(health.status == 200, health.describe().constData());
-    const Reply write = server.sendRaw(rawRequest("POST", kWrite, {header("Host", host), jsonType()}, noteBody()));
+    const Reply write = server.sendRaw(
+        rawRequest("POST", kWrite, {header("Host", host), jsonType()}, noteBody()));
     QVERIFY2(write.status == 200, write.describe().constData());
     QCOMPARE(storedCommits(server), qint64(1));
 }
 
 void tst_HttpGuards::allowedHostsAddNames()
 {
-    HttpTestServer server(environment({{"MEMORY_ALLOWED_HOSTS", s("memory.example.com, Other.Example:8443")}}));
+    HttpTestServer server(
+        environment({{"MEMORY_ALLOWED_HOSTS", s("memory.example.com, Other.Example:8443")}}));
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     const QByteArray port = QByteArray::number(server.port());
     auto healthWith = [&server](const QByteArray &host) {
@@ -270,8 +281,8 @@ void tst_HttpGuards::allowedHostsAddNames()
     };
     QCOMPARE(healthWith("memory.example.com").status, 200);
     QCOMPARE(healthWith("Memory.Example.COM:" + port).status, 200);
-    QCOMPARE(healthWith("other.example:8443").status, 200);   // listed with its port
-    QCOMPARE(healthWith("localhost:" + port).status, 200);    // loopback names still work
+    QCOMPARE(healthWith("other.example:8443").status, 200); // listed with its port
+    QCOMPARE(healthWith("localhost:" + port).status, 200);  // loopback names still work
     verifyEnvelope(healthWith("memory.example.com:1"), 421, s("misdirected_request"));
     verifyEnvelope(healthWith("other.example"), 421, s("misdirected_request"));
     verifyEnvelope(healthWith("attacker.example"), 421, s("misdirected_request"));
@@ -305,7 +316,8 @@ void tst_HttpGuards::foreignOriginWritesNothing()
 {
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-    const Reply r = server.post(s("/v1/memory/write"), noteBody(), {header("Origin", "https://attacker.example")});
+    const Reply r = server.post(s("/v1/memory/write"), noteBody(),
+                                {header("Origin", "https://attacker.example")});
     verifyEnvelope(r, 403, s("forbidden_origin"));
     QCOMPARE(storedCommits(server), qint64(0));
     QVERIFY(server.nodes().isEmpty());
@@ -344,14 +356,16 @@ void tst_HttpGuards::noCorsHeadersByDefault()
         server.post(s("/v1/memory/write"), noteBody()),
         server.post(s("/v1/memory/write"), noteBody(), {header("Origin", "http://localhost:5173")}),
         server.get(s("/nowhere"), {header("Origin", "http://localhost:5173")}),
-        server.post(s("/v1/memory/write"), QByteArray("{"), {header("Origin", "http://localhost:5173")}),
+        server.post(s("/v1/memory/write"), QByteArray("{"),
+                    {header("Origin", "http://localhost:5173")}),
         server.sendRaw(rawRequest("OPTIONS", kWrite,
                                   {header("Host", host), header("Origin", "http://localhost:5173"),
                                    header("Access-Control-Request-Method", "POST"),
                                    header("Access-Control-Request-Headers", "content-type")})),
-        server.sendRaw(rawRequest("OPTIONS", kWrite,
-                                  {header("Host", host), header("Origin", "https://attacker.example"),
-                                   header("Access-Control-Request-Method", "POST")})),
+        server.sendRaw(
+            rawRequest("OPTIONS", kWrite,
+                       {header("Host", host), header("Origin", "https://attacker.example"),
+                        header("Access-Control-Request-Method", "POST")})),
     };
     for (const Reply &r : replies) {
         QVERIFY2(r.status != 0, r.describe().constData());
@@ -367,17 +381,19 @@ void tst_HttpGuards::configuredOriginGetsCors()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     const QByteArray origin = "https://app.example.com";
 
-    const Reply preflight = server.sendRaw(rawRequest("OPTIONS", kWrite,
-                                                      {header("Host", server.hostHeader()),
-                                                       header("Origin", origin),
-                                                       header("Access-Control-Request-Method", "POST"),
-                                                       header("Access-Control-Request-Headers", "content-type,x-api-key")}));
+    const Reply preflight = server.sendRaw(
+        rawRequest("OPTIONS", kWrite,
+                   {header("Host", server.hostHeader()), header("Origin", origin),
+                    header("Access-Control-Request-Method", "POST"),
+                    header("Access-Control-Request-Headers", "content-type,x-api-key")}));
     QVERIFY2(preflight.status == 204, preflight.describe().constData());
     QCOMPARE(preflight.header("access-control-allow-origin"), origin);
     QCOMPARE(preflight.header("vary"), QByteArray("Origin"));
     QCOMPARE(preflight.header("access-control-allow-methods"), QByteArray("GET, POST"));
-    QCOMPARE(preflight.header("access-control-allow-headers"),
-             QByteArray("Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token"));
+    QCOMPARE(
+        preflight.header("access-control-allow-headers"),
+        QByteArray(
+            "Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token"));
     QCOMPARE(preflight.header("access-control-max-age"), QByteArray("600"));
     QVERIFY(preflight.body.isEmpty());
     QCOMPARE(storedCommits(server), qint64(0));
@@ -405,11 +421,13 @@ void tst_HttpGuards::preflightFromOtherOriginsRefused()
 {
     HttpTestServer server(environment({{"MEMORY_ALLOWED_ORIGINS", s("https://app.example.com")}}));
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-    for (const QByteArray &origin : {QByteArray("https://attacker.example"), QByteArray("http://localhost:3000"),
-                                    QByteArray("null"), QByteArray("https://app.example.com.attacker.example")}) {
-        const Reply r = server.sendRaw(rawRequest("OPTIONS", kWrite,
-                                                  {header("Host", server.hostHeader()), header("Origin", origin),
-                                                   header("Access-Control-Request-Method", "POST")}));
+    for (const QByteArray &origin :
+         {QByteArray("https://attacker.example"), QByteArray("http://localhost:3000"),
+          QByteArray("null"), QByteArray("https://app.example.com.attacker.example")}) {
+        const Reply r = server.sendRaw(
+            rawRequest("OPTIONS", kWrite,
+                       {header("Host", server.hostHeader()), header("Origin", origin),
+                        header("Access-Control-Request-Method", "POST")}));
         verifyEnvelope(r, 403, s("forbidden_origin"));
         QCOMPARE(detail(r, "reason"), s("preflight_not_allowed"));
         QVERIFY(corsHeaderNames(r).isEmpty());
@@ -443,13 +461,15 @@ void tst_HttpGuards::dispatcherErrorsCarryEnvelope()
     const Reply wrongMethod = server.get(s("/v1/memory/write"));
     verifyEnvelope(wrongMethod, 405, s("method_not_allowed"));
     QCOMPARE(wrongMethod.header("allow"), QByteArray("POST"));
-    verifyEnvelope(server.post(s("/v1/memory/write"), QByteArray(2048, ' ')), 413, s("payload_too_large"));
-    verifyEnvelope(server.post(s("/v1/memory/write"), noteBody(), {header("Content-Type", "text/plain")}),
-                   415, s("unsupported_media_type"));
+    verifyEnvelope(server.post(s("/v1/memory/write"), QByteArray(2048, ' ')), 413,
+                   s("payload_too_large"));
+    verifyEnvelope(
+        server.post(s("/v1/memory/write"), noteBody(), {header("Content-Type", "text/plain")}), 415,
+        s("unsupported_media_type"));
     verifyEnvelope(server.sendRaw(rawRequest("GET", kHealth, {header("Host", "attacker.example")})),
                    421, s("misdirected_request"));
-    verifyEnvelope(server.get(s("/health"), {header("Origin", "https://attacker.example")}),
-                   403, s("forbidden_origin"));
+    verifyEnvelope(server.get(s("/health"), {header("Origin", "https://attacker.example")}), 403,
+                   s("forbidden_origin"));
     // Errors from the pipeline after routing keep the same envelope.
     const Reply malformed = server.post(s("/v1/memory/write"), QByteArray("{"));
     verifyEnvelope(malformed, 400, s("invalid_request"));

@@ -1,17 +1,15 @@
 // GET /health over real HTTP (spec §4.1; DESIGN decision 1).
 
-#include "tests/http/httptestserver.h"
-
 #include "service/api/lifecyclerequests.h"
+#include "tests/http/httptestserver.h"
 
 #include <QDir>
 #include <QMutex>
 #include <QRegularExpression>
 #include <QTest>
 
-#include <sqlite3.h>
-
 #include <atomic>
+#include <sqlite3.h>
 
 using namespace MemoryGraph;
 using namespace MemoryGraph::Test;
@@ -52,7 +50,7 @@ struct StatementRecorder
         StatementRecorder &r = instance();
         if (type == SQLITE_TRACE_STMT && r.recording.load()) {
             const QString sql = QString::fromUtf8(static_cast<const char *>(sqlText));
-            if (!sql.startsWith(QLatin1String("--"))) {   // "-- TRIGGER ..." lines
+            if (!sql.startsWith(QLatin1String("--"))) { // "-- TRIGGER ..." lines
                 QMutexLocker lock(&r.mutex);
                 r.statements.append(sql);
             }
@@ -90,7 +88,8 @@ QStringList queryPlan(const QString &databaseFile, const QString &sql)
     sqlite3 *db = nullptr;
     QStringList lines;
     if (sqlite3_open_v2(QFile::encodeName(databaseFile).constData(), &db, SQLITE_OPEN_READONLY,
-                        nullptr) != SQLITE_OK) {
+                        nullptr)
+        != SQLITE_OK) {
         sqlite3_close(db);
         return {QStringLiteral("cannot open ") + databaseFile};
     }
@@ -100,7 +99,8 @@ QStringList queryPlan(const QString &databaseFile, const QString &sql)
         lines << QStringLiteral("cannot explain: ") + QString::fromUtf8(sqlite3_errmsg(db));
     } else {
         while (sqlite3_step(stmt) == SQLITE_ROW)
-            lines << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 3)));
+            lines << QString::fromUtf8(
+                reinterpret_cast<const char *>(sqlite3_column_text(stmt, 3)));
     }
     sqlite3_finalize(stmt);
     sqlite3_close(db);
@@ -152,13 +152,15 @@ void tst_HttpHealth::countsReflectWrites()
     const Reply w = server.write(writeBody(
         {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha")),
          writeNode(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("beta"))},
-        {writeEdge(QStringLiteral("part_of"), byClientId(QStringLiteral("a")), byClientId(QStringLiteral("b")))}));
+        {writeEdge(QStringLiteral("part_of"), byClientId(QStringLiteral("a")),
+                   byClientId(QStringLiteral("b")))}));
     QVERIFY2(w.status == 200, w.describe());
     const Reply afterFirst = server.get(kHealth);
     QVERIFY2(afterFirst.status == 200, afterFirst.describe());
     QCOMPARE(countsOf(afterFirst), expectedCounts(2, 1, 1, 1));
 
-    QJsonObject other = writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"))});
+    QJsonObject other = writeBody(
+        {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"))});
     other.insert(QStringLiteral("scope"), QStringLiteral("elsewhere"));
     const Reply w2 = server.write(other);
     QVERIFY2(w2.status == 200, w2.describe());
@@ -187,13 +189,15 @@ void tst_HttpHealth::requestIdEchoed()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply given = server.get(kHealth, {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("probe-1")}});
+    const Reply given
+        = server.get(kHealth, {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("probe-1")}});
     QVERIFY2(given.status == 200, given.describe());
     QCOMPARE(given.header("x-request-id"), QByteArrayLiteral("probe-1"));
 
     const Reply fresh = server.get(kHealth);
     QVERIFY2(fresh.status == 200, fresh.describe());
-    QVERIFY2(isLowerUuid(QString::fromLatin1(fresh.header("x-request-id"))), fresh.header("x-request-id").constData());
+    QVERIFY2(isLowerUuid(QString::fromLatin1(fresh.header("x-request-id"))),
+             fresh.header("x-request-id").constData());
 }
 
 void tst_HttpHealth::healthScansNoTable()
@@ -206,9 +210,10 @@ void tst_HttpHealth::healthScansNoTable()
     const Reply w = server.write(writeBody(
         {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha")),
          writeNode(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("beta"))},
-        {writeEdge(QStringLiteral("part_of"), byClientId(QStringLiteral("a")), byClientId(QStringLiteral("b")))}));
+        {writeEdge(QStringLiteral("part_of"), byClientId(QStringLiteral("a")),
+                   byClientId(QStringLiteral("b")))}));
     QVERIFY2(w.status == 200, w.describe());
-    QVERIFY(server.service()->waitForEmbeddings(10000));   // no background statements below
+    QVERIFY(server.service()->waitForEmbeddings(10000)); // no background statements below
 
     StatementRecorder::instance().take();
     StatementRecorder::instance().recording = true;
@@ -219,13 +224,13 @@ void tst_HttpHealth::healthScansNoTable()
     QCOMPARE(countsOf(r), expectedCounts(2, 1, 1, 1));
 
     const QStringList statements = StatementRecorder::instance().take();
-    const QString databaseFile =
-        QDir(server.service()->config().dataDir).filePath(QStringLiteral("memorygraph.sqlite"));
+    const QString databaseFile
+        = QDir(server.service()->config().dataDir).filePath(QStringLiteral("memorygraph.sqlite"));
     static const QRegularExpression tableScan(QStringLiteral("^SCAN (nodes|edges|commits)\\b"));
     bool sawQuery = false;
     for (const QString &sql : statements) {
         if (sql.startsWith(QLatin1String("PRAGMA")))
-            continue;   // a worker thread opening its connection
+            continue; // a worker thread opening its connection
         sawQuery = true;
         const QStringList plan = queryPlan(databaseFile, sql);
         for (const QString &line : plan) {
@@ -244,13 +249,14 @@ void tst_HttpHealth::countsFollowDeletes()
     const Reply w = server.write(writeBody(
         {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha")),
          writeNode(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("beta"))},
-        {writeEdge(QStringLiteral("part_of"), byClientId(QStringLiteral("a")), byClientId(QStringLiteral("b")))}));
+        {writeEdge(QStringLiteral("part_of"), byClientId(QStringLiteral("a")),
+                   byClientId(QStringLiteral("b")))}));
     QVERIFY2(w.status == 200, w.describe());
     const QJsonObject written = w.json.value(QStringLiteral("nodes")).toArray().first().toObject();
 
     // Re-sending a changed node updates it in place: no new row.
-    QJsonObject changed = writeBody(
-        {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha, changed"))});
+    QJsonObject changed = writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"),
+                                               QStringLiteral("alpha, changed"))});
     const Reply update = server.write(changed);
     QVERIFY2(update.status == 200, update.describe());
     QCOMPARE(countsOf(server.get(kHealth)), expectedCounts(2, 1, 2, 1));

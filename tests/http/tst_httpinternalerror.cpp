@@ -40,8 +40,8 @@ private:
     {
         {
             QMutexLocker lock(&s_mutex);
-            s_lines.append(QString::fromLatin1(context.category ? context.category : "") + QLatin1String(": ")
-                           + message);
+            s_lines.append(QString::fromLatin1(context.category ? context.category : "")
+                           + QLatin1String(": ") + message);
         }
         if (s_previous)
             s_previous(type, context, message);
@@ -56,7 +56,8 @@ private:
 QString executeBehindTheService(const QString &databaseFile, const QByteArray &sql)
 {
     sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(databaseFile.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(databaseFile.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr)
+        != SQLITE_OK) {
         const QString error = QString::fromUtf8(sqlite3_errmsg(db));
         sqlite3_close(db);
         return error;
@@ -98,7 +99,8 @@ void tst_HttpInternalError::storageFailureIsConcealed()
     QVERIFY2(dropped.isEmpty(), qPrintable(dropped));
 
     LogCapture log;
-    const Reply r = server.write(note(s("n2")), {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("broken-store-1")}});
+    const Reply r = server.write(
+        note(s("n2")), {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("broken-store-1")}});
     QVERIFY2(r.status == 500, r.describe().constData());
     QCOMPARE(keysOf(r.json), keyList({"error", "message", "details", "request_id"}));
     QVERIFY(!r.errorCode().isEmpty());
@@ -111,12 +113,13 @@ void tst_HttpInternalError::storageFailureIsConcealed()
     QVERIFY2(!body.contains(s("sql"), Qt::CaseInsensitive), r.body.constData());
     QVERIFY2(!body.contains(s("no such table"), Qt::CaseInsensitive), r.body.constData());
     QVERIFY2(!body.contains(server.dataDir()), r.body.constData());
-    QVERIFY2(!body.contains(QLatin1Char('/')), r.body.constData());   // no path of any kind
+    QVERIFY2(!body.contains(QLatin1Char('/')), r.body.constData()); // no path of any kind
 
     // The log keeps what the caller did not see, under the same request id.
     const QStringList lines = LogCapture::lines();
     const bool logged = std::any_of(lines.cbegin(), lines.cend(), [](const QString &line) {
-        return line.startsWith(QLatin1String("memorygraph.http:")) && line.contains(QLatin1String("broken-store-1"))
+        return line.startsWith(QLatin1String("memorygraph.http:"))
+               && line.contains(QLatin1String("broken-store-1"))
                && line.contains(QLatin1String("no such table"));
     });
     QVERIFY2(logged, qPrintable(lines.join(QLatin1Char('\n'))));

@@ -9,7 +9,8 @@ using namespace MemoryGraph;
 using namespace MemoryGraph::Test;
 
 #define REQUIRE_SERVER(server) QVERIFY2((server).isReady(), qPrintable((server).errorText()))
-#define REQUIRE_OK(reply) QVERIFY2((reply).status == 200 && (reply).isJsonObject, (reply).describe().constData())
+#define REQUIRE_OK(reply) \
+    QVERIFY2((reply).status == 200 && (reply).isJsonObject, (reply).describe().constData())
 
 namespace {
 
@@ -27,7 +28,8 @@ QJsonObject tiered(const QString &clientId, const QString &tier)
 }
 
 /// Writes the nodes and returns client_id -> node id.
-QHash<QString, QString> seed(HttpTestServer &server, const QJsonArray &nodes, const HttpHeaders &headers = {})
+QHash<QString, QString> seed(HttpTestServer &server, const QJsonArray &nodes,
+                             const HttpHeaders &headers = {})
 {
     QHash<QString, QString> ids;
     const Reply r = server.write(writeBody(nodes), headers);
@@ -80,14 +82,16 @@ void tst_HttpLifecycle::rehydrateMovesAndReportsExactKeys()
 {
     HttpTestServer server;
     REQUIRE_SERVER(server);
-    const auto ids = seed(server, {tiered("a", "archive"), tiered("c", "cold"), tiered("h", "hot")});
+    const auto ids
+        = seed(server, {tiered("a", "archive"), tiered("c", "cold"), tiered("h", "hot")});
     QCOMPARE(ids.size(), 3);
-    const Reply r = server.post(kRehydrate, withInput({{"client_ids", QJsonArray{"a", "c", "h", "zz"}},
-                                                      {"node_ids", QJsonArray{ids.value("a").toUpper()}},
-                                                      {"target_tier", "hot"}}));
+    const Reply r
+        = server.post(kRehydrate, withInput({{"client_ids", QJsonArray{"a", "c", "h", "zz"}},
+                                             {"node_ids", QJsonArray{ids.value("a").toUpper()}},
+                                             {"target_tier", "hot"}}));
     REQUIRE_OK(r);
-    QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "target_tier", "commit_id", "commit_uri",
-                                      "commit_hash", "rehydrated"}));
+    QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "target_tier", "commit_id",
+                                      "commit_uri", "commit_hash", "rehydrated"}));
     QCOMPARE(r.json.value("tenant_id").toString(), QStringLiteral("default"));
     QCOMPARE(r.json.value("target_tier").toString(), QStringLiteral("hot"));
     const QString commitId = r.json.value("commit_id").toString();
@@ -201,19 +205,21 @@ void tst_HttpLifecycle::activateReportsExactKeys()
     REQUIRE_SERVER(server);
     const auto ids = seed(server, {tiered("a", "cold"), tiered("b", "hot")});
     const QString missing = QStringLiteral("00000000-0000-4000-8000-0000000000ab");
-    const Reply r = server.post(kActivate, withInput({{"node_ids", QJsonArray{ids.value("a"), missing}},
-                                                     {"client_ids", QJsonArray{"b"}},
-                                                     {"outcome", "positive"},
-                                                     {"run_id", "run-7"},
-                                                     {"activate", false}}));
+    const Reply r
+        = server.post(kActivate, withInput({{"node_ids", QJsonArray{ids.value("a"), missing}},
+                                            {"client_ids", QJsonArray{"b"}},
+                                            {"outcome", "positive"},
+                                            {"run_id", "run-7"},
+                                            {"activate", false}}));
     REQUIRE_OK(r);
-    QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "commit_id", "commit_uri", "commit_hash", "activated"}));
+    QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "commit_id", "commit_uri",
+                                      "commit_hash", "activated"}));
     QVERIFY(isLowerUuid(r.json.value("commit_id").toString()));
     QVERIFY(isHex64(r.json.value("commit_hash").toString()));
     const QJsonObject a = r.json.value("activated").toObject();
     QCOMPARE(keysOf(a), keyList({"requested_node_ids", "requested_client_ids", "resolved_node_ids",
-                                 "found_nodes", "updated_nodes", "missing_node_ids", "missing_client_ids",
-                                 "updated_ids", "outcome", "activate"}));
+                                 "found_nodes", "updated_nodes", "missing_node_ids",
+                                 "missing_client_ids", "updated_ids", "outcome", "activate"}));
     QCOMPARE(a.value("requested_node_ids").toInt(), 2);
     QCOMPARE(a.value("requested_client_ids").toInt(), 1);
     QCOMPARE(a.value("resolved_node_ids").toInt(), 3);
@@ -239,7 +245,8 @@ void tst_HttpLifecycle::activateNothingFoundOmitsOutcome()
 {
     HttpTestServer server;
     REQUIRE_SERVER(server);
-    const Reply r = server.post(kActivate, withInput({{"node_ids", QJsonArray{"00000000-0000-4000-8000-0000000000cd"}}}));
+    const Reply r = server.post(
+        kActivate, withInput({{"node_ids", QJsonArray{"00000000-0000-4000-8000-0000000000cd"}}}));
     REQUIRE_OK(r);
     QVERIFY(r.json.value("commit_id").isNull());
     QVERIFY(r.json.value("commit_hash").isNull());
@@ -299,17 +306,21 @@ void tst_HttpLifecycle::apiKeyTenantIsolation()
     const QString id = ids.value("a");
 
     // Naming the other tenant with k2's key is forbidden.
-    const Reply wrong = server.post(kRehydrate, withInput({{"tenant_id", "acme"}, {"node_ids", QJsonArray{id}}}),
-                                    {apiKey("k2")});
+    const Reply wrong
+        = server.post(kRehydrate, withInput({{"tenant_id", "acme"}, {"node_ids", QJsonArray{id}}}),
+                      {apiKey("k2")});
     QVERIFY2(wrong.status == 403, wrong.describe());
     QCOMPARE(wrong.errorCode(), QStringLiteral("forbidden"));
     // With k2's own tenant the acme node simply is not there.
-    const Reply other = server.post(kRehydrate, withInput({{"node_ids", QJsonArray{id}}}), {apiKey("k2")});
+    const Reply other
+        = server.post(kRehydrate, withInput({{"node_ids", QJsonArray{id}}}), {apiKey("k2")});
     REQUIRE_OK(other);
     QCOMPARE(other.json.value("tenant_id").toString(), QStringLiteral("globex"));
-    QCOMPARE(strings(other.json.value("rehydrated").toObject().value("missing_node_ids")), QStringList{id});
+    QCOMPARE(strings(other.json.value("rehydrated").toObject().value("missing_node_ids")),
+             QStringList{id});
     QVERIFY(other.json.value("commit_id").isNull());
-    const Reply otherActivate = server.post(kActivate, withInput({{"client_ids", QJsonArray{"a"}}}), {apiKey("k2")});
+    const Reply otherActivate
+        = server.post(kActivate, withInput({{"client_ids", QJsonArray{"a"}}}), {apiKey("k2")});
     QVERIFY2(otherActivate.status == 400, otherActivate.describe());
     QCOMPARE(otherActivate.errorCode(), QStringLiteral("nodes_activate_no_resolved_nodes"));
     // No key at all.
@@ -317,7 +328,8 @@ void tst_HttpLifecycle::apiKeyTenantIsolation()
     QVERIFY2(anonymous.status == 401, anonymous.describe());
 
     QCOMPARE(server.nodes("acme").first().tier, QStringLiteral("archive"));
-    const Reply mine = server.post(kRehydrate, withInput({{"node_ids", QJsonArray{id}}}), {apiKey("k1")});
+    const Reply mine
+        = server.post(kRehydrate, withInput({{"node_ids", QJsonArray{id}}}), {apiKey("k1")});
     REQUIRE_OK(mine);
     QCOMPARE(mine.json.value("tenant_id").toString(), QStringLiteral("acme"));
     QCOMPARE(mine.json.value("rehydrated").toObject().value("moved_nodes").toInt(), 1);

@@ -32,7 +32,7 @@ const QString kWrite = u"/v1/memory/write"_s;
 struct RawResponse
 {
     int status = 0;
-    QHash<QByteArray, QByteArray> headers;   ///< lower-case names
+    QHash<QByteArray, QByteArray> headers; ///< lower-case names
     QByteArray body;
     QJsonObject json;
 
@@ -55,7 +55,8 @@ QList<RawResponse> parseResponses(QByteArray bytes)
             const QByteArray line = lines.at(i).trimmed();
             const qsizetype colon = line.indexOf(':');
             if (colon > 0)
-                response.headers.insert(line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
+                response.headers.insert(line.left(colon).trimmed().toLower(),
+                                        line.mid(colon + 1).trimmed());
         }
         const qsizetype length = response.header("content-length").toLongLong();
         if (bytes.size() < headEnd + 4 + length)
@@ -86,7 +87,7 @@ public:
 
     ~RawClient()
     {
-        m_socket.disconnect();   // the handlers use members destroyed before the socket
+        m_socket.disconnect(); // the handlers use members destroyed before the socket
         m_socket.abort();
     }
 
@@ -95,8 +96,8 @@ public:
 
     bool waitConnected(int timeoutMs = 5000)
     {
-        return QTest::qWaitFor([this] { return m_socket.state() == QAbstractSocket::ConnectedState; },
-                               timeoutMs);
+        return QTest::qWaitFor(
+            [this] { return m_socket.state() == QAbstractSocket::ConnectedState; }, timeoutMs);
     }
 
     void send(const QByteArray &bytes) { m_socket.write(bytes); }
@@ -114,7 +115,10 @@ public:
     }
 
     /// Closed by the server (or by abort()).
-    bool isClosed() const { return m_closed || m_socket.state() == QAbstractSocket::UnconnectedState; }
+    bool isClosed() const
+    {
+        return m_closed || m_socket.state() == QAbstractSocket::UnconnectedState;
+    }
     QTcpSocket &socket() { return m_socket; }
     QByteArray received() const { return m_received; }
     QList<RawResponse> responses() const { return parseResponses(m_received); }
@@ -122,7 +126,10 @@ public:
     {
         return QTest::qWaitFor([this, count] { return responses().size() >= count; }, timeoutMs);
     }
-    bool waitClosed(int timeoutMs) { return QTest::qWaitFor([this] { return isClosed(); }, timeoutMs); }
+    bool waitClosed(int timeoutMs)
+    {
+        return QTest::qWaitFor([this] { return isClosed(); }, timeoutMs);
+    }
 
 private:
     quint16 m_port;
@@ -169,8 +176,10 @@ void verifyListenerEnvelope(const RawResponse &r, int status, const QString &cod
     QCOMPARE(r.header("content-type"), QByteArrayLiteral("application/json"));
     QCOMPARE(r.header("connection"), QByteArrayLiteral("close"));
     QCOMPARE(r.header("content-length").toInt(), r.body.size());
-    QVERIFY2(isLowerUuid(QString::fromLatin1(r.header("x-request-id"))), r.header("x-request-id").constData());
-    QCOMPARE(r.json.value(u"request_id"_s).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QVERIFY2(isLowerUuid(QString::fromLatin1(r.header("x-request-id"))),
+             r.header("x-request-id").constData());
+    QCOMPARE(r.json.value(u"request_id"_s).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
 }
 
 /// Wraps an embedding provider and holds every call back: a slow handler.
@@ -185,7 +194,7 @@ public:
     QString model() const override { return m_inner->model(); }
     Result<QVector<Embedding>> embed(const QStringList &texts) override
     {
-        QThread::msleep(m_delayMs);   // runs on an HTTP worker thread
+        QThread::msleep(m_delayMs); // runs on an HTTP worker thread
         return m_inner->embed(texts);
     }
 
@@ -212,7 +221,8 @@ public:
             m_error = u"no offline embedding provider"_s;
             return;
         }
-        auto opened = MemoryService::open(c, std::make_unique<SlowEmbeddings>(std::move(inner).value(), delayMs));
+        auto opened = MemoryService::open(
+            c, std::make_unique<SlowEmbeddings>(std::move(inner).value(), delayMs));
         if (!opened) {
             m_error = opened.error().message;
             return;
@@ -285,7 +295,8 @@ void tst_HttpListener::hugeDeclaredBodyIsRefusedAtTheHeaders()
     RawClient client(server.port());
     QVERIFY(client.waitConnected());
 
-    client.send("POST /v1/memory/write HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
+    client.send("POST /v1/memory/write HTTP/1.1\r\nHost: 127.0.0.1:"
+                + QByteArray::number(server.port())
                 + "\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n");
     QVERIFY2(client.waitResponses(1, 1000), client.received().constData());
     const RawResponse r = client.responses().constFirst();
@@ -311,7 +322,8 @@ void tst_HttpListener::hugeDeclaredBodyWithBodyBytesFollowing()
     REQUIRE_SERVER(server);
     RawClient client(server.port());
     QVERIFY(client.waitConnected());
-    client.send("POST /v1/memory/write HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
+    client.send("POST /v1/memory/write HTTP/1.1\r\nHost: 127.0.0.1:"
+                + QByteArray::number(server.port())
                 + "\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n"
                 + QByteArray(256 * 1024, '{'));
     QVERIFY2(client.waitResponses(1, 2000), client.received().left(300).constData());
@@ -366,7 +378,8 @@ void tst_HttpListener::endlessHeaderBlockIsRefused()
     QVERIFY(client.waitConnected());
     client.send("GET /health HTTP/1.1\r\nX-Endless: " + QByteArray(40 * 1024, 'x'));
     QVERIFY2(client.waitResponses(1, 2000), client.received().constData());
-    verifyListenerEnvelope(client.responses().constFirst(), 431, u"request_header_fields_too_large"_s);
+    verifyListenerEnvelope(client.responses().constFirst(), 431,
+                           u"request_header_fields_too_large"_s);
     QVERIFY(client.waitClosed(2000));
 }
 
@@ -386,19 +399,21 @@ void tst_HttpListener::framingRefusals_data()
                                   << QByteArrayLiteral("5\r\n{}{}{\r\n0\r\n\r\n") << 411
                                   << u"length_required"_s;
     // QtHttpServer would read these as "no body" and parse the body as the next request.
-    QTest::newRow("Content-Length not a number") << QByteArrayLiteral("Content-Length: zz\r\n")
-                                                 << QByteArrayLiteral("{}") << 400
-                                                 << u"invalid_request"_s;
-    QTest::newRow("negative Content-Length") << QByteArrayLiteral("Content-Length: -5\r\n")
-                                             << QByteArrayLiteral("{}") << 400 << u"invalid_request"_s;
+    QTest::newRow("Content-Length not a number")
+        << QByteArrayLiteral("Content-Length: zz\r\n") << QByteArrayLiteral("{}") << 400
+        << u"invalid_request"_s;
+    QTest::newRow("negative Content-Length")
+        << QByteArrayLiteral("Content-Length: -5\r\n") << QByteArrayLiteral("{}") << 400
+        << u"invalid_request"_s;
     QTest::newRow("two different Content-Lengths")
-        << QByteArrayLiteral("Content-Length: 2\r\nContent-Length: 3\r\n") << QByteArrayLiteral("{}")
+        << QByteArrayLiteral("Content-Length: 2\r\nContent-Length: 3\r\n")
+        << QByteArrayLiteral("{}") << 400 << u"invalid_request"_s;
+    QTest::newRow("header line without a name")
+        << QByteArrayLiteral("no colon here\r\nContent-Length: 2\r\n") << QByteArrayLiteral("{}")
         << 400 << u"invalid_request"_s;
-    QTest::newRow("header line without a name") << QByteArrayLiteral("no colon here\r\nContent-Length: 2\r\n")
-                                                << QByteArrayLiteral("{}") << 400 << u"invalid_request"_s;
-    QTest::newRow("more than 100 fields") << (manyFields + "Content-Length: 2\r\n")
-                                          << QByteArrayLiteral("{}") << 431
-                                          << u"request_header_fields_too_large"_s;
+    QTest::newRow("more than 100 fields")
+        << (manyFields + "Content-Length: 2\r\n") << QByteArrayLiteral("{}") << 431
+        << u"request_header_fields_too_large"_s;
 }
 
 void tst_HttpListener::framingRefusals()
@@ -412,8 +427,9 @@ void tst_HttpListener::framingRefusals()
     REQUIRE_SERVER(server);
     RawClient client(server.port());
     QVERIFY(client.waitConnected());
-    client.send("POST /v1/memory/write HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
-                + "\r\nContent-Type: application/json\r\n" + headers + "\r\n" + body);
+    client.send("POST /v1/memory/write HTTP/1.1\r\nHost: 127.0.0.1:"
+                + QByteArray::number(server.port()) + "\r\nContent-Type: application/json\r\n"
+                + headers + "\r\n" + body);
     QVERIFY2(client.waitResponses(1, 5000), client.received().constData());
     const RawResponse r = client.responses().constFirst();
     verifyListenerEnvelope(r, status, code);
@@ -457,7 +473,8 @@ void tst_HttpListener::keepAliveAndPipelinedRequestsStillWork()
 
     // Two requests in one segment, then a third in pieces: the listener follows the framing
     // across reads exactly as QtHttpServer does.
-    client.send(client.request("POST", kWrite, oneWriteBody(u"p1"_s)) + client.request("GET", kHealth));
+    client.send(client.request("POST", kWrite, oneWriteBody(u"p1"_s))
+                + client.request("GET", kHealth));
     QVERIFY2(client.waitResponses(2, 5000), client.received().constData());
     const QByteArray third = client.request("POST", kWrite, oneWriteBody(u"p2"_s));
     for (qsizetype i = 0; i < third.size(); i += 7) {
@@ -526,8 +543,8 @@ void tst_HttpListener::slowHandlerIsNotCutOff()
 {
     // The timeout waits for client bytes only: a request the server is still working on (here
     // an embedding call that takes 4 timeouts) is answered, then the connection idles out.
-    const QProcessEnvironment env = environment({{"MEMORY_HTTP_IDLE_TIMEOUT_MS", u"300"_s},
-                                                 {"EMBEDDING_PROVIDER", u"fake"_s}});
+    const QProcessEnvironment env = environment(
+        {{"MEMORY_HTTP_IDLE_TIMEOUT_MS", u"300"_s}, {"EMBEDDING_PROVIDER", u"fake"_s}});
     SlowServer server(env, 1200);
     REQUIRE_SERVER(server);
     RawClient client(server.port());
@@ -552,7 +569,7 @@ void tst_HttpListener::connectionsOverTheCapGet503()
     for (int i = 0; i < clients; ++i) {
         slow.push_back(std::make_unique<RawClient>(server.port()));
         QVERIFY(slow.back()->waitConnected());
-        slow.back()->send("GET /health HTTP/1.1\r\n");   // and never more
+        slow.back()->send("GET /health HTTP/1.1\r\n"); // and never more
     }
     const auto refused = [&slow] {
         int count = 0;
@@ -584,10 +601,10 @@ void tst_HttpListener::connectionsOverTheCapGet503()
 void tst_HttpListener::normalClientIsServedWhileSlowClientsHoldConnections()
 {
     const int slowClients = 24;
-    HttpTestServer server(environment({{"MEMORY_HTTP_MAX_CONNECTIONS", u"32"_s},
-                                       {"MEMORY_HTTP_IDLE_TIMEOUT_MS", u"1500"_s}}));
+    HttpTestServer server(environment(
+        {{"MEMORY_HTTP_MAX_CONNECTIONS", u"32"_s}, {"MEMORY_HTTP_IDLE_TIMEOUT_MS", u"1500"_s}}));
     REQUIRE_SERVER(server);
-    QCOMPARE(server.get(kHealth).status, 200);   // warm up before the baseline
+    QCOMPARE(server.get(kHealth).status, 200); // warm up before the baseline
     const qint64 rssBefore = residentBytes();
 
     // Slowloris clients: each sends part of a header block, then a byte now and then.
@@ -601,12 +618,13 @@ void tst_HttpListener::normalClientIsServedWhileSlowClientsHoldConnections()
     // One client declares a 10 GB body and streams it as fast as it can, 1 MB at a time.
     RawClient huge(server.port());
     QVERIFY(huge.waitConnected());
-    huge.send(huge.request("POST", kWrite).replace("Content-Length: 0", "Content-Length: 10737418240"));
+    huge.send(
+        huge.request("POST", kWrite).replace("Content-Length: 0", "Content-Length: 10737418240"));
     const QByteArray chunk(1024 * 1024, '[');
     qint64 streamed = 0;
     QObject::connect(&huge.socket(), &QTcpSocket::bytesWritten, &huge.socket(), [&] {
-        if (huge.socket().bytesToWrite() < qint64(chunk.size()) && streamed < 64 * qint64(chunk.size())
-            && !huge.isClosed()) {
+        if (huge.socket().bytesToWrite() < qint64(chunk.size())
+            && streamed < 64 * qint64(chunk.size()) && !huge.isClosed()) {
             huge.send(chunk);
             streamed += chunk.size();
         }
@@ -616,7 +634,8 @@ void tst_HttpListener::normalClientIsServedWhileSlowClientsHoldConnections()
     for (int round = 0; round < 5; ++round) {
         const Reply health = server.get(kHealth);
         QVERIFY2(health.status == 200, health.describe());
-        const Reply written = server.post(kWrite, oneWriteBody(u"normal-"_s + QString::number(round)));
+        const Reply written
+            = server.post(kWrite, oneWriteBody(u"normal-"_s + QString::number(round)));
         QVERIFY2(written.status == 200, written.describe());
         for (const auto &c : slow)
             c->send("X");
@@ -650,8 +669,8 @@ void tst_HttpListener::stopsCleanlyOnTheServerThread()
     host->moveToThread(&thread);
     QObject::connect(&thread, &QThread::finished, host, &QObject::deleteLater);
     thread.start();
-    QMetaObject::invokeMethod(host, [host] { host->start(u"127.0.0.1"_s, 0); },
-                              Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        host, [host] { host->start(u"127.0.0.1"_s, 0); }, Qt::BlockingQueuedConnection);
     const quint16 port = host->port();
     QVERIFY(port != 0);
 

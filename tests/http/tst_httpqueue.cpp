@@ -27,7 +27,7 @@ namespace {
 constexpr int kDim = 1536;
 constexpr int kMaxQueued = 2;
 constexpr int kUpstreamDelayMs = 3000;
-constexpr int kPickUpWaitMs = 300;   // a free worker reaches the upstream well within this
+constexpr int kPickUpWaitMs = 300; // a free worker reaches the upstream well within this
 
 QString s(const char *text)
 {
@@ -39,11 +39,13 @@ QByteArray embeddingAnswer()
     QJsonArray vector;
     for (int i = 0; i < kDim; ++i)
         vector.append(i == 0 ? 1.0 : 0.0);
-    const QJsonObject item{{s("object"), s("embedding")}, {s("index"), 0}, {s("embedding"), vector}};
-    return compactJson(QJsonObject{{s("object"), s("list")},
-                                   {s("data"), QJsonArray{item}},
-                                   {s("model"), s("test-embed")},
-                                   {s("usage"), QJsonObject{{s("prompt_tokens"), 1}, {s("total_tokens"), 1}}}});
+    const QJsonObject item{
+        {s("object"), s("embedding")}, {s("index"), 0}, {s("embedding"), vector}};
+    return compactJson(
+        QJsonObject{{s("object"), s("list")},
+                    {s("data"), QJsonArray{item}},
+                    {s("model"), s("test-embed")},
+                    {s("usage"), QJsonObject{{s("prompt_tokens"), 1}, {s("total_tokens"), 1}}}});
 }
 
 /// A service whose embedding provider is the fake upstream, served on 127.0.0.1.
@@ -95,7 +97,8 @@ public:
 
     QByteArray recallText(int i) const
     {
-        const QByteArray body = compactJson(QJsonObject{{s("query_text"), s("question %1").arg(i)}});
+        const QByteArray body
+            = compactJson(QJsonObject{{s("query_text"), s("question %1").arg(i)}});
         return rawRequest("POST", "/v1/memory/recall_text",
                           {{"Host", "127.0.0.1:" + QByteArray::number(port())},
                            {"Content-Type", "application/json"}},
@@ -133,20 +136,26 @@ void tst_HttpQueue::overTheQueueCapIsBusy()
     // However the test ends, let every admitted request finish (the upstream answers while this
     // thread spins) before the server and the upstream go away.
     const auto drain = qScopeGuard([&exchanges] {
-        std::ignore = QTest::qWaitFor([&exchanges] {
-            return std::all_of(exchanges.begin(), exchanges.end(), [](const auto &e) { return e->answered(); });
-        }, 60000);
+        std::ignore = QTest::qWaitFor(
+            [&exchanges] {
+                return std::all_of(exchanges.begin(), exchanges.end(),
+                                   [](const auto &e) { return e->answered(); });
+            },
+            60000);
     });
     Reply busy;
-    int waitingInARow = 0;   // sent requests no worker picked up
+    int waitingInARow = 0; // sent requests no worker picked up
     qsizetype runningAtBusy = 0;
-    // Without a cap every extra request would just wait: give up once clearly more than the cap wait.
+    // Without a cap every extra request would just wait: give up once clearly more than the cap
+    // wait.
     while (busy.status == 0 && waitingInARow <= kMaxQueued + 2 && exchanges.size() < 300) {
         const qsizetype running = upstream.requests.size();
-        exchanges.push_back(std::make_unique<RawHttpExchange>(server.port(), server.recallText(int(exchanges.size()))));
+        exchanges.push_back(std::make_unique<RawHttpExchange>(
+            server.port(), server.recallText(int(exchanges.size()))));
         RawHttpExchange &latest = *exchanges.back();
-        std::ignore = QTest::qWaitFor([&] { return upstream.requests.size() > running || latest.answered(); },
-                                      kPickUpWaitMs);   // either way, look below
+        std::ignore = QTest::qWaitFor(
+            [&] { return upstream.requests.size() > running || latest.answered(); },
+            kPickUpWaitMs); // either way, look below
         if (latest.answered()) {
             busy = latest.wait(0);
             runningAtBusy = upstream.requests.size();
@@ -157,17 +166,21 @@ void tst_HttpQueue::overTheQueueCapIsBusy()
         }
     }
 
-    QVERIFY2(busy.status == 503, qPrintable(QStringLiteral("no 503 after %1 requests, %2 reached the upstream: %3")
-                                                .arg(exchanges.size()).arg(upstream.requests.size())
-                                                .arg(QString::fromUtf8(busy.describe()))));
+    QVERIFY2(busy.status == 503,
+             qPrintable(QStringLiteral("no 503 after %1 requests, %2 reached the upstream: %3")
+                            .arg(exchanges.size())
+                            .arg(upstream.requests.size())
+                            .arg(QString::fromUtf8(busy.describe()))));
     QCOMPARE(busy.errorCode(), s("server_busy"));
     QCOMPARE(busy.header("retry-after"), QByteArray("1"));
     QCOMPARE(keysOf(busy.json), keyList({"error", "message", "details", "request_id"}));
-    QCOMPARE(busy.json.value(s("details")).toObject().value(s("max_queued_requests")).toInt(), kMaxQueued);
+    QCOMPARE(busy.json.value(s("details")).toObject().value(s("max_queued_requests")).toInt(),
+             kMaxQueued);
     // The refusal came only once the cap was full: at least kMaxQueued requests were waiting.
     const qsizetype admitted = qsizetype(exchanges.size()) - 1;
-    QVERIFY2(admitted - runningAtBusy >= kMaxQueued,
-             qPrintable(QStringLiteral("%1 admitted, %2 running").arg(admitted).arg(runningAtBusy)));
+    QVERIFY2(
+        admitted - runningAtBusy >= kMaxQueued,
+        qPrintable(QStringLiteral("%1 admitted, %2 running").arg(admitted).arg(runningAtBusy)));
 
     // Everything admitted is answered once the upstream answers: the queue drained, nothing hung.
     for (qsizetype i = 0; i < admitted; ++i) {

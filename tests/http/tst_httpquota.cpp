@@ -25,9 +25,10 @@ const QString kEvaluate = QStringLiteral("/v1/memory/rules/evaluate");
 
 QJsonObject noteBody(int i, const QJsonObject &extra = {})
 {
-    return merged(writeBody({writeNode(s("note-%1").arg(i), s("event"), s("note number %1").arg(i))}, {},
-                            s("write %1").arg(i)),
-                  extra);
+    return merged(
+        writeBody({writeNode(s("note-%1").arg(i), s("event"), s("note number %1").arg(i))}, {},
+                  s("write %1").arg(i)),
+        extra);
 }
 
 QJsonArray axis(int dimension)
@@ -55,13 +56,15 @@ void verifyRateLimited(const Reply &r, const QString &code)
     QVERIFY2(r.status == 429, r.describe().constData());
     QCOMPARE(r.errorCode(), code);
     QCOMPARE(keysOf(r.json), keyList({"error", "message", "details", "request_id"}));
-    QCOMPARE(r.json.value(s("request_id")).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QCOMPARE(r.json.value(s("request_id")).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
     const QByteArray retryAfter = r.header("retry-after");
     QVERIFY2(!retryAfter.isEmpty(), r.describe().constData());
     bool numeric = false;
     const int seconds = retryAfter.toInt(&numeric);
     QVERIFY2(numeric && seconds >= 1, retryAfter.constData());
-    const double retryMs = r.json.value(s("details")).toObject().value(s("retry_after_ms")).toDouble();
+    const double retryMs
+        = r.json.value(s("details")).toObject().value(s("retry_after_ms")).toDouble();
     QVERIFY2(retryMs > 0, r.describe().constData());
     QCOMPARE(seconds, qMax(1, int(std::ceil(retryMs / 1000.0))));
 }
@@ -71,8 +74,9 @@ QProcessEnvironment twoTenantKeys(std::initializer_list<QPair<const char *, QStr
 {
     QProcessEnvironment env = environment(quota);
     env.insert(s("MEMORY_AUTH_MODE"), s("api_key"));
-    env.insert(s("MEMORY_API_KEYS_JSON"),
-               s(R"({"key-p":{"tenant_id":"p","agent_id":"agent-a"},"key-q":{"tenant_id":"q","agent_id":"agent-b"}})"));
+    env.insert(
+        s("MEMORY_API_KEYS_JSON"),
+        s(R"({"key-p":{"tenant_id":"p","agent_id":"agent-a"},"key-q":{"tenant_id":"q","agent_id":"agent-b"}})"));
     env.insert(s("TENANT_QUOTA_ENABLED"), s("true"));
     return env;
 }
@@ -153,7 +157,7 @@ void tst_HttpQuota::tenantWriteQuota()
     const Reply refused = server.write(noteBody(3));
     verifyRateLimited(refused, s("tenant_rate_limited_write"));
     QCOMPARE(tenantOf(refused), s("default"));
-    QVERIFY(refused.header("retry-after").toInt() <= 1000);   // 1 token at 0.001/s
+    QVERIFY(refused.header("retry-after").toInt() <= 1000); // 1 token at 0.001/s
     // The refused write wrote nothing.
     QCOMPARE(nodeCount(server), 2);
     QCOMPARE(commitCount(server), 2);
@@ -170,7 +174,8 @@ void tst_HttpQuota::tenantWriteQuota()
     QCOMPARE(third.status, 200);
     QCOMPARE(third.json.value(s("tenant_id")).toString(), s("third"));
     // The body's tenant_id wins over the header for the quota, as it does for storage.
-    const Reply bodyWins = server.write(noteBody(9, obj({{"tenant_id", s("third")}})), {tenantHeader("default")});
+    const Reply bodyWins
+        = server.write(noteBody(9, obj({{"tenant_id", s("third")}})), {tenantHeader("default")});
     QCOMPARE(bodyWins.status, 200);
     QCOMPARE(nodeCount(server, s("third")), 2);
     QCOMPARE(nodeCount(server), 2);
@@ -187,8 +192,9 @@ void tst_HttpQuota::tenantWriteQuotaCoversWriteLikeRoutes()
                                        {"TENANT_WRITE_RATE_LIMIT_BURST", s("2")}}));
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString ruleId = api.write({RuleNode(s("r")).then(obj({{"tool", obj({{"prefer", strs({"t1"})}})}}))})
-                               .value(s("r"));
+    const QString ruleId
+        = api.write({RuleNode(s("r")).then(obj({{"tool", obj({{"prefer", strs({"t1"})}})}}))})
+              .value(s("r"));
     QVERIFY2(!ruleId.isEmpty(), api.last.describe());
     QCOMPARE(api.setState(ruleId, s("ACTIVE")).status, 200);
     const int commits = commitCount(server);
@@ -261,7 +267,8 @@ void tst_HttpQuota::tenantRecallQuota()
     QCOMPARE(run.error().status, 404);
 
     // Another tenant is admitted; writes use the write quota.
-    const Reply other = server.post(kEvaluate, obj({{"context", QJsonObject()}}), {tenantHeader("other")});
+    const Reply other
+        = server.post(kEvaluate, obj({{"context", QJsonObject()}}), {tenantHeader("other")});
     QCOMPARE(other.status, 200);
     QCOMPARE(other.json.value(s("tenant_id")).toString(), s("other"));
     QCOMPARE(api.select(QJsonObject(), strs({"t1"}), obj({{"tenant_id", s("other")}})).status, 200);
@@ -293,9 +300,11 @@ void tst_HttpQuota::tenantDebugEmbeddingsQuota()
     const Reply debugOnly = server.post(kRecall, recallBody(obj({{"return_debug", true}})));
     QCOMPARE(debugOnly.status, 200);
     QVERIFY(!debugOnly.json.value(s("debug")).toObject().contains(s("embeddings")));
-    const Reply embeddingsOnly = server.post(kRecall, recallBody(obj({{"include_embeddings", true}})));
+    const Reply embeddingsOnly
+        = server.post(kRecall, recallBody(obj({{"include_embeddings", true}})));
     QVERIFY2(embeddingsOnly.status != 429, embeddingsOnly.describe());
-    const Reply falseFlags = server.post(kRecall, recallBody(obj({{"return_debug", false}, {"include_embeddings", true}})));
+    const Reply falseFlags = server.post(
+        kRecall, recallBody(obj({{"return_debug", false}, {"include_embeddings", true}})));
     QVERIFY2(falseFlags.status != 429, falseFlags.describe());
 
     // Another tenant has its own debug bucket.
@@ -321,8 +330,9 @@ void tst_HttpQuota::tenantQuotaRefills()
             QCOMPARE(r.status, 200);
     }
     verifyRateLimited(refused, s("tenant_rate_limited_write"));
-    const double retryMs = refused.json.value(s("details")).toObject().value(s("retry_after_ms")).toDouble();
-    QVERIFY2(retryMs <= 250, refused.describe().constData());   // one token at 4/s
+    const double retryMs
+        = refused.json.value(s("details")).toObject().value(s("retry_after_ms")).toDouble();
+    QVERIFY2(retryMs <= 250, refused.describe().constData()); // one token at 4/s
     QCOMPARE(refused.header("retry-after"), QByteArray("1"));
     QThread::msleep(ulong(retryMs) + 60);
     QCOMPARE(server.write(noteBody(100)).status, 200);
@@ -377,7 +387,8 @@ void tst_HttpQuota::classRecallLimiter()
     QCOMPARE(api.select(QJsonObject(), strs({"t1"}), obj({{"run_id", s("run-c")}})).status, 200);
     verifyRateLimited(api.run(obj({{"run_id", s("run-c")}})), s("rate_limited_recall"));
     verifyRateLimited(server.post(kRecall, recallBody()), s("rate_limited_recall"));
-    const Reply selectRefused = api.select(QJsonObject(), strs({"t1"}), obj({{"run_id", s("run-c")}}));
+    const Reply selectRefused
+        = api.select(QJsonObject(), strs({"t1"}), obj({{"run_id", s("run-c")}}));
     verifyRateLimited(selectRefused, s("rate_limited_recall"));
     // Only the first select persisted a decision.
     ToolRunRequest runRequest;
@@ -414,8 +425,8 @@ void tst_HttpQuota::loopbackBypassedByDefault()
     }
     {
         // Tiny class limits do not apply to loopback callers while the bypass is on.
-        HttpTestServer server(environment({{"WRITE_RATE_LIMIT_RPS", s("0.001")},
-                                           {"WRITE_RATE_LIMIT_BURST", s("1")}}));
+        HttpTestServer server(environment(
+            {{"WRITE_RATE_LIMIT_RPS", s("0.001")}, {"WRITE_RATE_LIMIT_BURST", s("1")}}));
         QVERIFY2(server.isReady(), qPrintable(server.errorText()));
         for (int i = 0; i < 10; ++i)
             QCOMPARE(server.write(noteBody(i)).status, 200);
@@ -434,7 +445,8 @@ void tst_HttpQuota::debugQuotaOnlyForDebugEmbeddingRoutes()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     const QJsonObject debug = obj({{"return_debug", true}, {"include_embeddings", true}});
     QCOMPARE(server.write(noteBody(1, debug)).status, 200);
-    const Reply evaluated = server.post(kEvaluate, merged(obj({{"context", QJsonObject()}}), debug));
+    const Reply evaluated
+        = server.post(kEvaluate, merged(obj({{"context", QJsonObject()}}), debug));
     QVERIFY2(evaluated.status == 200, evaluated.describe().constData());
     const Reply recall = server.post(kRecall, recallBody(debug));
     QVERIFY2(recall.status == 200, recall.describe().constData());
@@ -451,14 +463,18 @@ void tst_HttpQuota::otherTenantsCallsSpendNothing()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     const QJsonObject evaluate = obj({{"context", QJsonObject()}});
     for (int i = 0; i < 8; ++i) {
-        const Reply byBody = server.post(kEvaluate, merged(evaluate, obj({{"tenant_id", s("q")}})), {apiKey("key-p")});
+        const Reply byBody = server.post(kEvaluate, merged(evaluate, obj({{"tenant_id", s("q")}})),
+                                         {apiKey("key-p")});
         QVERIFY2(byBody.status == 403, byBody.describe().constData());
         QCOMPARE(byBody.errorCode(), s("forbidden"));
-        QCOMPARE(byBody.json.value(s("message")).toString(), s("tenant_id does not match the tenant of the credential"));
+        QCOMPARE(byBody.json.value(s("message")).toString(),
+                 s("tenant_id does not match the tenant of the credential"));
         QCOMPARE(tenantOf(byBody), s("q"));
-        const Reply byHeader = server.post(kRecall, recallBody(), {apiKey("key-p"), tenantHeader("q")});
+        const Reply byHeader
+            = server.post(kRecall, recallBody(), {apiKey("key-p"), tenantHeader("q")});
         QVERIFY2(byHeader.status == 403, byHeader.describe().constData());
-        const Reply write = server.write(noteBody(i, obj({{"tenant_id", s("q")}})), {apiKey("key-p")});
+        const Reply write
+            = server.write(noteBody(i, obj({{"tenant_id", s("q")}})), {apiKey("key-p")});
         QVERIFY2(write.status == 403, write.describe().constData());
     }
     QCOMPARE(nodeCount(server, s("q")), 0);
@@ -468,7 +484,8 @@ void tst_HttpQuota::otherTenantsCallsSpendNothing()
         const Reply r = server.post(kEvaluate, evaluate, {apiKey("key-q")});
         QVERIFY2(r.status == 200, r.describe().constData());
     }
-    verifyRateLimited(server.post(kEvaluate, evaluate, {apiKey("key-q")}), s("tenant_rate_limited_recall"));
+    verifyRateLimited(server.post(kEvaluate, evaluate, {apiKey("key-q")}),
+                      s("tenant_rate_limited_recall"));
     QCOMPARE(server.write(noteBody(1), {apiKey("key-q")}).status, 200);
     QCOMPARE(server.write(noteBody(2), {apiKey("key-q")}).status, 200);
     verifyRateLimited(server.write(noteBody(3), {apiKey("key-q")}), s("tenant_rate_limited_write"));
@@ -479,8 +496,8 @@ void tst_HttpQuota::otherTenantsCallsSpendNothing()
 // A call the handler refuses as identity_mismatch gives its tenant tokens back.
 void tst_HttpQuota::identityMismatchSpendsNothing()
 {
-    HttpTestServer server(twoTenantKeys({{"TENANT_WRITE_RATE_LIMIT_RPS", s("0.001")},
-                                         {"TENANT_WRITE_RATE_LIMIT_BURST", s("2")}}));
+    HttpTestServer server(twoTenantKeys(
+        {{"TENANT_WRITE_RATE_LIMIT_RPS", s("0.001")}, {"TENANT_WRITE_RATE_LIMIT_BURST", s("2")}}));
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     QJsonObject impersonating = writeNode(s("n"), s("event"), s("claims to be agent z"));
     impersonating.insert(s("producer_agent_id"), s("agent-z"));
@@ -504,14 +521,17 @@ void tst_HttpQuota::tenantBucketsStayBounded()
     ManualClock time;
     RateLimiter limiter(limits, 64, time.clock());
     for (int i = 0; i < 5000; ++i) {
-        QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-%1").arg(i)));
-        QVERIFY2(limiter.tenantBucketCount() <= 64, qPrintable(QString::number(limiter.tenantBucketCount())));
+        QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true,
+                               s("tenant-%1").arg(i)));
+        QVERIFY2(limiter.tenantBucketCount() <= 64,
+                 qPrintable(QString::number(limiter.tenantBucketCount())));
     }
     QVERIFY(limiter.tenantBucketCount() > 0);
     // The active tenant keeps its state: the most recent bucket survives a clean-up.
     QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
     for (int i = 0; i < 3; ++i)
-        QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
+        QVERIFY(
+            !limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
     QVERIFY(limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("tenant-4999")));
 }
 
@@ -526,8 +546,10 @@ void tst_HttpQuota::addressBucketsStayBounded()
     RateCharge charge = chargeOf(RouteClass::Write);
     charge.textEmbedding = true;
     for (int i = 0; i < 2000; ++i) {
-        QVERIFY(!limiter.admit(charge, s("10.0.%1.%2").arg(i / 256).arg(i % 256), false, QString()));
-        QVERIFY2(limiter.addressBucketCount() <= 32, qPrintable(QString::number(limiter.addressBucketCount())));
+        QVERIFY(
+            !limiter.admit(charge, s("10.0.%1.%2").arg(i / 256).arg(i % 256), false, QString()));
+        QVERIFY2(limiter.addressBucketCount() <= 32,
+                 qPrintable(QString::number(limiter.addressBucketCount())));
     }
     QCOMPARE(limiter.tenantBucketCount(), 0);
 }
@@ -538,19 +560,21 @@ void tst_HttpQuota::refilledBucketsAreForgottenFirst()
 {
     RateLimits limits;
     limits.tenantQuotaEnabled = true;
-    limits.tenantRecall = {0.001, 1};    // the throttled tenant stays empty
-    limits.tenantWrite = {1000, 1};      // one write bucket refills within a millisecond
+    limits.tenantRecall = {0.001, 1}; // the throttled tenant stays empty
+    limits.tenantWrite = {1000, 1};   // one write bucket refills within a millisecond
     ManualClock time;
     RateLimiter limiter(limits, 8, time.clock());
     QVERIFY(!limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled")));
     QVERIFY(limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled")));
     for (int i = 0; i < 100; ++i) {
         *time.nowMs += 10;
-        QVERIFY(!limiter.admit(chargeOf(RouteClass::Write), s("127.0.0.1"), true, s("passer-%1").arg(i)));
+        QVERIFY(!limiter.admit(chargeOf(RouteClass::Write), s("127.0.0.1"), true,
+                               s("passer-%1").arg(i)));
     }
     QVERIFY(limiter.tenantBucketCount() <= 8);
     // The oldest bucket of all is the throttled one, and it is still throttled.
-    const auto refused = limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled"));
+    const auto refused
+        = limiter.admit(chargeOf(RouteClass::Recall), s("127.0.0.1"), true, s("throttled"));
     QVERIFY(refused);
     QCOMPARE(refused->code, s("tenant_rate_limited_recall"));
 }

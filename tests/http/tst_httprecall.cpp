@@ -91,7 +91,7 @@ QJsonObject recallTextBody(const QString &text, const QJsonObject &extra = {})
 struct Written
 {
     Reply reply;
-    QHash<QString, QString> ids;   ///< client_id -> node id
+    QHash<QString, QString> ids; ///< client_id -> node id
     QString commitId;
 
     bool ok() const { return reply.status == 200; }
@@ -113,7 +113,8 @@ Written writeGraph(HttpTestServer &server, const QJsonArray &nodes, const QJsonA
     w.reply = server.write(merged(writeBody(nodes, edges), extra), headers);
     w.commitId = w.reply.json.value(u"commit_id"_s).toString();
     for (const QJsonValue &n : w.reply.json.value(u"nodes"_s).toArray())
-        w.ids.insert(n.toObject().value(u"client_id"_s).toString(), n.toObject().value(u"id"_s).toString());
+        w.ids.insert(n.toObject().value(u"client_id"_s).toString(),
+                     n.toObject().value(u"id"_s).toString());
     return w;
 }
 
@@ -226,7 +227,8 @@ QStringList recallKeys()
 
 QStringList seedKeys()
 {
-    return keyList({"id", "type", "title", "text_summary", "tier", "salience", "confidence", "similarity"});
+    return keyList(
+        {"id", "type", "title", "text_summary", "tier", "salience", "confidence", "similarity"});
 }
 
 QStringList metaKeys()
@@ -272,7 +274,8 @@ Written writeStandardGraph(HttpTestServer &server, const HttpHeaders &headers = 
 {
     const QJsonArray nodes{
         memNode(u"e0"_s, u"event"_s, u"deploy failed on monday"_s, axis(0),
-                obj({{"title", u"Deploy failure"_s}, {"raw_ref", u"s3://logs/e0"_s},
+                obj({{"title", u"Deploy failure"_s},
+                     {"raw_ref", u"s3://logs/e0"_s},
                      {"evidence_ref", u"ticket-7"_s}})),
         memNode(u"e1"_s, u"event"_s, u"rollback succeeded"_s, axis(1)),
         memNode(u"ent"_s, u"entity"_s, u"owned by team blue"_s, axis(2),
@@ -280,10 +283,12 @@ Written writeStandardGraph(HttpTestServer &server, const HttpHeaders &headers = 
         memNode(u"top"_s, u"topic"_s, u"weekly cadence"_s, axis(3),
                 obj({{"title", u"Release train"_s},
                      {"slots", obj({{"topic_state", u"active"_s}, {"member_count", 2}})}})),
-        memNode(u"draft"_s, u"topic"_s, u"unreviewed grouping"_s, axis(4),
-                obj({{"title", u"Draft cluster"_s}, {"slots", obj({{"topic_state", u"draft"_s}})}})),
+        memNode(
+            u"draft"_s, u"topic"_s, u"unreviewed grouping"_s, axis(4),
+            obj({{"title", u"Draft cluster"_s}, {"slots", obj({{"topic_state", u"draft"_s}})}})),
         memNode(u"cold"_s, u"event"_s, u"cold memory"_s, axis(5), obj({{"tier", u"cold"_s}})),
-        memNode(u"arch"_s, u"event"_s, u"archived memory"_s, axis(6), obj({{"tier", u"archive"_s}})),
+        memNode(u"arch"_s, u"event"_s, u"archived memory"_s, axis(6),
+                obj({{"tier", u"archive"_s}})),
     };
     const QJsonArray edges{
         memEdge(u"part_of"_s, u"e0"_s, u"top"_s, 0.9, 1.0),
@@ -298,14 +303,16 @@ Written writeStandardGraph(HttpTestServer &server, const HttpHeaders &headers = 
 
 #define REQUIRE_SERVER(server) QVERIFY2((server).isReady(), qPrintable((server).errorText()))
 #define REQUIRE_WRITE(written) QVERIFY2((written).ok(), (written).reply.describe().constData())
-#define REQUIRE_OK(reply) QVERIFY2((reply).status == 200 && (reply).isJsonObject, (reply).describe().constData())
-#define COMPARE_NEAR(actual, expected)                                                              \
-    do {                                                                                            \
-        const double actual_ = (actual);                                                            \
-        const double expected_ = (expected);                                                        \
-        QVERIFY2(std::abs(actual_ - expected_) < kTolerance,                                        \
-                 qPrintable(u"%1 is %2, expected %3"_s.arg(QString::fromLatin1(#actual))            \
-                                .arg(actual_, 0, 'g', 12).arg(expected_, 0, 'g', 12)));             \
+#define REQUIRE_OK(reply) \
+    QVERIFY2((reply).status == 200 && (reply).isJsonObject, (reply).describe().constData())
+#define COMPARE_NEAR(actual, expected) \
+    do { \
+        const double actual_ = (actual); \
+        const double expected_ = (expected); \
+        QVERIFY2(std::abs(actual_ - expected_) < kTolerance, \
+                 qPrintable(u"%1 is %2, expected %3"_s.arg(QString::fromLatin1(#actual)) \
+                                .arg(actual_, 0, 'g', 12) \
+                                .arg(expected_, 0, 'g', 12))); \
     } while (false)
 
 class tst_HttpRecall : public QObject
@@ -385,11 +392,13 @@ void tst_HttpRecall::topLevelKeys_data()
     QTest::addColumn<QStringList>("expected");
 
     QTest::newRow("recall") << false << false << recallKeys();
-    QTest::newRow("recall return_debug") << false << true << (recallKeys() + QStringList{u"debug"_s});
+    QTest::newRow("recall return_debug")
+        << false << true << (recallKeys() + QStringList{u"debug"_s});
     QTest::newRow("recall_text") << true << false
                                  << sorted(recallKeys() + QStringList{u"request_id"_s, u"query"_s});
     QTest::newRow("recall_text return_debug")
-        << true << true << sorted(recallKeys() + QStringList{u"request_id"_s, u"query"_s, u"debug"_s});
+        << true << true
+        << sorted(recallKeys() + QStringList{u"request_id"_s, u"query"_s, u"debug"_s});
 }
 
 void tst_HttpRecall::topLevelKeys()
@@ -417,7 +426,8 @@ void tst_HttpRecall::topLevelKeys()
     QVERIFY(!r.json.contains(u"rules"_s));
 
     if (text) {
-        QCOMPARE(r.json.value(u"request_id"_s).toString(), QString::fromLatin1(r.header("x-request-id")));
+        QCOMPARE(r.json.value(u"request_id"_s).toString(),
+                 QString::fromLatin1(r.header("x-request-id")));
         const QJsonObject query = objectAt(r.json, u"query"_s);
         QCOMPARE(keysOf(query), keyList({"text", "embedding_provider"}));
         QCOMPARE(query.value(u"text"_s).toString(), u"deploy failed"_s);
@@ -425,9 +435,11 @@ void tst_HttpRecall::topLevelKeys()
     }
     if (debug) {
         const QJsonObject d = objectAt(r.json, u"debug"_s);
-        QCOMPARE(keysOf(d), keyList({"neighborhood_counts", "profile", "stage1", "context_compaction"}));
+        QCOMPARE(keysOf(d),
+                 keyList({"neighborhood_counts", "profile", "stage1", "context_compaction"}));
         QCOMPARE(keysOf(d.value(u"neighborhood_counts"_s).toObject()), keyList({"nodes", "edges"}));
-        QCOMPARE(keysOf(d.value(u"profile"_s).toObject()), keyList({"name", "source", "adaptive_downgrade"}));
+        QCOMPARE(keysOf(d.value(u"profile"_s).toObject()),
+                 keyList({"name", "source", "adaptive_downgrade"}));
         QCOMPARE(d.value(u"profile"_s).toObject().value(u"name"_s).toString(), u"strict_edges"_s);
         QCOMPARE(d.value(u"profile"_s).toObject().value(u"source"_s).toString(), u"global"_s);
         QCOMPARE(d.value(u"profile"_s).toObject().value(u"adaptive_downgrade"_s).toBool(), false);
@@ -477,16 +489,18 @@ void tst_HttpRecall::nodeAndEdgeKeys_data()
     QTest::addColumn<QStringList>("extraEdgeKeys");
 
     QTest::newRow("defaults") << QJsonObject() << QStringList() << QStringList();
-    QTest::newRow("include_meta") << obj({{"include_meta", true}}) << metaKeys() << QStringList{u"commit_id"_s};
-    QTest::newRow("include_slots") << obj({{"include_slots", true}}) << QStringList{u"slots"_s} << QStringList();
-    QTest::newRow("include_slots_preview")
-        << obj({{"include_slots_preview", true}}) << QStringList{u"slots_preview"_s} << QStringList();
+    QTest::newRow("include_meta") << obj({{"include_meta", true}}) << metaKeys()
+                                  << QStringList{u"commit_id"_s};
+    QTest::newRow("include_slots")
+        << obj({{"include_slots", true}}) << QStringList{u"slots"_s} << QStringList();
+    QTest::newRow("include_slots_preview") << obj({{"include_slots_preview", true}})
+                                           << QStringList{u"slots_preview"_s} << QStringList();
     QTest::newRow("include_meta + include_slots_preview")
         << obj({{"include_meta", true}, {"include_slots_preview", true}})
         << (metaKeys() + QStringList{u"slots_preview"_s}) << QStringList{u"commit_id"_s};
-    QTest::newRow("all flags false explicitly")
-        << obj({{"include_meta", false}, {"include_slots", false}, {"include_slots_preview", false}})
-        << QStringList() << QStringList();
+    QTest::newRow("all flags false explicitly") << obj(
+        {{"include_meta", false}, {"include_slots", false}, {"include_slots_preview", false}})
+                                                << QStringList() << QStringList();
 }
 
 void tst_HttpRecall::nodeAndEdgeKeys()
@@ -515,7 +529,8 @@ void tst_HttpRecall::nodeAndEdgeKeys()
     const QJsonArray edges = arrayAt(r.json, u"subgraph.edges"_s);
     QCOMPARE(edges.size(), 4);
     for (const QJsonValue &v : edges)
-        QCOMPARE(sorted(keysOf(v.toObject())), sorted(keyList({"from_id", "to_id", "type", "weight"}) + extraEdgeKeys));
+        QCOMPARE(sorted(keysOf(v.toObject())),
+                 sorted(keyList({"from_id", "to_id", "type", "weight"}) + extraEdgeKeys));
 
     // Topic fields come from the slots: state (default active) and member_count (null when absent).
     for (const QJsonValue &v : nodes) {
@@ -543,7 +558,8 @@ void tst_HttpRecall::nodeAndEdgeKeys()
         QCOMPARE(e0.value(u"salience"_s).toDouble(), 0.5);
         QCOMPARE(e0.value(u"importance"_s).toDouble(), 0.5);
         QCOMPARE(e0.value(u"confidence"_s).toDouble(), 0.5);
-        QVERIFY2(QDateTime::fromString(e0.value(u"created_at"_s).toString(), Qt::ISODateWithMs).isValid(),
+        QVERIFY2(QDateTime::fromString(e0.value(u"created_at"_s).toString(), Qt::ISODateWithMs)
+                     .isValid(),
                  qPrintable(e0.value(u"created_at"_s).toString()));
         QVERIFY(e0.value(u"updated_at"_s).isString());
         for (const QJsonValue &v : edges)
@@ -553,7 +569,8 @@ void tst_HttpRecall::nodeAndEdgeKeys()
         for (const QJsonValue &v : nodes) {
             const QJsonObject n = v.toObject();
             if (n.value(u"id"_s).toString() == w.id(u"top"_s))
-                QCOMPARE(n.value(u"slots"_s).toObject(), obj({{"topic_state", u"active"_s}, {"member_count", 2}}));
+                QCOMPARE(n.value(u"slots"_s).toObject(),
+                         obj({{"topic_state", u"active"_s}, {"member_count", 2}}));
             else if (n.value(u"id"_s).toString() == w.id(u"e1"_s))
                 QCOMPARE(n.value(u"slots"_s).toObject(), QJsonObject());
         }
@@ -567,14 +584,19 @@ void tst_HttpRecall::noEmbeddingKeysAnywhere_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QStringList>("expectedPaths");
 
-    const QJsonObject everything = obj({{"include_meta", true}, {"include_slots", true}, {"return_debug", true}});
+    const QJsonObject everything
+        = obj({{"include_meta", true}, {"include_slots", true}, {"return_debug", true}});
     QTest::newRow("recall defaults") << false << QJsonObject() << 200 << QStringList();
-    QTest::newRow("recall include_meta include_slots return_debug") << false << everything << 200 << QStringList();
+    QTest::newRow("recall include_meta include_slots return_debug")
+        << false << everything << 200 << QStringList();
     QTest::newRow("recall include_slots_preview include_meta")
-        << false << obj({{"include_slots_preview", true}, {"include_meta", true}}) << 200 << QStringList();
-    QTest::newRow("recall_text include_meta include_slots return_debug") << true << everything << 200 << QStringList();
+        << false << obj({{"include_slots_preview", true}, {"include_meta", true}}) << 200
+        << QStringList();
+    QTest::newRow("recall_text include_meta include_slots return_debug")
+        << true << everything << 200 << QStringList();
     QTest::newRow("recall return_debug with include_embeddings false")
-        << false << obj({{"return_debug", true}, {"include_embeddings", false}, {"limit", 5}}) << 200 << QStringList();
+        << false << obj({{"return_debug", true}, {"include_embeddings", false}, {"limit", 5}})
+        << 200 << QStringList();
     QTest::newRow("recall debug embeddings allowed (loopback, no ADMIN_TOKEN)")
         << false << merged(everything, obj({{"include_embeddings", true}, {"limit", 20}})) << 200
         << QStringList{u"debug.embeddings"_s};
@@ -582,9 +604,11 @@ void tst_HttpRecall::noEmbeddingKeysAnywhere_data()
         << true << merged(everything, obj({{"include_embeddings", true}, {"limit", 20}})) << 200
         << QStringList{u"debug.embeddings"_s};
     QTest::newRow("include_embeddings without return_debug")
-        << false << obj({{"include_embeddings", true}, {"limit", 5}, {"include_meta", true}}) << 400 << QStringList();
+        << false << obj({{"include_embeddings", true}, {"limit", 5}, {"include_meta", true}}) << 400
+        << QStringList();
     QTest::newRow("include_embeddings with limit 21")
-        << false << obj({{"include_embeddings", true}, {"return_debug", true}, {"limit", 21}}) << 400 << QStringList();
+        << false << obj({{"include_embeddings", true}, {"return_debug", true}, {"limit", 21}})
+        << 400 << QStringList();
 }
 
 void tst_HttpRecall::noEmbeddingKeysAnywhere()
@@ -599,8 +623,9 @@ void tst_HttpRecall::noEmbeddingKeysAnywhere()
     const Written w = writeStandardGraph(server);
     REQUIRE_WRITE(w);
 
-    const Reply r = text ? server.post(kRecallText, recallTextBody(u"deploy failed monday"_s, flags))
-                         : server.post(kRecall, recallBody(standardQuery(), flags));
+    const Reply r = text
+                        ? server.post(kRecallText, recallTextBody(u"deploy failed monday"_s, flags))
+                        : server.post(kRecall, recallBody(standardQuery(), flags));
     QVERIFY2(r.status == status && r.isJsonObject, r.describe().constData());
     QCOMPARE(embeddingKeyPaths(r.json), expectedPaths);
     if (status == 200) {
@@ -622,7 +647,8 @@ void tst_HttpRecall::emptyScope()
     QCOMPARE(sorted(keysOf(r.json)), sorted(recallKeys() + QStringList{u"debug"_s}));
     QCOMPARE(arrayAt(r.json, u"seeds"_s), QJsonArray());
     QCOMPARE(arrayAt(r.json, u"ranked"_s), QJsonArray());
-    QCOMPARE(objectAt(r.json, u"subgraph"_s), obj({{"nodes", QJsonArray()}, {"edges", QJsonArray()}}));
+    QCOMPARE(objectAt(r.json, u"subgraph"_s),
+             obj({{"nodes", QJsonArray()}, {"edges", QJsonArray()}}));
     QCOMPARE(objectAt(r.json, u"context"_s),
              obj({{"text", u""_s}, {"items", QJsonArray()}, {"citations", QJsonArray()}}));
     const QJsonObject d = objectAt(r.json, u"debug"_s);
@@ -638,10 +664,10 @@ void tst_HttpRecall::rulesContextAccepted()
     const Written w = writeStandardGraph(server);
     REQUIRE_WRITE(w);
 
-    const Reply r = server.post(kRecall, recallBody(standardQuery(),
-                                                    obj({{"rules_context", obj({{"intent", u"deploy"_s}})},
-                                                         {"rules_include_shadow", true},
-                                                         {"rules_limit", 10}})));
+    const Reply r = server.post(
+        kRecall, recallBody(standardQuery(), obj({{"rules_context", obj({{"intent", u"deploy"_s}})},
+                                                  {"rules_include_shadow", true},
+                                                  {"rules_limit", 10}})));
     REQUIRE_OK(r);
     QCOMPARE(w.clientsOf(seedIds(r)), (QStringList{u"e0"_s, u"e1"_s, u"ent"_s, u"top"_s}));
     // rules is the only key rules_context may add (spec §4.3 response table).
@@ -673,7 +699,8 @@ void tst_HttpRecall::seedsOrderedBySimilarity()
     const QJsonArray seeds = arrayAt(r.json, u"seeds"_s);
     for (int i = 0; i < 5; ++i)
         COMPARE_NEAR(seeds.at(i).toObject().value(u"similarity"_s).toDouble(), (5 - i) / norm);
-    QCOMPARE(fieldOf(seeds, u"type"_s), (QStringList{u"event"_s, u"concept"_s, u"topic"_s, u"entity"_s, u"event"_s}));
+    QCOMPARE(fieldOf(seeds, u"type"_s),
+             (QStringList{u"event"_s, u"concept"_s, u"topic"_s, u"entity"_s, u"event"_s}));
 
     // limit keeps the most similar ones.
     r = server.post(kRecall, recallBody(query, obj({{"limit", 2}})));
@@ -684,7 +711,8 @@ void tst_HttpRecall::seedsOrderedBySimilarity()
     r = server.post(kRecall, recallBody(vec({{0, -5}, {1, -4}, {2, -3}, {3, -2}, {4, -1}})));
     REQUIRE_OK(r);
     QCOMPARE(w.clientsOf(seedIds(r)), (QStringList{u"n4"_s, u"n3"_s, u"n2"_s, u"n1"_s, u"n0"_s}));
-    COMPARE_NEAR(arrayAt(r.json, u"seeds"_s).at(0).toObject().value(u"similarity"_s).toDouble(), -1.0 / norm);
+    COMPARE_NEAR(arrayAt(r.json, u"seeds"_s).at(0).toObject().value(u"similarity"_s).toDouble(),
+                 -1.0 / norm);
 }
 
 void tst_HttpRecall::activationAndScore_data()
@@ -708,8 +736,10 @@ void tst_HttpRecall::activationAndScore()
     HttpTestServer server;
     REQUIRE_SERVER(server);
     const QJsonArray nodes{
-        memNode(u"s"_s, u"event"_s, u"seed"_s, axis(0), obj({{"salience", 0.8}, {"confidence", 0.6}})),
-        memNode(u"n"_s, u"event"_s, u"neighbour"_s, axis(1), obj({{"salience", 0.2}, {"confidence", 0.4}})),
+        memNode(u"s"_s, u"event"_s, u"seed"_s, axis(0),
+                obj({{"salience", 0.8}, {"confidence", 0.6}})),
+        memNode(u"n"_s, u"event"_s, u"neighbour"_s, axis(1),
+                obj({{"salience", 0.2}, {"confidence", 0.4}})),
     };
     const QJsonArray edges{reversed ? memEdge(edgeType, u"n"_s, u"s"_s, 0.8, 0.5)
                                     : memEdge(edgeType, u"s"_s, u"n"_s, 0.8, 0.5)};
@@ -725,7 +755,8 @@ void tst_HttpRecall::activationAndScore()
     // a(seed) = clamp01(0.75 sim + 0.25 salience); score = 0.7 a + 0.15 confidence + 0.15 salience.
     const double seedActivation = 0.75 * 1.0 + 0.25 * 0.8;
     COMPARE_NEAR(ranked.at(0).toObject().value(u"activation"_s).toDouble(), seedActivation);
-    COMPARE_NEAR(ranked.at(0).toObject().value(u"score"_s).toDouble(), 0.7 * seedActivation + 0.15 * 0.6 + 0.15 * 0.8);
+    COMPARE_NEAR(ranked.at(0).toObject().value(u"score"_s).toDouble(),
+                 0.7 * seedActivation + 0.15 * 0.6 + 0.15 * 0.8);
     // Neighbour: a(seed) x typeWeight x weight x confidence x 0.5 (max-propagation).
     const double neighbourActivation = seedActivation * typeWeight * 0.8 * 0.5 * 0.5;
     COMPARE_NEAR(ranked.at(1).toObject().value(u"activation"_s).toDouble(), neighbourActivation);
@@ -759,15 +790,21 @@ void tst_HttpRecall::knobsBoundTheResult_data()
         << obj({{"limit", 2}, {"neighborhood_hops", 2}}) << 2 << 4 << 4 << 3 << 4 << 3;
     QTest::newRow("ranked_limit 2 cuts ranked only")
         << obj({{"limit", 2}, {"ranked_limit", 2}}) << 2 << 2 << 4 << 3 << 4 << 3;
-    QTest::newRow("ranked_limit 1") << obj({{"limit", 2}, {"ranked_limit", 1}}) << 2 << 1 << 4 << 3 << 4 << 3;
-    QTest::newRow("max_nodes 3") << obj({{"limit", 2}, {"max_nodes", 3}}) << 2 << 4 << 3 << 2 << 4 << 3;
+    QTest::newRow("ranked_limit 1")
+        << obj({{"limit", 2}, {"ranked_limit", 1}}) << 2 << 1 << 4 << 3 << 4 << 3;
+    QTest::newRow("max_nodes 3") << obj({{"limit", 2}, {"max_nodes", 3}}) << 2 << 4 << 3 << 2 << 4
+                                 << 3;
     QTest::newRow("max_nodes 1 cuts even seeds from the subgraph")
         << obj({{"limit", 2}, {"max_nodes", 1}}) << 2 << 4 << 1 << 0 << 4 << 3;
-    QTest::newRow("max_edges 1") << obj({{"limit", 2}, {"max_edges", 1}}) << 2 << 4 << 4 << 1 << 4 << 3;
-    QTest::newRow("max_edges 0") << obj({{"limit", 2}, {"max_edges", 0}}) << 2 << 2 << 2 << 0 << 2 << 0;
-    QTest::newRow("limit 8 takes the whole chain") << obj({{"limit", 8}}) << 8 << 8 << 8 << 7 << 8 << 7;
+    QTest::newRow("max_edges 1") << obj({{"limit", 2}, {"max_edges", 1}}) << 2 << 4 << 4 << 1 << 4
+                                 << 3;
+    QTest::newRow("max_edges 0") << obj({{"limit", 2}, {"max_edges", 0}}) << 2 << 2 << 2 << 0 << 2
+                                 << 0;
+    QTest::newRow("limit 8 takes the whole chain")
+        << obj({{"limit", 8}}) << 8 << 8 << 8 << 7 << 8 << 7;
     QTest::newRow("limit 8, max_nodes 5, max_edges 2, ranked_limit 3")
-        << obj({{"limit", 8}, {"max_nodes", 5}, {"max_edges", 2}, {"ranked_limit", 3}}) << 8 << 3 << 5 << 2 << 8 << 7;
+        << obj({{"limit", 8}, {"max_nodes", 5}, {"max_edges", 2}, {"ranked_limit", 3}}) << 8 << 3
+        << 5 << 2 << 8 << 7;
 }
 
 void tst_HttpRecall::knobsBoundTheResult()
@@ -789,12 +826,14 @@ void tst_HttpRecall::knobsBoundTheResult()
         chainNodes.append(memNode(u"c%1"_s.arg(i), u"event"_s, u"chain %1"_s.arg(i), axis(i)));
         weights.append({i, double(8 - i)});
         if (i > 0)
-            chainEdges.append(memEdge(u"related_to"_s, u"c%1"_s.arg(i - 1), u"c%1"_s.arg(i), 0.9, 1.0));
+            chainEdges.append(
+                memEdge(u"related_to"_s, u"c%1"_s.arg(i - 1), u"c%1"_s.arg(i), 0.9, 1.0));
     }
     const Written w = writeGraph(server, chainNodes, chainEdges);
     REQUIRE_WRITE(w);
 
-    const Reply r = server.post(kRecall, recallBody(vec(weights), merged(knobs, obj({{"return_debug", true}}))));
+    const Reply r = server.post(
+        kRecall, recallBody(vec(weights), merged(knobs, obj({{"return_debug", true}}))));
     REQUIRE_OK(r);
     const QStringList seedList = w.clientsOf(seedIds(r));
     QCOMPARE(seedList.size(), seeds);
@@ -803,7 +842,8 @@ void tst_HttpRecall::knobsBoundTheResult()
     QCOMPARE(arrayAt(r.json, u"ranked"_s).size(), ranked);
     QCOMPARE(arrayAt(r.json, u"subgraph.nodes"_s).size(), nodes);
     QCOMPARE(arrayAt(r.json, u"subgraph.edges"_s).size(), edges);
-    QCOMPARE(objectAt(r.json, u"debug.neighborhood_counts"_s), obj({{"nodes", neighbourhoodNodes}, {"edges", neighbourhoodEdges}}));
+    QCOMPARE(objectAt(r.json, u"debug.neighborhood_counts"_s),
+             obj({{"nodes", neighbourhoodNodes}, {"edges", neighbourhoodEdges}}));
 
     // ranked is ordered by score; the subgraph starts with the seeds in seed order and its
     // edges only join nodes it contains.
@@ -827,7 +867,8 @@ void tst_HttpRecall::edgeQualityFilters_data()
     QTest::addColumn<QStringList>("expectedNodes");
 
     QTest::newRow("profile defaults 0.2 / 0.2") << QJsonObject() << QStringList{u"c"_s, u"s"_s};
-    QTest::newRow("min_edge_weight 0.1") << obj({{"min_edge_weight", 0.1}}) << QStringList{u"a"_s, u"c"_s, u"s"_s};
+    QTest::newRow("min_edge_weight 0.1")
+        << obj({{"min_edge_weight", 0.1}}) << QStringList{u"a"_s, u"c"_s, u"s"_s};
     QTest::newRow("min_edge_confidence 0.05")
         << obj({{"min_edge_confidence", 0.05}}) << QStringList{u"b"_s, u"c"_s, u"d"_s, u"s"_s};
     QTest::newRow("both 0") << obj({{"min_edge_weight", 0}, {"min_edge_confidence", 0}})
@@ -845,8 +886,10 @@ void tst_HttpRecall::edgeQualityFilters()
     HttpTestServer server;
     REQUIRE_SERVER(server);
     const QJsonArray nodes{
-        memNode(u"s"_s, u"event"_s, u"seed"_s, axis(0)), memNode(u"a"_s, u"event"_s, u"a"_s, axis(1)),
-        memNode(u"b"_s, u"event"_s, u"b"_s, axis(2)),    memNode(u"c"_s, u"event"_s, u"c"_s, axis(3)),
+        memNode(u"s"_s, u"event"_s, u"seed"_s, axis(0)),
+        memNode(u"a"_s, u"event"_s, u"a"_s, axis(1)),
+        memNode(u"b"_s, u"event"_s, u"b"_s, axis(2)),
+        memNode(u"c"_s, u"event"_s, u"c"_s, axis(3)),
         memNode(u"d"_s, u"event"_s, u"d"_s, axis(4)),
     };
     const QJsonArray edges{
@@ -858,7 +901,8 @@ void tst_HttpRecall::edgeQualityFilters()
     const Written w = writeGraph(server, nodes, edges);
     REQUIRE_WRITE(w);
 
-    const Reply r = server.post(kRecall, recallBody(axis(0), merged(knobs, obj({{"limit", 1}, {"return_debug", true}}))));
+    const Reply r = server.post(
+        kRecall, recallBody(axis(0), merged(knobs, obj({{"limit", 1}, {"return_debug", true}}))));
     REQUIRE_OK(r);
     QCOMPARE(sorted(w.clientsOf(nodeIds(r))), expectedNodes);
     QCOMPARE(sorted(w.clientsOf(rankedIds(r))), expectedNodes);
@@ -918,7 +962,8 @@ void tst_HttpRecall::coldAndArchiveNeverSeed()
     REQUIRE_WRITE(w);
 
     // cold and archive are the most similar, yet only hot and warm are searched (spec §4.3.2.2).
-    const Reply r = server.post(kRecall, recallBody(vec({{0, 1}, {1, 2}, {2, 3}, {3, 4}}), obj({{"return_debug", true}})));
+    const Reply r = server.post(
+        kRecall, recallBody(vec({{0, 1}, {1, 2}, {2, 3}, {3, 4}}), obj({{"return_debug", true}})));
     REQUIRE_OK(r);
     QCOMPARE(w.clientsOf(seedIds(r)), (QStringList{u"warm"_s, u"hot"_s}));
     QCOMPARE(fieldOf(arrayAt(r.json, u"seeds"_s), u"tier"_s), (QStringList{u"warm"_s, u"hot"_s}));
@@ -935,14 +980,19 @@ void tst_HttpRecall::draftTopicNotSeededButAppended()
     const Written w = writeStandardGraph(server);
     REQUIRE_WRITE(w);
 
-    const Reply r = server.post(kRecall, recallBody(standardQuery(), obj({{"return_debug", true}})));
+    const Reply r
+        = server.post(kRecall, recallBody(standardQuery(), obj({{"return_debug", true}})));
     REQUIRE_OK(r);
     // The draft topic is closer to the query than any seed, but never seeds or scores.
     QCOMPARE(w.clientsOf(seedIds(r)), (QStringList{u"e0"_s, u"e1"_s, u"ent"_s, u"top"_s}));
-    QCOMPARE(sorted(w.clientsOf(rankedIds(r))), (QStringList{u"e0"_s, u"e1"_s, u"ent"_s, u"top"_s}));
+    QCOMPARE(sorted(w.clientsOf(rankedIds(r))),
+             (QStringList{u"e0"_s, u"e1"_s, u"ent"_s, u"top"_s}));
     // It is appended to the subgraph because e0 is part_of it.
-    QCOMPARE(w.clientsOf(nodeIds(r)), (QStringList{u"e0"_s, u"e1"_s, u"ent"_s, u"top"_s, u"draft"_s}));
-    QCOMPARE(arrayAt(r.json, u"subgraph.nodes"_s).at(4).toObject().value(u"topic_state"_s).toString(), u"draft"_s);
+    QCOMPARE(w.clientsOf(nodeIds(r)),
+             (QStringList{u"e0"_s, u"e1"_s, u"ent"_s, u"top"_s, u"draft"_s}));
+    QCOMPARE(
+        arrayAt(r.json, u"subgraph.nodes"_s).at(4).toObject().value(u"topic_state"_s).toString(),
+        u"draft"_s);
     // ... but it is not context material.
     QVERIFY(!fieldOf(arrayAt(r.json, u"context.items"_s), u"node_id"_s).contains(w.id(u"draft"_s)));
     QVERIFY(!objectAt(r.json, u"context"_s).value(u"text"_s).toString().contains(w.id(u"draft"_s)));
@@ -952,7 +1002,8 @@ void tst_HttpRecall::draftTopicNotSeededButAppended()
     QStringList edgePairs;
     for (const QJsonValue &v : arrayAt(r.json, u"subgraph.edges"_s)) {
         const QJsonObject e = v.toObject();
-        edgePairs << w.clientOf(e.value(u"from_id"_s).toString()) + u'>' + w.clientOf(e.value(u"to_id"_s).toString());
+        edgePairs << w.clientOf(e.value(u"from_id"_s).toString()) + u'>'
+                         + w.clientOf(e.value(u"to_id"_s).toString());
     }
     QCOMPARE(edgePairs.size(), 4);
     QCOMPARE(sorted(edgePairs.mid(0, 2)), (QStringList{u"e0>draft"_s, u"e0>top"_s}));
@@ -965,12 +1016,14 @@ void tst_HttpRecall::draftTopicSwappedIn_data()
     QTest::addColumn<QStringList>("expected");
 
     // DRAFT_BUDGET = min(10, floor(max_nodes / 5)); seeds are s0, s1; ranked n2 > n3 > n4.
-    QTest::newRow("max_nodes 4: no draft budget") << 4 << QStringList{u"s0"_s, u"s1"_s, u"n2"_s, u"n3"_s};
+    QTest::newRow("max_nodes 4: no draft budget")
+        << 4 << QStringList{u"s0"_s, u"s1"_s, u"n2"_s, u"n3"_s};
     QTest::newRow("max_nodes 5: full, the lowest non-seed is swapped out")
         << 5 << QStringList{u"s0"_s, u"s1"_s, u"n2"_s, u"n3"_s, u"D"_s};
     QTest::newRow("max_nodes 6: appended into free room")
         << 6 << QStringList{u"s0"_s, u"s1"_s, u"n2"_s, u"n3"_s, u"n4"_s, u"D"_s};
-    QTest::newRow("max_nodes 60 (default)") << 60 << QStringList{u"s0"_s, u"s1"_s, u"n2"_s, u"n3"_s, u"n4"_s, u"D"_s};
+    QTest::newRow("max_nodes 60 (default)")
+        << 60 << QStringList{u"s0"_s, u"s1"_s, u"n2"_s, u"n3"_s, u"n4"_s, u"D"_s};
 }
 
 void tst_HttpRecall::draftTopicSwappedIn()
@@ -986,7 +1039,8 @@ void tst_HttpRecall::draftTopicSwappedIn()
         memNode(u"n2"_s, u"event"_s, u"n2"_s, axis(2)),
         memNode(u"n3"_s, u"event"_s, u"n3"_s, axis(3)),
         memNode(u"n4"_s, u"event"_s, u"n4"_s, axis(4)),
-        memNode(u"D"_s, u"topic"_s, u"draft topic"_s, axis(9), obj({{"slots", obj({{"topic_state", u"draft"_s}})}})),
+        memNode(u"D"_s, u"topic"_s, u"draft topic"_s, axis(9),
+                obj({{"slots", obj({{"topic_state", u"draft"_s}})}})),
     };
     const QJsonArray edges{
         memEdge(u"related_to"_s, u"s0"_s, u"n2"_s, 0.9, 1.0),
@@ -1017,7 +1071,8 @@ void tst_HttpRecall::hiddenCandidatesDoNotCrowdOutSeeds_data()
         << obj({{"memory_lane", u"private"_s}, {"owner_agent_id", u"agent-b"_s}}) << u"event"_s;
     QTest::newRow("cold tier nodes") << obj({{"tier", u"cold"_s}}) << u"event"_s;
     QTest::newRow("archive tier nodes") << obj({{"tier", u"archive"_s}}) << u"event"_s;
-    QTest::newRow("draft topics") << obj({{"slots", obj({{"topic_state", u"draft"_s}})}}) << u"topic"_s;
+    QTest::newRow("draft topics") << obj({{"slots", obj({{"topic_state", u"draft"_s}})}})
+                                  << u"topic"_s;
 }
 
 void tst_HttpRecall::hiddenCandidatesDoNotCrowdOutSeeds()
@@ -1031,14 +1086,17 @@ void tst_HttpRecall::hiddenCandidatesDoNotCrowdOutSeeds()
     for (int i = 0; i < 400; ++i)
         nodes.append(memNode(u"h%1"_s.arg(i), hiddenType, u"hidden %1"_s.arg(i),
                              vec({{0, 1.0}, {1 + i, 0.05}}), hiddenFields));
-    nodes.append(memNode(u"visible"_s, u"event"_s, u"the visible one"_s, vec({{0, 1.0}, {1000, 1.0}})));
+    nodes.append(
+        memNode(u"visible"_s, u"event"_s, u"the visible one"_s, vec({{0, 1.0}, {1000, 1.0}})));
     const Written w = writeGraph(server, nodes);
     REQUIRE_WRITE(w);
 
-    const Reply r = server.post(kRecall, recallBody(axis(0), obj({{"limit", 1}, {"consumer_agent_id", u"agent-a"_s}})));
+    const Reply r = server.post(
+        kRecall, recallBody(axis(0), obj({{"limit", 1}, {"consumer_agent_id", u"agent-a"_s}})));
     REQUIRE_OK(r);
     QCOMPARE(w.clientsOf(seedIds(r)), QStringList{u"visible"_s});
-    COMPARE_NEAR(arrayAt(r.json, u"seeds"_s).at(0).toObject().value(u"similarity"_s).toDouble(), std::sqrt(0.5));
+    COMPARE_NEAR(arrayAt(r.json, u"seeds"_s).at(0).toObject().value(u"similarity"_s).toDouble(),
+                 std::sqrt(0.5));
 }
 
 void tst_HttpRecall::nodesWithoutReadyEmbeddingNotReturned()
@@ -1050,7 +1108,8 @@ void tst_HttpRecall::nodesWithoutReadyEmbeddingNotReturned()
     QJsonObject bare = writeNode(u"bare"_s, u"event"_s, u"no vector for this one"_s);
     bare.insert(u"memory_lane"_s, u"shared"_s);
     const QJsonArray nodes{memNode(u"s"_s, u"event"_s, u"seed"_s, axis(0)), bare};
-    const Written w = writeGraph(server, nodes, QJsonArray{memEdge(u"derived_from"_s, u"s"_s, u"bare"_s, 1.0, 1.0)});
+    const Written w = writeGraph(
+        server, nodes, QJsonArray{memEdge(u"derived_from"_s, u"s"_s, u"bare"_s, 1.0, 1.0)});
     REQUIRE_WRITE(w);
     for (const NodeRecord &n : server.nodes()) {
         if (n.clientId == "bare"_L1)
@@ -1076,7 +1135,8 @@ void tst_HttpRecall::laneVisibility_data()
     QTest::addColumn<QString>("team");
     QTest::addColumn<QStringList>("visible");
 
-    QTest::newRow("no consumer: acts as local-user") << QString() << QString() << QStringList{u"local"_s, u"shared"_s};
+    QTest::newRow("no consumer: acts as local-user")
+        << QString() << QString() << QStringList{u"local"_s, u"shared"_s};
     QTest::newRow("owner agent-a sees its private node")
         << u"agent-a"_s << QString() << QStringList{u"mine"_s, u"shared"_s};
     QTest::newRow("agent-b sees only its own private node")
@@ -1087,7 +1147,8 @@ void tst_HttpRecall::laneVisibility_data()
         << u"agent-a"_s << u"team-x"_s << QStringList{u"mine"_s, u"shared"_s, u"team"_s};
     QTest::newRow("team-x without agent: local-user in team-x")
         << QString() << u"team-x"_s << QStringList{u"local"_s, u"shared"_s, u"team"_s};
-    QTest::newRow("agent-c in team-y sees shared only") << u"agent-c"_s << u"team-y"_s << QStringList{u"shared"_s};
+    QTest::newRow("agent-c in team-y sees shared only")
+        << u"agent-c"_s << u"team-y"_s << QStringList{u"shared"_s};
 }
 
 void tst_HttpRecall::laneVisibility()
@@ -1102,9 +1163,12 @@ void tst_HttpRecall::laneVisibility()
     const QJsonArray nodes{
         memNode(u"shared"_s, u"event"_s, u"shared note"_s, axis(0)),
         memNode(u"local"_s, u"event"_s, u"local user note"_s, axis(1), priv),
-        memNode(u"mine"_s, u"event"_s, u"agent a note"_s, axis(2), merged(priv, obj({{"owner_agent_id", u"agent-a"_s}}))),
-        memNode(u"team"_s, u"event"_s, u"team x note"_s, axis(3), merged(priv, obj({{"owner_team_id", u"team-x"_s}}))),
-        memNode(u"other"_s, u"event"_s, u"agent b note"_s, axis(4), merged(priv, obj({{"owner_agent_id", u"agent-b"_s}}))),
+        memNode(u"mine"_s, u"event"_s, u"agent a note"_s, axis(2),
+                merged(priv, obj({{"owner_agent_id", u"agent-a"_s}}))),
+        memNode(u"team"_s, u"event"_s, u"team x note"_s, axis(3),
+                merged(priv, obj({{"owner_team_id", u"team-x"_s}}))),
+        memNode(u"other"_s, u"event"_s, u"agent b note"_s, axis(4),
+                merged(priv, obj({{"owner_agent_id", u"agent-b"_s}}))),
     };
     // Every private node hangs off the shared one, so it could also arrive as a neighbour.
     const QJsonArray edges{
@@ -1121,12 +1185,14 @@ void tst_HttpRecall::laneVisibility()
         extra.insert(u"consumer_agent_id"_s, agent);
     if (!team.isEmpty())
         extra.insert(u"consumer_team_id"_s, team);
-    const Reply r = server.post(kRecall, recallBody(vec({{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}), extra));
+    const Reply r
+        = server.post(kRecall, recallBody(vec({{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}), extra));
     REQUIRE_OK(r);
     QCOMPARE(sorted(w.clientsOf(seedIds(r))), visible);
     QCOMPARE(sorted(w.clientsOf(rankedIds(r))), visible);
     QCOMPARE(sorted(w.clientsOf(nodeIds(r))), visible);
-    QCOMPARE(sorted(w.clientsOf(fieldOf(arrayAt(r.json, u"context.items"_s), u"node_id"_s))), visible);
+    QCOMPARE(sorted(w.clientsOf(fieldOf(arrayAt(r.json, u"context.items"_s), u"node_id"_s))),
+             visible);
     // An invisible node leaves no trace: not its id, not its text.
     for (auto it = w.ids.constBegin(); it != w.ids.constEnd(); ++it) {
         if (visible.contains(it.key()))
@@ -1170,8 +1236,10 @@ void tst_HttpRecall::tenantIsolation()
     const HttpHeaders acme{{QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("acme")}};
     const HttpHeaders globex{{QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("globex")}};
     // The same client_id in two tenants: two different nodes.
-    const Written a = writeGraph(server, QJsonArray{memNode(u"n"_s, u"event"_s, u"acme note"_s, axis(0))}, {}, acme);
-    const Written g = writeGraph(server, QJsonArray{memNode(u"n"_s, u"event"_s, u"globex note"_s, axis(0))}, {}, globex);
+    const Written a = writeGraph(
+        server, QJsonArray{memNode(u"n"_s, u"event"_s, u"acme note"_s, axis(0))}, {}, acme);
+    const Written g = writeGraph(
+        server, QJsonArray{memNode(u"n"_s, u"event"_s, u"globex note"_s, axis(0))}, {}, globex);
     REQUIRE_WRITE(a);
     REQUIRE_WRITE(g);
     QVERIFY(a.id(u"n"_s) != g.id(u"n"_s));
@@ -1212,7 +1280,8 @@ void tst_HttpRecall::tenantIsolation()
     QCOMPARE(seedIds(r), QStringList());
 
     // A malformed tenant header is a validation error naming the header.
-    r = server.post(kRecall, recallBody(axis(0)), {{QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("bad tenant!")}});
+    r = server.post(kRecall, recallBody(axis(0)),
+                    {{QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("bad tenant!")}});
     QVERIFY2(r.status == 400, r.describe().constData());
     QCOMPARE(r.errorCode(), u"invalid_request"_s);
     QCOMPARE(r.issuePath(), u"X-Tenant-Id"_s);
@@ -1231,39 +1300,47 @@ void tst_HttpRecall::contextSectionsItemsCitations()
     const Reply r = server.post(kRecall, recallBody(standardQuery()));
     REQUIRE_OK(r);
     const QJsonObject context = objectAt(r.json, u"context"_s);
-    const QString expectedText =
-        u"# Topics / Concepts\n"_s
-        + u"- Release train: weekly cadence (node:%1)\n"_s.arg(w.id(u"top"_s))
-        + u"\n# Entities\n"_s
-        + u"- Payments API: owned by team blue (node:%1)\n"_s.arg(w.id(u"ent"_s))
-        + u"\n# Supporting Events / Evidence\n"_s
-        + u"- deploy failed on monday (node:%1, raw_ref=s3://logs/e0, evidence_ref=ticket-7)\n"_s.arg(w.id(u"e0"_s))
-        + u"- rollback succeeded (node:%1)"_s.arg(w.id(u"e1"_s));
+    const QString expectedText
+        = u"# Topics / Concepts\n"_s
+          + u"- Release train: weekly cadence (node:%1)\n"_s.arg(w.id(u"top"_s))
+          + u"\n# Entities\n"_s
+          + u"- Payments API: owned by team blue (node:%1)\n"_s.arg(w.id(u"ent"_s))
+          + u"\n# Supporting Events / Evidence\n"_s
+          + u"- deploy failed on monday (node:%1, raw_ref=s3://logs/e0, evidence_ref=ticket-7)\n"_s
+                .arg(w.id(u"e0"_s))
+          + u"- rollback succeeded (node:%1)"_s.arg(w.id(u"e1"_s));
     QCOMPARE(context.value(u"text"_s).toString(), expectedText);
 
     // Items: topics, entities, events, each section in rank order; one citation per item node.
     const QJsonArray items = context.value(u"items"_s).toArray();
-    QCOMPARE(fieldOf(items, u"kind"_s), (QStringList{u"topic"_s, u"entity"_s, u"event"_s, u"event"_s}));
-    QCOMPARE(w.clientsOf(fieldOf(items, u"node_id"_s)), (QStringList{u"top"_s, u"ent"_s, u"e0"_s, u"e1"_s}));
-    QCOMPARE(keysOf(items.at(0).toObject()), keyList({"kind", "node_id", "uri", "title", "summary", "commit_id"}));
-    QCOMPARE(keysOf(items.at(1).toObject()), keyList({"kind", "node_id", "uri", "title", "summary", "commit_id"}));
-    QCOMPARE(keysOf(items.at(2).toObject()),
-             keyList({"kind", "node_id", "uri", "summary", "raw_ref", "evidence_ref", "commit_id"}));
+    QCOMPARE(fieldOf(items, u"kind"_s),
+             (QStringList{u"topic"_s, u"entity"_s, u"event"_s, u"event"_s}));
+    QCOMPARE(w.clientsOf(fieldOf(items, u"node_id"_s)),
+             (QStringList{u"top"_s, u"ent"_s, u"e0"_s, u"e1"_s}));
+    QCOMPARE(keysOf(items.at(0).toObject()),
+             keyList({"kind", "node_id", "uri", "title", "summary", "commit_id"}));
+    QCOMPARE(keysOf(items.at(1).toObject()),
+             keyList({"kind", "node_id", "uri", "title", "summary", "commit_id"}));
+    QCOMPARE(keysOf(items.at(2).toObject()), keyList({"kind", "node_id", "uri", "summary",
+                                                      "raw_ref", "evidence_ref", "commit_id"}));
     const QJsonObject e0Item = items.at(2).toObject();
     QCOMPARE(e0Item.value(u"summary"_s).toString(), u"deploy failed on monday"_s);
     QCOMPARE(e0Item.value(u"raw_ref"_s).toString(), u"s3://logs/e0"_s);
     QCOMPARE(e0Item.value(u"evidence_ref"_s).toString(), u"ticket-7"_s);
     QCOMPARE(e0Item.value(u"commit_id"_s).toString(), w.commitId);
-    QCOMPARE(e0Item.value(u"uri"_s).toString(), u"memorygraph://default/default/event/"_s + w.id(u"e0"_s));
+    QCOMPARE(e0Item.value(u"uri"_s).toString(),
+             u"memorygraph://default/default/event/"_s + w.id(u"e0"_s));
     QCOMPARE(items.at(0).toObject().value(u"title"_s).toString(), u"Release train"_s);
 
     const QJsonArray citations = context.value(u"citations"_s).toArray();
     QCOMPARE(fieldOf(citations, u"node_id"_s), fieldOf(items, u"node_id"_s));
     for (const QJsonValue &c : citations) {
         const QJsonObject citation = c.toObject();
-        QCOMPARE(keysOf(citation), keyList({"node_id", "uri", "commit_id", "commit_uri", "raw_ref", "evidence_ref"}));
+        QCOMPARE(keysOf(citation),
+                 keyList({"node_id", "uri", "commit_id", "commit_uri", "raw_ref", "evidence_ref"}));
         QCOMPARE(citation.value(u"commit_id"_s).toString(), w.commitId);
-        QCOMPARE(citation.value(u"commit_uri"_s).toString(), u"memorygraph://default/default/commit/"_s + w.commitId);
+        QCOMPARE(citation.value(u"commit_uri"_s).toString(),
+                 u"memorygraph://default/default/commit/"_s + w.commitId);
     }
 }
 
@@ -1290,7 +1367,7 @@ void tst_HttpRecall::contextEventsCappedAtTen()
     QCOMPARE(w.clientsOf(fieldOf(items, u"node_id"_s)), expected);
     QCOMPARE(arrayAt(r.json, u"context.citations"_s).size(), 10);
     const QString text = objectAt(r.json, u"context"_s).value(u"text"_s).toString();
-    QCOMPARE(text.count(u'\n'), 10);   // header + 10 lines
+    QCOMPARE(text.count(u'\n'), 10); // header + 10 lines
     QVERIFY(text.startsWith(u"# Supporting Events / Evidence\n- event number 0 (node:"_s));
 }
 
@@ -1300,30 +1377,34 @@ void tst_HttpRecall::contextCompressionSummaryFirst()
     // evidence lines, and the events it cites leave the event listing.
     HttpTestServer server;
     REQUIRE_SERVER(server);
-    const Written events = writeGraph(server, QJsonArray{
-        memNode(u"ev1"_s, u"event"_s, u"event one"_s, axis(1)),
-        memNode(u"ev2"_s, u"event"_s, u"event two"_s, axis(2)),
-        memNode(u"ev3"_s, u"event"_s, u"event three"_s, axis(3)),
-    });
+    const Written events
+        = writeGraph(server, QJsonArray{
+                                 memNode(u"ev1"_s, u"event"_s, u"event one"_s, axis(1)),
+                                 memNode(u"ev2"_s, u"event"_s, u"event two"_s, axis(2)),
+                                 memNode(u"ev3"_s, u"event"_s, u"event three"_s, axis(3)),
+                             });
     REQUIRE_WRITE(events);
-    const QJsonObject rollupSlots = obj({{"summary_kind", u"compression_rollup"_s},
-                                         {"source_event_count", 2},
-                                         {"citations", QJsonArray{obj({{"node_id", events.id(u"ev1"_s)}}),
-                                                                  obj({{"node_id", events.id(u"ev2"_s)}})}}});
-    const Written rollup = writeGraph(server, QJsonArray{memNode(u"roll"_s, u"concept"_s, u"events one and two"_s, axis(0),
-                                                                 obj({{"title", u"Weekly rollup"_s}, {"slots", rollupSlots}}))});
+    const QJsonObject rollupSlots
+        = obj({{"summary_kind", u"compression_rollup"_s},
+               {"source_event_count", 2},
+               {"citations", QJsonArray{obj({{"node_id", events.id(u"ev1"_s)}}),
+                                        obj({{"node_id", events.id(u"ev2"_s)}})}}});
+    const Written rollup = writeGraph(
+        server, QJsonArray{memNode(u"roll"_s, u"concept"_s, u"events one and two"_s, axis(0),
+                                   obj({{"title", u"Weekly rollup"_s}, {"slots", rollupSlots}}))});
     REQUIRE_WRITE(rollup);
 
     const Reply r = server.post(kRecall, recallBody(vec({{0, 4}, {1, 3}, {2, 2}, {3, 1}})));
     REQUIRE_OK(r);
     const QString rollupId = rollup.id(u"roll"_s);
-    const QString expectedText =
-        u"# Topics / Concepts\n"_s
-        + u"- Weekly rollup: events one and two (node:%1, compression, covers=2)\n"_s.arg(rollupId)
-        + u"  evidence_node=%1\n"_s.arg(events.id(u"ev1"_s))
-        + u"  evidence_node=%1\n"_s.arg(events.id(u"ev2"_s))
-        + u"\n# Supporting Events / Evidence\n"_s
-        + u"- event three (node:%1)"_s.arg(events.id(u"ev3"_s));
+    const QString expectedText
+        = u"# Topics / Concepts\n"_s
+          + u"- Weekly rollup: events one and two (node:%1, compression, covers=2)\n"_s.arg(
+              rollupId)
+          + u"  evidence_node=%1\n"_s.arg(events.id(u"ev1"_s))
+          + u"  evidence_node=%1\n"_s.arg(events.id(u"ev2"_s))
+          + u"\n# Supporting Events / Evidence\n"_s
+          + u"- event three (node:%1)"_s.arg(events.id(u"ev3"_s));
     QCOMPARE(objectAt(r.json, u"context"_s).value(u"text"_s).toString(), expectedText);
     const QStringList itemIds = fieldOf(arrayAt(r.json, u"context.items"_s), u"node_id"_s);
     QCOMPARE(itemIds, (QStringList{rollupId, events.id(u"ev3"_s)}));
@@ -1341,15 +1422,18 @@ void tst_HttpRecall::budgetCompactionKeepsItemsAndCitations_data()
     QTest::addColumn<QJsonValue>("tokenBudget");
     QTest::addColumn<int>("charBudget");
 
-    QTest::newRow("context_char_budget 200") << obj({{"context_char_budget", 200}}) << u"balanced"_s << QJsonValue() << 200;
+    QTest::newRow("context_char_budget 200")
+        << obj({{"context_char_budget", 200}}) << u"balanced"_s << QJsonValue() << 200;
     QTest::newRow("context_token_budget 50 = 200 chars")
         << obj({{"context_token_budget", 50}}) << u"balanced"_s << QJsonValue(50) << 200;
-    QTest::newRow("char budget floor 160") << obj({{"context_char_budget", 10}}) << u"balanced"_s << QJsonValue() << 160;
+    QTest::newRow("char budget floor 160")
+        << obj({{"context_char_budget", 10}}) << u"balanced"_s << QJsonValue() << 160;
     QTest::newRow("char budget wins over token budget")
-        << obj({{"context_char_budget", 300}, {"context_token_budget", 10}}) << u"balanced"_s << QJsonValue(10) << 300;
+        << obj({{"context_char_budget", 300}, {"context_token_budget", 10}}) << u"balanced"_s
+        << QJsonValue(10) << 300;
     QTest::newRow("aggressive, char budget 200")
-        << obj({{"context_char_budget", 200}, {"context_compaction_profile", u"aggressive"_s}}) << u"aggressive"_s
-        << QJsonValue() << 200;
+        << obj({{"context_char_budget", 200}, {"context_compaction_profile", u"aggressive"_s}})
+        << u"aggressive"_s << QJsonValue() << 200;
 }
 
 void tst_HttpRecall::budgetCompactionKeepsItemsAndCitations()
@@ -1361,17 +1445,20 @@ void tst_HttpRecall::budgetCompactionKeepsItemsAndCitations()
 
     HttpTestServer server;
     REQUIRE_SERVER(server);
-    QJsonArray nodes{memNode(u"topic"_s, u"topic"_s, u"weekly cadence"_s, axis(0), obj({{"title", u"Release train"_s}}))};
+    QJsonArray nodes{memNode(u"topic"_s, u"topic"_s, u"weekly cadence"_s, axis(0),
+                             obj({{"title", u"Release train"_s}}))};
     QList<QPair<int, double>> weights{{0, 20}};
     for (int i = 1; i <= 8; ++i) {
-        nodes.append(memNode(u"ev%1"_s.arg(i), u"event"_s,
-                             u"event %1: a deliberately long line of supporting evidence text"_s.arg(i), axis(i)));
+        nodes.append(memNode(
+            u"ev%1"_s.arg(i), u"event"_s,
+            u"event %1: a deliberately long line of supporting evidence text"_s.arg(i), axis(i)));
         weights.append({i, double(10 - i)});
     }
     const Written w = writeGraph(server, nodes);
     REQUIRE_WRITE(w);
 
-    const Reply full = server.post(kRecall, recallBody(vec(weights), obj({{"return_debug", true}})));
+    const Reply full
+        = server.post(kRecall, recallBody(vec(weights), obj({{"return_debug", true}})));
     REQUIRE_OK(full);
     const QJsonObject fullContext = objectAt(full.json, u"context"_s);
     const QString fullText = fullContext.value(u"text"_s).toString();
@@ -1385,7 +1472,8 @@ void tst_HttpRecall::budgetCompactionKeepsItemsAndCitations()
     QCOMPARE(fullCompaction.value(u"dropped_lines"_s).toInt(), 0);
     QCOMPARE(fullCompaction.value(u"before_chars"_s).toInt(), int(fullText.size()));
 
-    const Reply r = server.post(kRecall, recallBody(vec(weights), merged(budget, obj({{"return_debug", true}}))));
+    const Reply r = server.post(
+        kRecall, recallBody(vec(weights), merged(budget, obj({{"return_debug", true}}))));
     REQUIRE_OK(r);
     const QJsonObject context = objectAt(r.json, u"context"_s);
     const QString text = context.value(u"text"_s).toString();
@@ -1394,8 +1482,10 @@ void tst_HttpRecall::budgetCompactionKeepsItemsAndCitations()
     QCOMPARE(context.value(u"citations"_s).toArray(), fullContext.value(u"citations"_s).toArray());
     QVERIFY2(text.size() <= charBudget, qPrintable(u"%1 chars:\n"_s.arg(text.size()) + text));
     // Event lines go first; the topic line stays.
-    QVERIFY2(text.startsWith(u"# Topics / Concepts\n- Release train: weekly cadence (node:%1)"_s.arg(w.id(u"topic"_s))),
-             qPrintable(text));
+    QVERIFY2(
+        text.startsWith(u"# Topics / Concepts\n- Release train: weekly cadence (node:%1)"_s.arg(
+            w.id(u"topic"_s))),
+        qPrintable(text));
     const int eventLinesLeft = int(text.count(u"deliberately long line"_s));
 
     const QJsonObject c = objectAt(r.json, u"debug.context_compaction"_s);
@@ -1419,13 +1509,14 @@ void tst_HttpRecall::slotsPreview_data()
     QTest::addColumn<QStringList>("expectedKeys");
 
     // Slots written in a scrambled order; the preview takes the first N keys in key order.
-    const QStringList all{u"alpha"_s, u"beta"_s, u"delta"_s, u"epsilon"_s, u"eta"_s, u"gamma"_s,
-                          u"iota"_s, u"kappa"_s, u"lambda"_s, u"mu"_s, u"theta"_s, u"zeta"_s};
-    QTest::newRow("default slots_preview_keys 10") << obj({{"include_slots_preview", true}}) << all.mid(0, 10);
-    QTest::newRow("slots_preview_keys 3") << obj({{"include_slots_preview", true}, {"slots_preview_keys", 3}})
-                                          << all.mid(0, 3);
-    QTest::newRow("slots_preview_keys 1") << obj({{"include_slots_preview", true}, {"slots_preview_keys", 1}})
-                                          << all.mid(0, 1);
+    const QStringList all{u"alpha"_s, u"beta"_s,  u"delta"_s,  u"epsilon"_s, u"eta"_s,   u"gamma"_s,
+                          u"iota"_s,  u"kappa"_s, u"lambda"_s, u"mu"_s,      u"theta"_s, u"zeta"_s};
+    QTest::newRow("default slots_preview_keys 10")
+        << obj({{"include_slots_preview", true}}) << all.mid(0, 10);
+    QTest::newRow("slots_preview_keys 3")
+        << obj({{"include_slots_preview", true}, {"slots_preview_keys", 3}}) << all.mid(0, 3);
+    QTest::newRow("slots_preview_keys 1")
+        << obj({{"include_slots_preview", true}, {"slots_preview_keys", 1}}) << all.mid(0, 1);
     QTest::newRow("slots_preview_keys 50 (more than there are)")
         << obj({{"include_slots_preview", true}, {"slots_preview_keys", 50}}) << all;
 }
@@ -1437,13 +1528,14 @@ void tst_HttpRecall::slotsPreview()
 
     HttpTestServer server;
     REQUIRE_SERVER(server);
-    const QStringList scrambled{u"zeta"_s, u"mu"_s, u"alpha"_s, u"theta"_s, u"delta"_s, u"kappa"_s,
-                                u"beta"_s, u"lambda"_s, u"eta"_s, u"iota"_s, u"gamma"_s, u"epsilon"_s};
+    const QStringList scrambled{u"zeta"_s,  u"mu"_s,    u"alpha"_s, u"theta"_s,
+                                u"delta"_s, u"kappa"_s, u"beta"_s,  u"lambda"_s,
+                                u"eta"_s,   u"iota"_s,  u"gamma"_s, u"epsilon"_s};
     QJsonObject slotData;
     for (const QString &key : scrambled)
         slotData.insert(key, key.toUpper());
-    const Written w = writeGraph(server, QJsonArray{memNode(u"n"_s, u"entity"_s, u"slotted"_s, axis(0),
-                                                            obj({{"slots", slotData}}))});
+    const Written w = writeGraph(server, QJsonArray{memNode(u"n"_s, u"entity"_s, u"slotted"_s,
+                                                            axis(0), obj({{"slots", slotData}}))});
     REQUIRE_WRITE(w);
 
     const Reply r = server.post(kRecall, recallBody(axis(0), flags));
@@ -1457,7 +1549,8 @@ void tst_HttpRecall::slotsPreview()
     // On the wire the keys appear in ascending order.
     qsizetype last = -1;
     for (const QString &key : expectedKeys) {
-        const qsizetype at = r.body.indexOf('"' + key.toLatin1() + "\":\"" + key.toUpper().toLatin1());
+        const qsizetype at
+            = r.body.indexOf('"' + key.toLatin1() + "\":\"" + key.toUpper().toLatin1());
         QVERIFY2(at > last, qPrintable(key));
         last = at;
     }
@@ -1471,8 +1564,8 @@ void tst_HttpRecall::slotsPreview()
 void tst_HttpRecall::validationBounds_data()
 {
     QTest::addColumn<bool>("text");
-    QTest::addColumn<QJsonObject>("fields");     // merged over a valid body
-    QTest::addColumn<QString>("remove");         // a key taken out of the valid body
+    QTest::addColumn<QJsonObject>("fields"); // merged over a valid body
+    QTest::addColumn<QString>("remove");     // a key taken out of the valid body
     QTest::addColumn<QString>("path");
 
     QJsonArray nonNumber = axis(0);
@@ -1482,22 +1575,32 @@ void tst_HttpRecall::validationBounds_data()
     QJsonArray nested = axis(0);
     nested[3] = QJsonArray{1};
 
-    const auto row = [](const char *name, bool text, const QJsonObject &fields, const QString &path) {
-        QTest::newRow(name) << text << fields << QString() << path;
-    };
-    QTest::newRow("query_embedding required") << false << QJsonObject() << u"query_embedding"_s << u"query_embedding"_s;
+    const auto row
+        = [](const char *name, bool text, const QJsonObject &fields, const QString &path) {
+              QTest::newRow(name) << text << fields << QString() << path;
+          };
+    QTest::newRow("query_embedding required")
+        << false << QJsonObject() << u"query_embedding"_s << u"query_embedding"_s;
     QJsonArray shorter = axis(0);
     shorter.removeLast();
-    row("query_embedding wrong length 1535", false, obj({{"query_embedding", shorter}}), u"query_embedding"_s);
+    row("query_embedding wrong length 1535", false, obj({{"query_embedding", shorter}}),
+        u"query_embedding"_s);
     QJsonArray longer = axis(0);
     longer.append(0.0);
-    row("query_embedding wrong length 1537", false, obj({{"query_embedding", longer}}), u"query_embedding"_s);
-    row("query_embedding empty", false, obj({{"query_embedding", QJsonArray()}}), u"query_embedding"_s);
-    row("query_embedding not an array", false, obj({{"query_embedding", u"[1,2,3]"_s}}), u"query_embedding"_s);
-    row("query_embedding non-number element", false, obj({{"query_embedding", nonNumber}}), u"query_embedding[7]"_s);
-    row("query_embedding null element", false, obj({{"query_embedding", nullElement}}), u"query_embedding[0]"_s);
-    row("query_embedding nested array element", false, obj({{"query_embedding", nested}}), u"query_embedding[3]"_s);
-    row("query_embedding all zeros", false, obj({{"query_embedding", vec({})}}), u"query_embedding"_s);
+    row("query_embedding wrong length 1537", false, obj({{"query_embedding", longer}}),
+        u"query_embedding"_s);
+    row("query_embedding empty", false, obj({{"query_embedding", QJsonArray()}}),
+        u"query_embedding"_s);
+    row("query_embedding not an array", false, obj({{"query_embedding", u"[1,2,3]"_s}}),
+        u"query_embedding"_s);
+    row("query_embedding non-number element", false, obj({{"query_embedding", nonNumber}}),
+        u"query_embedding[7]"_s);
+    row("query_embedding null element", false, obj({{"query_embedding", nullElement}}),
+        u"query_embedding[0]"_s);
+    row("query_embedding nested array element", false, obj({{"query_embedding", nested}}),
+        u"query_embedding[3]"_s);
+    row("query_embedding all zeros", false, obj({{"query_embedding", vec({})}}),
+        u"query_embedding"_s);
     row("limit 0", false, obj({{"limit", 0}}), u"limit"_s);
     row("limit 201", false, obj({{"limit", 201}}), u"limit"_s);
     row("limit 2.5", false, obj({{"limit", 2.5}}), u"limit"_s);
@@ -1512,38 +1615,51 @@ void tst_HttpRecall::validationBounds_data()
     row("ranked_limit 501", false, obj({{"ranked_limit", 501}}), u"ranked_limit"_s);
     row("min_edge_weight -0.1", false, obj({{"min_edge_weight", -0.1}}), u"min_edge_weight"_s);
     row("min_edge_weight 1.5", false, obj({{"min_edge_weight", 1.5}}), u"min_edge_weight"_s);
-    row("min_edge_confidence 1.01", false, obj({{"min_edge_confidence", 1.01}}), u"min_edge_confidence"_s);
-    row("min_edge_confidence string", false, obj({{"min_edge_confidence", u"high"_s}}), u"min_edge_confidence"_s);
+    row("min_edge_confidence 1.01", false, obj({{"min_edge_confidence", 1.01}}),
+        u"min_edge_confidence"_s);
+    row("min_edge_confidence string", false, obj({{"min_edge_confidence", u"high"_s}}),
+        u"min_edge_confidence"_s);
     row("slots_preview_keys 0", false, obj({{"slots_preview_keys", 0}}), u"slots_preview_keys"_s);
     row("slots_preview_keys 51", false, obj({{"slots_preview_keys", 51}}), u"slots_preview_keys"_s);
     row("rules_limit 0", false, obj({{"rules_limit", 0}}), u"rules_limit"_s);
     row("rules_limit 201", false, obj({{"rules_limit", 201}}), u"rules_limit"_s);
-    row("context_compaction_profile extreme", false, obj({{"context_compaction_profile", u"extreme"_s}}),
-        u"context_compaction_profile"_s);
-    row("context_token_budget -1", false, obj({{"context_token_budget", -1}}), u"context_token_budget"_s);
-    row("context_char_budget string", false, obj({{"context_char_budget", u"200"_s}}), u"context_char_budget"_s);
+    row("context_compaction_profile extreme", false,
+        obj({{"context_compaction_profile", u"extreme"_s}}), u"context_compaction_profile"_s);
+    row("context_token_budget -1", false, obj({{"context_token_budget", -1}}),
+        u"context_token_budget"_s);
+    row("context_char_budget string", false, obj({{"context_char_budget", u"200"_s}}),
+        u"context_char_budget"_s);
     row("include_meta yes", false, obj({{"include_meta", u"yes"_s}}), u"include_meta"_s);
     row("include_slots 1", false, obj({{"include_slots", 1}}), u"include_slots"_s);
-    row("include_slots_preview string", false, obj({{"include_slots_preview", u"true"_s}}), u"include_slots_preview"_s);
+    row("include_slots_preview string", false, obj({{"include_slots_preview", u"true"_s}}),
+        u"include_slots_preview"_s);
     row("return_debug string", false, obj({{"return_debug", u"true"_s}}), u"return_debug"_s);
-    row("include_embeddings number", false, obj({{"include_embeddings", 1}}), u"include_embeddings"_s);
-    row("rules_include_shadow string", false, obj({{"rules_include_shadow", u"no"_s}}), u"rules_include_shadow"_s);
+    row("include_embeddings number", false, obj({{"include_embeddings", 1}}),
+        u"include_embeddings"_s);
+    row("rules_include_shadow string", false, obj({{"rules_include_shadow", u"no"_s}}),
+        u"rules_include_shadow"_s);
     row("consumer_agent_id number", false, obj({{"consumer_agent_id", 5}}), u"consumer_agent_id"_s);
-    row("consumer_team_id empty", false, obj({{"consumer_team_id", u"  "_s}}), u"consumer_team_id"_s);
+    row("consumer_team_id empty", false, obj({{"consumer_team_id", u"  "_s}}),
+        u"consumer_team_id"_s);
     row("tenant_id malformed", false, obj({{"tenant_id", u"no spaces allowed"_s}}), u"tenant_id"_s);
     row("scope number", false, obj({{"scope", 3}}), u"scope"_s);
 
-    QTest::newRow("recall_text: query_text required") << true << QJsonObject() << u"query_text"_s << u"query_text"_s;
+    QTest::newRow("recall_text: query_text required")
+        << true << QJsonObject() << u"query_text"_s << u"query_text"_s;
     row("recall_text: query_text empty", true, obj({{"query_text", u""_s}}), u"query_text"_s);
-    row("recall_text: query_text whitespace", true, obj({{"query_text", u" \n\t "_s}}), u"query_text"_s);
+    row("recall_text: query_text whitespace", true, obj({{"query_text", u" \n\t "_s}}),
+        u"query_text"_s);
     row("recall_text: query_text number", true, obj({{"query_text", 42}}), u"query_text"_s);
     row("recall_text: query_text null", true, obj({{"query_text", QJsonValue()}}), u"query_text"_s);
     row("recall_text: limit 201", true, obj({{"limit", 201}}), u"limit"_s);
-    row("recall_text: neighborhood_hops 3", true, obj({{"neighborhood_hops", 3}}), u"neighborhood_hops"_s);
+    row("recall_text: neighborhood_hops 3", true, obj({{"neighborhood_hops", 3}}),
+        u"neighborhood_hops"_s);
     row("recall_text: max_edges 101", true, obj({{"max_edges", 101}}), u"max_edges"_s);
     row("recall_text: ranked_limit 501", true, obj({{"ranked_limit", 501}}), u"ranked_limit"_s);
-    row("recall_text: slots_preview_keys 51", true, obj({{"slots_preview_keys", 51}}), u"slots_preview_keys"_s);
-    row("recall_text: include_meta yes", true, obj({{"include_meta", u"yes"_s}}), u"include_meta"_s);
+    row("recall_text: slots_preview_keys 51", true, obj({{"slots_preview_keys", 51}}),
+        u"slots_preview_keys"_s);
+    row("recall_text: include_meta yes", true, obj({{"include_meta", u"yes"_s}}),
+        u"include_meta"_s);
 }
 
 void tst_HttpRecall::validationBounds()
@@ -1556,7 +1672,8 @@ void tst_HttpRecall::validationBounds()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    QJsonObject body = text ? recallTextBody(u"deploy"_s, fields) : recallBody(standardQuery(), fields);
+    QJsonObject body
+        = text ? recallTextBody(u"deploy"_s, fields) : recallBody(standardQuery(), fields);
     if (!remove.isEmpty())
         body.remove(remove);
     const Reply r = server.post(text ? kRecallText : kRecall, body);
@@ -1564,7 +1681,8 @@ void tst_HttpRecall::validationBounds()
     QCOMPARE(r.errorCode(), u"invalid_request"_s);
     QCOMPARE(keysOf(r.json), errorKeys());
     QCOMPARE(r.issuePath(), path);
-    QCOMPARE(r.json.value(u"request_id"_s).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QCOMPARE(r.json.value(u"request_id"_s).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
 }
 
 void tst_HttpRecall::acceptedBounds_data()
@@ -1581,16 +1699,22 @@ void tst_HttpRecall::acceptedBounds_data()
     QTest::newRow("max_edges 100") << obj({{"max_edges", 100}});
     QTest::newRow("ranked_limit 1") << obj({{"ranked_limit", 1}});
     QTest::newRow("ranked_limit 500") << obj({{"ranked_limit", 500}});
-    QTest::newRow("min_edge_weight 0 and 1") << obj({{"min_edge_weight", 0}, {"min_edge_confidence", 1}});
-    QTest::newRow("min_edge_weight 1 and 0") << obj({{"min_edge_weight", 1}, {"min_edge_confidence", 0}});
-    QTest::newRow("slots_preview_keys 1") << obj({{"slots_preview_keys", 1}, {"include_slots_preview", true}});
-    QTest::newRow("slots_preview_keys 50") << obj({{"slots_preview_keys", 50}, {"include_slots_preview", true}});
+    QTest::newRow("min_edge_weight 0 and 1")
+        << obj({{"min_edge_weight", 0}, {"min_edge_confidence", 1}});
+    QTest::newRow("min_edge_weight 1 and 0")
+        << obj({{"min_edge_weight", 1}, {"min_edge_confidence", 0}});
+    QTest::newRow("slots_preview_keys 1")
+        << obj({{"slots_preview_keys", 1}, {"include_slots_preview", true}});
+    QTest::newRow("slots_preview_keys 50")
+        << obj({{"slots_preview_keys", 50}, {"include_slots_preview", true}});
     QTest::newRow("rules_limit 1") << obj({{"rules_limit", 1}});
     QTest::newRow("rules_limit 200") << obj({{"rules_limit", 200}});
-    QTest::newRow("context_compaction_profile balanced") << obj({{"context_compaction_profile", u"balanced"_s}});
-    QTest::newRow("context_compaction_profile aggressive") << obj({{"context_compaction_profile", u"aggressive"_s}});
-    QTest::newRow("null fields count as absent")
-        << obj({{"limit", QJsonValue()}, {"include_meta", QJsonValue()}, {"rules_context", QJsonValue()}});
+    QTest::newRow("context_compaction_profile balanced")
+        << obj({{"context_compaction_profile", u"balanced"_s}});
+    QTest::newRow("context_compaction_profile aggressive")
+        << obj({{"context_compaction_profile", u"aggressive"_s}});
+    QTest::newRow("null fields count as absent") << obj(
+        {{"limit", QJsonValue()}, {"include_meta", QJsonValue()}, {"rules_context", QJsonValue()}});
     QTest::newRow("integral limit written as 5.0") << obj({{"limit", 5.0}});
 }
 
@@ -1622,7 +1746,8 @@ void tst_HttpRecall::debugEmbeddingsRefused_data()
     QTest::addColumn<QByteArray>("adminToken");
     QTest::addColumn<QString>("code");
 
-    const QJsonObject debug = obj({{"return_debug", true}, {"include_embeddings", true}, {"limit", 5}});
+    const QJsonObject debug
+        = obj({{"return_debug", true}, {"include_embeddings", true}, {"limit", 5}});
     const QStringList none;
     const QStringList withToken{u"ADMIN_TOKEN=s3cret-admin"_s};
 
@@ -1630,15 +1755,17 @@ void tst_HttpRecall::debugEmbeddingsRefused_data()
         << none << false << obj({{"include_embeddings", true}, {"limit", 5}}) << QByteArray()
         << u"debug_embeddings_requires_return_debug"_s;
     QTest::newRow("include_embeddings with return_debug false")
-        << none << false << obj({{"include_embeddings", true}, {"return_debug", false}, {"limit", 5}}) << QByteArray()
-        << u"debug_embeddings_requires_return_debug"_s;
+        << none << false
+        << obj({{"include_embeddings", true}, {"return_debug", false}, {"limit", 5}})
+        << QByteArray() << u"debug_embeddings_requires_return_debug"_s;
     QTest::newRow("recall_text: include_embeddings without return_debug")
         << none << true << obj({{"include_embeddings", true}, {"limit", 5}}) << QByteArray()
         << u"debug_embeddings_requires_return_debug"_s;
-    QTest::newRow("ADMIN_TOKEN set, no X-Admin-Token") << withToken << false << debug << QByteArray()
-                                                       << u"debug_embeddings_not_allowed"_s;
+    QTest::newRow("ADMIN_TOKEN set, no X-Admin-Token")
+        << withToken << false << debug << QByteArray() << u"debug_embeddings_not_allowed"_s;
     QTest::newRow("ADMIN_TOKEN set, wrong X-Admin-Token")
-        << withToken << false << debug << QByteArrayLiteral("s3cret-admin2") << u"debug_embeddings_not_allowed"_s;
+        << withToken << false << debug << QByteArrayLiteral("s3cret-admin2")
+        << u"debug_embeddings_not_allowed"_s;
     QTest::newRow("ADMIN_TOKEN unset, X-Admin-Token sent anyway, NODE_ENV production")
         << QStringList{u"NODE_ENV=production"_s} << false << debug << QByteArrayLiteral("anything")
         << u"debug_embeddings_not_allowed"_s;
@@ -1646,21 +1773,23 @@ void tst_HttpRecall::debugEmbeddingsRefused_data()
         << QStringList{u"NODE_ENV=production"_s} << false << debug << QByteArray()
         << u"debug_embeddings_not_allowed"_s;
     QTest::newRow("ADMIN_TOKEN unset, APP_ENV prod, loopback")
-        << QStringList{u"APP_ENV=prod"_s} << false << debug << QByteArray() << u"debug_embeddings_not_allowed"_s;
+        << QStringList{u"APP_ENV=prod"_s} << false << debug << QByteArray()
+        << u"debug_embeddings_not_allowed"_s;
     QTest::newRow("recall_text: ADMIN_TOKEN set, no X-Admin-Token")
         << withToken << true << debug << QByteArray() << u"debug_embeddings_not_allowed"_s;
-    QTest::newRow("limit 21") << none << false << merged(debug, obj({{"limit", 21}})) << QByteArray()
-                              << u"debug_embeddings_limit_too_high"_s;
+    QTest::newRow("limit 21") << none << false << merged(debug, obj({{"limit", 21}}))
+                              << QByteArray() << u"debug_embeddings_limit_too_high"_s;
     QTest::newRow("limit 200 with a valid admin token")
-        << withToken << false << merged(debug, obj({{"limit", 200}})) << QByteArrayLiteral("s3cret-admin")
-        << u"debug_embeddings_limit_too_high"_s;
+        << withToken << false << merged(debug, obj({{"limit", 200}}))
+        << QByteArrayLiteral("s3cret-admin") << u"debug_embeddings_limit_too_high"_s;
     QTest::newRow("limit omitted: the profile default 24 is over 20")
-        << none << false << obj({{"return_debug", true}, {"include_embeddings", true}}) << QByteArray()
-        << u"debug_embeddings_limit_too_high"_s;
-    QTest::newRow("recall_text: limit 21") << none << true << merged(debug, obj({{"limit", 21}})) << QByteArray()
-                                           << u"debug_embeddings_limit_too_high"_s;
+        << none << false << obj({{"return_debug", true}, {"include_embeddings", true}})
+        << QByteArray() << u"debug_embeddings_limit_too_high"_s;
+    QTest::newRow("recall_text: limit 21") << none << true << merged(debug, obj({{"limit", 21}}))
+                                           << QByteArray() << u"debug_embeddings_limit_too_high"_s;
     QTest::newRow("not allowed is reported before the limit")
-        << withToken << false << merged(debug, obj({{"limit", 50}})) << QByteArray() << u"debug_embeddings_not_allowed"_s;
+        << withToken << false << merged(debug, obj({{"limit", 50}})) << QByteArray()
+        << u"debug_embeddings_not_allowed"_s;
 }
 
 void tst_HttpRecall::debugEmbeddingsRefused()
@@ -1696,13 +1825,15 @@ void tst_HttpRecall::debugEmbeddingsPreview_data()
     QTest::addColumn<QByteArray>("adminToken");
     QTest::addColumn<int>("entries");
 
-    QTest::newRow("loopback, ADMIN_TOKEN unset, limit 20") << QStringList() << false << 20 << QByteArray() << 5;
-    QTest::newRow("X-Admin-Token matches") << QStringList{u"ADMIN_TOKEN=s3cret-admin"_s} << false << 10
-                                           << QByteArrayLiteral("s3cret-admin") << 5;
+    QTest::newRow("loopback, ADMIN_TOKEN unset, limit 20")
+        << QStringList() << false << 20 << QByteArray() << 5;
+    QTest::newRow("X-Admin-Token matches") << QStringList{u"ADMIN_TOKEN=s3cret-admin"_s} << false
+                                           << 10 << QByteArrayLiteral("s3cret-admin") << 5;
     QTest::newRow("X-Admin-Token matches in production")
         << QStringList{u"ADMIN_TOKEN=s3cret-admin"_s, u"NODE_ENV=production"_s} << false << 20
         << QByteArrayLiteral("s3cret-admin") << 5;
-    QTest::newRow("fewer seeds than 5: limit 3") << QStringList() << false << 3 << QByteArray() << 3;
+    QTest::newRow("fewer seeds than 5: limit 3")
+        << QStringList() << false << 3 << QByteArray() << 3;
     QTest::newRow("recall_text, limit 7") << QStringList() << true << 7 << QByteArray() << 5;
 }
 
@@ -1726,7 +1857,8 @@ void tst_HttpRecall::debugEmbeddingsPreview()
         for (int j = 0; j < 16; ++j)
             components.append({j, ((j + k) % 16) / 64.0});
         vectors.append(vec(components));
-        nodes.append(memNode(u"p%1"_s.arg(k), u"event"_s, u"preview node %1"_s.arg(k), vectors.constLast()));
+        nodes.append(
+            memNode(u"p%1"_s.arg(k), u"event"_s, u"preview node %1"_s.arg(k), vectors.constLast()));
         weights.append({100 + k, double(7 - k)});
     }
     const Written w = writeGraph(server, nodes);
@@ -1735,10 +1867,14 @@ void tst_HttpRecall::debugEmbeddingsPreview()
     HttpHeaders headers;
     if (!adminToken.isEmpty())
         headers.append({QByteArrayLiteral("X-Admin-Token"), adminToken});
-    const QJsonObject fields = obj({{"return_debug", true}, {"include_embeddings", true}, {"limit", limit},
-                                    {"include_meta", true}, {"include_slots", true}});
-    const Reply r = text ? server.post(kRecallText, recallTextBody(u"preview node"_s, fields), headers)
-                         : server.post(kRecall, recallBody(vec(weights), fields), headers);
+    const QJsonObject fields = obj({{"return_debug", true},
+                                    {"include_embeddings", true},
+                                    {"limit", limit},
+                                    {"include_meta", true},
+                                    {"include_slots", true}});
+    const Reply r
+        = text ? server.post(kRecallText, recallTextBody(u"preview node"_s, fields), headers)
+               : server.post(kRecall, recallBody(vec(weights), fields), headers);
     REQUIRE_OK(r);
     QCOMPARE(embeddingKeyPaths(r.json), QStringList{u"debug.embeddings"_s});
 
@@ -1771,9 +1907,13 @@ void tst_HttpRecall::recallTextLocalProvider()
     REQUIRE_SERVER(server);
     const QJsonObject shared{{u"memory_lane"_s, u"shared"_s}};
     const QJsonArray nodes{
-        merged(writeNode(u"deploy"_s, u"event"_s, u"The deploy pipeline uses blue green releases"_s), shared),
-        merged(writeNode(u"dark"_s, u"event"_s, u"Customer prefers dark mode in the editor"_s), shared),
-        merged(writeNode(u"revenue"_s, u"event"_s, u"Quarterly revenue grew eleven percent"_s), shared),
+        merged(
+            writeNode(u"deploy"_s, u"event"_s, u"The deploy pipeline uses blue green releases"_s),
+            shared),
+        merged(writeNode(u"dark"_s, u"event"_s, u"Customer prefers dark mode in the editor"_s),
+               shared),
+        merged(writeNode(u"revenue"_s, u"event"_s, u"Quarterly revenue grew eleven percent"_s),
+               shared),
     };
     const Written w = writeGraph(server, nodes);
     REQUIRE_WRITE(w);
@@ -1781,10 +1921,12 @@ void tst_HttpRecall::recallTextLocalProvider()
     for (const NodeRecord &n : server.nodes())
         QCOMPARE(n.embeddingStatus, u"ready"_s);
 
-    const HttpHeaders requestId{{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("recall-text-req-1")}};
+    const HttpHeaders requestId{
+        {QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("recall-text-req-1")}};
     Reply r = server.post(kRecallText, recallTextBody(u"  dark \n\t mode   editor  "_s), requestId);
     REQUIRE_OK(r);
-    QCOMPARE(sorted(keysOf(r.json)), sorted(recallKeys() + QStringList{u"request_id"_s, u"query"_s}));
+    QCOMPARE(sorted(keysOf(r.json)),
+             sorted(recallKeys() + QStringList{u"request_id"_s, u"query"_s}));
     QCOMPARE(r.json.value(u"request_id"_s).toString(), u"recall-text-req-1"_s);
     QCOMPARE(r.header("x-request-id"), QByteArrayLiteral("recall-text-req-1"));
     QCOMPARE(objectAt(r.json, u"query"_s),
@@ -1803,7 +1945,8 @@ void tst_HttpRecall::recallTextLocalProvider()
     QVERIFY(!seedIds(r).isEmpty());
     QCOMPARE(w.clientOf(seedIds(r).constFirst()), u"revenue"_s);
     QVERIFY(isLowerUuid(r.json.value(u"request_id"_s).toString()));
-    QCOMPARE(r.json.value(u"request_id"_s).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QCOMPARE(r.json.value(u"request_id"_s).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
 
     // /recall never puts request_id or query in the body.
     r = server.post(kRecall, recallBody(axis(0)), requestId);
@@ -1815,13 +1958,15 @@ void tst_HttpRecall::recallTextNoProvider()
 {
     HttpTestServer server(environment({{"EMBEDDING_PROVIDER", u"none"_s}}));
     REQUIRE_SERVER(server);
-    const Written w = writeGraph(server, QJsonArray{memNode(u"n"_s, u"event"_s, u"client vectors still work"_s, axis(0))});
+    const Written w = writeGraph(
+        server, QJsonArray{memNode(u"n"_s, u"event"_s, u"client vectors still work"_s, axis(0))});
     REQUIRE_WRITE(w);
 
     Reply r = server.post(kRecallText, recallTextBody(u"client vectors"_s));
     QVERIFY2(r.status == 400 && r.isJsonObject, r.describe().constData());
     QCOMPARE(r.errorCode(), u"no_embedding_provider"_s);
-    QCOMPARE(r.json.value(u"request_id"_s).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QCOMPARE(r.json.value(u"request_id"_s).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
     QVERIFY(r.header("retry-after").isEmpty());
 
     // /recall with a client vector does not need a provider.
@@ -1832,13 +1977,15 @@ void tst_HttpRecall::recallTextNoProvider()
 
 void tst_HttpRecall::recallTextContextBudgetDefault()
 {
-    HttpTestServer server(environment({{"MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT", u"40"_s}}));
+    HttpTestServer server(
+        environment({{"MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT", u"40"_s}}));
     REQUIRE_SERVER(server);
     const Written w = writeStandardGraph(server);
     REQUIRE_WRITE(w);
 
     // recall_text applies the default budget when the request sets none (spec §4.4) ...
-    Reply r = server.post(kRecallText, recallTextBody(u"deploy failed"_s, obj({{"return_debug", true}})));
+    Reply r = server.post(kRecallText,
+                          recallTextBody(u"deploy failed"_s, obj({{"return_debug", true}})));
     REQUIRE_OK(r);
     QJsonObject c = objectAt(r.json, u"debug.context_compaction"_s);
     QCOMPARE(c.value(u"token_budget"_s).toInt(), 40);
@@ -1847,8 +1994,9 @@ void tst_HttpRecall::recallTextContextBudgetDefault()
     QCOMPARE(arrayAt(r.json, u"context.items"_s).size(), 4);
 
     // ... an explicit budget replaces it ...
-    r = server.post(kRecallText, recallTextBody(u"deploy failed"_s,
-                                                obj({{"return_debug", true}, {"context_char_budget", 1000}})));
+    r = server.post(kRecallText,
+                    recallTextBody(u"deploy failed"_s,
+                                   obj({{"return_debug", true}, {"context_char_budget", 1000}})));
     REQUIRE_OK(r);
     c = objectAt(r.json, u"debug.context_compaction"_s);
     QVERIFY(c.value(u"token_budget"_s).isNull());

@@ -37,15 +37,17 @@ QJsonArray axis(int dimension, int size = kDim)
 /// An OpenAI /v1/embeddings success body.
 QByteArray embeddingsBody(const QJsonArray &data)
 {
-    return compactJson(QJsonObject{{u"object"_s, u"list"_s},
-                                   {u"data"_s, data},
-                                   {u"model"_s, kModel},
-                                   {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 5}, {u"total_tokens"_s, 5}}}});
+    return compactJson(
+        QJsonObject{{u"object"_s, u"list"_s},
+                    {u"data"_s, data},
+                    {u"model"_s, kModel},
+                    {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 5}, {u"total_tokens"_s, 5}}}});
 }
 
 QJsonObject embeddingItem(int index, const QJsonArray &vector)
 {
-    return QJsonObject{{u"object"_s, u"embedding"_s}, {u"index"_s, index}, {u"embedding"_s, vector}};
+    return QJsonObject{
+        {u"object"_s, u"embedding"_s}, {u"index"_s, index}, {u"embedding"_s, vector}};
 }
 
 QByteArray vectorBody(const QJsonArray &vector)
@@ -121,7 +123,8 @@ public:
             return out;
         }
         QNetworkRequest request(QUrl(u"http://127.0.0.1:%1%2"_s.arg(m_host->port()).arg(path)));
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/json"));
         for (const auto &[name, value] : headers)
             request.setRawHeader(name, value);
         QNetworkReply *reply = m_nam->post(request, compactJson(body));
@@ -194,7 +197,8 @@ QString closedPortUrl()
 } // namespace
 
 #define REQUIRE_SERVER(server) QVERIFY2((server).isReady(), qPrintable((server).errorText()))
-#define REQUIRE_OK(reply) QVERIFY2((reply).status == 200 && (reply).isJsonObject, (reply).describe().constData())
+#define REQUIRE_OK(reply) \
+    QVERIFY2((reply).status == 200 && (reply).isJsonObject, (reply).describe().constData())
 
 class tst_HttpRecallUpstream : public QObject
 {
@@ -212,21 +216,26 @@ void tst_HttpRecallUpstream::successReturnsSeeds()
 {
     FakeUpstream upstream;
     QVERIFY(upstream.listen());
-    upstream.handler = [](const UpstreamRequest &) { return UpstreamReply{200, vectorBody(axis(0)), {}, 0}; };
+    upstream.handler = [](const UpstreamRequest &) {
+        return UpstreamReply{200, vectorBody(axis(0)), {}, 0};
+    };
     UpstreamRecallServer server(upstream.baseUrl(), kUpstreamTimeoutMs);
     REQUIRE_SERVER(server);
     const QStringList ids = server.writeTwoNodes();
     QCOMPARE(ids.size(), 2);
 
-    const Reply r = server.post(kRecallText, QJsonObject{{u"query_text"_s, u"  where did   the deploy\n fail "_s}});
+    const Reply r = server.post(
+        kRecallText, QJsonObject{{u"query_text"_s, u"  where did   the deploy\n fail "_s}});
     REQUIRE_OK(r);
     QCOMPARE(seedIds(r), ids);
-    const double similarity = r.json.value(u"seeds"_s).toArray().at(0).toObject().value(u"similarity"_s).toDouble();
+    const double similarity
+        = r.json.value(u"seeds"_s).toArray().at(0).toObject().value(u"similarity"_s).toDouble();
     QVERIFY2(std::abs(similarity - 1.0) < 1e-5, qPrintable(QString::number(similarity)));
     QCOMPARE(r.json.value(u"query"_s).toObject(),
              (QJsonObject{{u"text"_s, u"where did the deploy fail"_s},
                           {u"embedding_provider"_s, u"openai:"_s + kModel}}));
-    QCOMPARE(r.json.value(u"request_id"_s).toString(), QString::fromLatin1(r.header("x-request-id")));
+    QCOMPARE(r.json.value(u"request_id"_s).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
     QVERIFY(!r.body.contains(kApiKey.toLatin1()));
 
     // What the provider was asked: the normalised text, once, with the key as a bearer token.
@@ -234,7 +243,8 @@ void tst_HttpRecallUpstream::successReturnsSeeds()
     const UpstreamRequest &sent = upstream.requests.constFirst();
     QCOMPARE(sent.method, QByteArrayLiteral("POST"));
     QCOMPARE(sent.path, QByteArrayLiteral("/v1/embeddings"));
-    QCOMPARE(sent.headers.value("authorization"), QByteArrayLiteral("Bearer ") + kApiKey.toLatin1());
+    QCOMPARE(sent.headers.value("authorization"),
+             QByteArrayLiteral("Bearer ") + kApiKey.toLatin1());
     const QJsonObject payload = QJsonDocument::fromJson(sent.body).object();
     QCOMPARE(payload.value(u"model"_s).toString(), kModel);
     QCOMPARE(payload.value(u"input"_s).toArray(), QJsonArray{u"where did the deploy fail"_s});
@@ -242,57 +252,68 @@ void tst_HttpRecallUpstream::successReturnsSeeds()
 
 void tst_HttpRecallUpstream::upstreamFailureMapping_data()
 {
-    QTest::addColumn<QString>("mode");          // reply | slow | unreachable
+    QTest::addColumn<QString>("mode"); // reply | slow | unreachable
     QTest::addColumn<int>("upstreamStatus");
     QTest::addColumn<QByteArray>("upstreamBody");
     QTest::addColumn<QByteArray>("upstreamRetryAfter");
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("code");
-    QTest::addColumn<QByteArray>("retryAfter");  // empty: the header must be absent
+    QTest::addColumn<QByteArray>("retryAfter"); // empty: the header must be absent
 
-    const QByteArray throttled = R"({"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}})";
-    const QByteArray keyEcho = "{\"error\":{\"message\":\"Incorrect API key provided: " + kApiKey.toLatin1()
-                               + "\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}";
+    const QByteArray throttled
+        = R"({"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}})";
+    const QByteArray keyEcho
+        = "{\"error\":{\"message\":\"Incorrect API key provided: " + kApiKey.toLatin1()
+          + "\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}";
     const QString limited = u"upstream_embedding_rate_limited"_s;
     const QString unavailable = u"upstream_embedding_unavailable"_s;
     const QString bad = u"upstream_embedding_bad_response"_s;
 
     QTest::newRow("provider throttled: 429 with Retry-After 7")
-        << u"reply"_s << 429 << throttled << QByteArrayLiteral("7") << 429 << limited << QByteArrayLiteral("7");
+        << u"reply"_s << 429 << throttled << QByteArrayLiteral("7") << 429 << limited
+        << QByteArrayLiteral("7");
     QTest::newRow("provider throttled: 429 without Retry-After")
-        << u"reply"_s << 429 << throttled << QByteArray() << 429 << limited << QByteArrayLiteral("2");
+        << u"reply"_s << 429 << throttled << QByteArray() << 429 << limited
+        << QByteArrayLiteral("2");
     QTest::newRow("provider throttled: 403 whose message says rate limit")
-        << u"reply"_s << 403 << throttled << QByteArray() << 429 << limited << QByteArrayLiteral("2");
+        << u"reply"_s << 403 << throttled << QByteArray() << 429 << limited
+        << QByteArrayLiteral("2");
     QTest::newRow("provider unavailable: 500")
-        << u"reply"_s << 500 << QByteArrayLiteral(R"({"error":{"message":"boom"}})") << QByteArray() << 503
-        << unavailable << QByteArrayLiteral("1");
+        << u"reply"_s << 500 << QByteArrayLiteral(R"({"error":{"message":"boom"}})") << QByteArray()
+        << 503 << unavailable << QByteArrayLiteral("1");
     QTest::newRow("provider unavailable: 502 from a gateway")
-        << u"reply"_s << 502 << QByteArrayLiteral("<html>bad gateway</html>") << QByteArray() << 503 << unavailable
-        << QByteArrayLiteral("1");
+        << u"reply"_s << 502 << QByteArrayLiteral("<html>bad gateway</html>") << QByteArray() << 503
+        << unavailable << QByteArrayLiteral("1");
     QTest::newRow("provider unavailable: 503 with Retry-After 30")
-        << u"reply"_s << 503 << QByteArrayLiteral("{}") << QByteArrayLiteral("30") << 503 << unavailable
-        << QByteArrayLiteral("30");
-    QTest::newRow("provider timeout") << u"slow"_s << 200 << vectorBody(axis(0)) << QByteArray() << 503 << unavailable
-                                      << QByteArrayLiteral("1");
-    QTest::newRow("provider unreachable") << u"unreachable"_s << 0 << QByteArray() << QByteArray() << 503
-                                          << unavailable << QByteArrayLiteral("1");
+        << u"reply"_s << 503 << QByteArrayLiteral("{}") << QByteArrayLiteral("30") << 503
+        << unavailable << QByteArrayLiteral("30");
+    QTest::newRow("provider timeout") << u"slow"_s << 200 << vectorBody(axis(0)) << QByteArray()
+                                      << 503 << unavailable << QByteArrayLiteral("1");
+    QTest::newRow("provider unreachable") << u"unreachable"_s << 0 << QByteArray() << QByteArray()
+                                          << 503 << unavailable << QByteArrayLiteral("1");
     QTest::newRow("provider response malformed: wrong dimension 1535")
-        << u"reply"_s << 200 << vectorBody(axis(0, 1535)) << QByteArray() << 502 << bad << QByteArray();
+        << u"reply"_s << 200 << vectorBody(axis(0, 1535)) << QByteArray() << 502 << bad
+        << QByteArray();
     QTest::newRow("provider response malformed: wrong dimension 3072")
-        << u"reply"_s << 200 << vectorBody(axis(0, 3072)) << QByteArray() << 502 << bad << QByteArray();
+        << u"reply"_s << 200 << vectorBody(axis(0, 3072)) << QByteArray() << 502 << bad
+        << QByteArray();
     QTest::newRow("provider response malformed: not JSON")
-        << u"reply"_s << 200 << QByteArrayLiteral("this is not json") << QByteArray() << 502 << bad << QByteArray();
+        << u"reply"_s << 200 << QByteArrayLiteral("this is not json") << QByteArray() << 502 << bad
+        << QByteArray();
     QTest::newRow("provider response malformed: no data array")
-        << u"reply"_s << 200 << QByteArrayLiteral(R"({"object":"list"})") << QByteArray() << 502 << bad << QByteArray();
+        << u"reply"_s << 200 << QByteArrayLiteral(R"({"object":"list"})") << QByteArray() << 502
+        << bad << QByteArray();
     QTest::newRow("provider response malformed: two vectors for one text")
-        << u"reply"_s << 200 << embeddingsBody(QJsonArray{embeddingItem(0, axis(0)), embeddingItem(1, axis(1))})
+        << u"reply"_s << 200
+        << embeddingsBody(QJsonArray{embeddingItem(0, axis(0)), embeddingItem(1, axis(1))})
         << QByteArray() << 502 << bad << QByteArray();
     QJsonArray nonNumber = axis(0);
     nonNumber[5] = u"x"_s;
     QTest::newRow("provider response malformed: non-number component")
         << u"reply"_s << 200 << vectorBody(nonNumber) << QByteArray() << 502 << bad << QByteArray();
     QTest::newRow("provider rejects the request: 400")
-        << u"reply"_s << 400 << QByteArrayLiteral(R"({"error":{"message":"bad input","type":"invalid_request_error"}})")
+        << u"reply"_s << 400
+        << QByteArrayLiteral(R"({"error":{"message":"bad input","type":"invalid_request_error"}})")
         << QByteArray() << 502 << bad << QByteArray();
     QTest::newRow("provider rejects the key: 401 echoing it")
         << u"reply"_s << 401 << keyEcho << QByteArray() << 502 << bad << QByteArray();
@@ -310,16 +331,19 @@ void tst_HttpRecallUpstream::upstreamFailureMapping()
 
     FakeUpstream upstream;
     QVERIFY(upstream.listen());
-    UpstreamReply answer{upstreamStatus, upstreamBody, {}, mode == "slow"_L1 ? 10 * kUpstreamTimeoutMs : 0};
+    UpstreamReply answer{
+        upstreamStatus, upstreamBody, {}, mode == "slow"_L1 ? 10 * kUpstreamTimeoutMs : 0};
     if (!upstreamRetryAfter.isEmpty())
         answer.headers.append({QByteArrayLiteral("Retry-After"), upstreamRetryAfter});
     upstream.handler = [answer](const UpstreamRequest &) { return answer; };
-    UpstreamRecallServer server(mode == "unreachable"_L1 ? closedPortUrl() : upstream.baseUrl(), kUpstreamTimeoutMs);
+    UpstreamRecallServer server(mode == "unreachable"_L1 ? closedPortUrl() : upstream.baseUrl(),
+                                kUpstreamTimeoutMs);
     REQUIRE_SERVER(server);
     QCOMPARE(server.writeTwoNodes().size(), 2);
 
-    const Reply r = server.post(kRecallText, QJsonObject{{u"query_text"_s, u"where did the deploy fail"_s}},
-                                {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("upstream-case-1")}});
+    const Reply r
+        = server.post(kRecallText, QJsonObject{{u"query_text"_s, u"where did the deploy fail"_s}},
+                      {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("upstream-case-1")}});
     QVERIFY2(r.status == status && r.isJsonObject, r.describe().constData());
     QCOMPARE(r.errorCode(), code);
     QCOMPARE(keysOf(r.json), keyList({"error", "message", "details", "request_id"}));
@@ -335,7 +359,9 @@ void tst_HttpRecallUpstream::recallDoesNotNeedTheUpstream()
 {
     FakeUpstream upstream;
     QVERIFY(upstream.listen());
-    upstream.handler = [](const UpstreamRequest &) { return UpstreamReply{500, QByteArrayLiteral("{}"), {}, 0}; };
+    upstream.handler = [](const UpstreamRequest &) {
+        return UpstreamReply{500, QByteArrayLiteral("{}"), {}, 0};
+    };
     UpstreamRecallServer server(upstream.baseUrl(), kUpstreamTimeoutMs);
     REQUIRE_SERVER(server);
     const QStringList ids = server.writeTwoNodes();
@@ -351,11 +377,14 @@ void tst_HttpRecallUpstream::validationBeforeUpstreamCall()
 {
     FakeUpstream upstream;
     QVERIFY(upstream.listen());
-    upstream.handler = [](const UpstreamRequest &) { return UpstreamReply{200, vectorBody(axis(0)), {}, 0}; };
+    upstream.handler = [](const UpstreamRequest &) {
+        return UpstreamReply{200, vectorBody(axis(0)), {}, 0};
+    };
     UpstreamRecallServer server(upstream.baseUrl(), kUpstreamTimeoutMs);
     REQUIRE_SERVER(server);
 
-    Reply r = server.post(kRecallText, QJsonObject{{u"query_text"_s, u"deploy"_s}, {u"limit"_s, 201}});
+    Reply r
+        = server.post(kRecallText, QJsonObject{{u"query_text"_s, u"deploy"_s}, {u"limit"_s, 201}});
     QVERIFY2(r.status == 400, r.describe().constData());
     QCOMPARE(r.errorCode(), u"invalid_request"_s);
     QCOMPARE(r.issuePath(), u"limit"_s);

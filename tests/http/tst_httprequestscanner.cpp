@@ -66,7 +66,7 @@ void tst_HttpRequestScanner::followsRequestsHoweverTheBytesArrive()
 void tst_HttpRequestScanner::phasesAndRequestLine()
 {
     RequestScanner s = scanner();
-    QVERIFY(!s.feed("\r\n  "));   // whitespace between requests is skipped, as QtHttpServer does
+    QVERIFY(!s.feed("\r\n  ")); // whitespace between requests is skipped, as QtHttpServer does
     QCOMPARE(s.phase(), RequestScanner::Phase::BetweenRequests);
     QCOMPARE(s.requestsStarted(), 0);
     QVERIFY(!s.feed("POST /v1/x HT"));
@@ -117,8 +117,8 @@ void tst_HttpRequestScanner::bodyLimitIsInclusive()
 
 void tst_HttpRequestScanner::bodyIsRefusedFromTheHeaderAlone()
 {
-    for (const QByteArray &length : {QByteArrayLiteral("10737418240"),
-                                    QByteArrayLiteral("99999999999999999999999999")}) {
+    for (const QByteArray &length :
+         {QByteArrayLiteral("10737418240"), QByteArrayLiteral("99999999999999999999999999")}) {
         RequestScanner s = scanner();
         const auto refused = s.feed("POST / HTTP/1.1\r\nContent-Length: " + length + "\r\n\r\n");
         QVERIFY2(refused && refused->status == 413, length.constData());

@@ -18,8 +18,11 @@ const QString kFeedback = QStringLiteral("/v1/memory/feedback");
 
 QJsonObject sharedNode(const char *clientId, const char *type)
 {
-    return obj({{"client_id", s(clientId)}, {"type", s(type)}, {"text_summary", s(clientId)},
-                {"memory_lane", s("shared")}, {"slots", obj({{"colour", s("blue")}})}});
+    return obj({{"client_id", s(clientId)},
+                {"type", s(type)},
+                {"text_summary", s(clientId)},
+                {"memory_lane", s("shared")},
+                {"slots", obj({{"colour", s("blue")}})}});
 }
 
 RuleStatus statusOf(const HttpTestServer &server, const QString &ruleId)
@@ -34,8 +37,11 @@ RuleStatus statusOf(const HttpTestServer &server, const QString &ruleId)
 
 QJsonObject feedback(const QString &ruleId, const char *outcome)
 {
-    return obj({{"rule_node_id", ruleId}, {"outcome", s(outcome)}, {"input_text", s("the rule helped")},
-                {"run_id", s("run-1")}, {"note", s("a note")}});
+    return obj({{"rule_node_id", ruleId},
+                {"outcome", s(outcome)},
+                {"input_text", s("the rule helped")},
+                {"run_id", s("run-1")},
+                {"note", s("a note")}});
 }
 
 } // namespace
@@ -49,43 +55,58 @@ private slots:
     {
         HttpTestServer server;
         QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-        const Reply w = server.write(writeBody({sharedNode("a", "event"), sharedNode("t", "topic")},
-                                               {writeEdge(s("part_of"), byClientId(s("a")), byClientId(s("t")))}));
+        const Reply w = server.write(
+            writeBody({sharedNode("a", "event"), sharedNode("t", "topic")},
+                      {writeEdge(s("part_of"), byClientId(s("a")), byClientId(s("t")))}));
         QVERIFY2(w.status == 200, w.describe());
-        const QString nodeUri = w.json.value(s("nodes")).toArray().first().toObject().value(s("uri")).toString();
+        const QString nodeUri
+            = w.json.value(s("nodes")).toArray().first().toObject().value(s("uri")).toString();
 
         Reply r = server.post(kResolve, obj({{"uri", nodeUri}}));
         QVERIFY2(r.status == 200, r.describe());
         QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "uri", "kind", "node"}));
         QCOMPARE(r.json.value(s("kind")).toString(), s("event"));
-        QCOMPARE(keysOf(r.json.value(s("node")).toObject()), keyList({"id", "type", "title", "text_summary", "uri"}));
+        QCOMPARE(keysOf(r.json.value(s("node")).toObject()),
+                 keyList({"id", "type", "title", "text_summary", "uri"}));
         QVERIFY(!containsKeyDeep(r.json, s("embedding")));
 
         r = server.post(kResolve, obj({{"uri", nodeUri}, {"include_slots", true}}));
-        QCOMPARE(r.json.value(s("node")).toObject().value(s("slots")).toObject().value(s("colour")).toString(), s("blue"));
+        QCOMPARE(r.json.value(s("node"))
+                     .toObject()
+                     .value(s("slots"))
+                     .toObject()
+                     .value(s("colour"))
+                     .toString(),
+                 s("blue"));
 
-        const QString edgeUri = w.json.value(s("edges")).toArray().first().toObject().value(s("uri")).toString();
+        const QString edgeUri
+            = w.json.value(s("edges")).toArray().first().toObject().value(s("uri")).toString();
         r = server.post(kResolve, obj({{"uri", edgeUri}}));
         QVERIFY2(r.status == 200, r.describe());
-        QCOMPARE(keysOf(r.json.value(s("edge")).toObject()), keyList({"id", "uri", "from_id", "to_id", "type", "weight"}));
+        QCOMPARE(keysOf(r.json.value(s("edge")).toObject()),
+                 keyList({"id", "uri", "from_id", "to_id", "type", "weight"}));
 
         r = server.post(kResolve, obj({{"uri", w.json.value(s("commit_uri")).toString()}}));
         QVERIFY2(r.status == 200, r.describe());
         const QJsonObject commit = r.json.value(s("commit")).toObject();
-        QCOMPARE(keysOf(commit), keyList({"commit_id", "commit_uri", "commit_hash", "parent", "kind", "actor",
-                                          "created_at", "diff_sha256"}));
-        QCOMPARE(commit.value(s("commit_hash")).toString(), w.json.value(s("commit_hash")).toString());
+        QCOMPARE(keysOf(commit), keyList({"commit_id", "commit_uri", "commit_hash", "parent",
+                                          "kind", "actor", "created_at", "diff_sha256"}));
+        QCOMPARE(commit.value(s("commit_hash")).toString(),
+                 w.json.value(s("commit_hash")).toString());
         QCOMPARE(commit.value(s("kind")).toString(), s("write"));
-        QVERIFY(commit.value(s("parent")).isNull());   // first commit of the scope
+        QVERIFY(commit.value(s("parent")).isNull()); // first commit of the scope
 
-        const Reply select = server.post(s("/v1/memory/tools/select"),
-                                         obj({{"context", obj({})}, {"candidates", strs({"bash"})}}));
+        const Reply select
+            = server.post(s("/v1/memory/tools/select"),
+                          obj({{"context", obj({})}, {"candidates", strs({"bash"})}}));
         QVERIFY2(select.status == 200, select.describe());
-        const QString decisionUri = select.json.value(s("decision")).toObject().value(s("decision_uri")).toString();
+        const QString decisionUri
+            = select.json.value(s("decision")).toObject().value(s("decision_uri")).toString();
         r = server.post(kResolve, obj({{"uri", decisionUri}}));
         QVERIFY2(r.status == 200, r.describe());
         QCOMPARE(r.json.value(s("kind")).toString(), s("decision"));
-        QCOMPARE(r.json.value(s("decision")).toObject().value(s("selected_tool")).toString(), s("bash"));
+        QCOMPARE(r.json.value(s("decision")).toObject().value(s("selected_tool")).toString(),
+                 s("bash"));
     }
 
     void errorsForMalformedForeignAndAbsentUris()
@@ -102,13 +123,18 @@ private slots:
         r = server.post(kResolve, obj({{"uri", s("memorygraph://default/default/gadget/1")}}));
         QCOMPARE(r.status, 400);
         QCOMPARE(r.issuePath(), s("uri"));
-        r = server.post(kResolve, obj({{"uri", s("memorygraph://acme/default/event/") + QUuid::createUuid().toString(QUuid::WithoutBraces)}}));
+        r = server.post(kResolve,
+                        obj({{"uri", s("memorygraph://acme/default/event/")
+                                         + QUuid::createUuid().toString(QUuid::WithoutBraces)}}));
         QCOMPARE(r.status, 403);
         QCOMPARE(r.errorCode(), s("forbidden"));
-        r = server.post(kResolve, obj({{"uri", s("memorygraph://default/default/event/") + QUuid::createUuid().toString(QUuid::WithoutBraces)}}));
+        r = server.post(kResolve,
+                        obj({{"uri", s("memorygraph://default/default/event/")
+                                         + QUuid::createUuid().toString(QUuid::WithoutBraces)}}));
         QCOMPARE(r.status, 404);
         QCOMPARE(r.errorCode(), s("not_found"));
-        QCOMPARE(r.json.value(s("details")).toObject().value(s("reason")).toString(), s("node_not_found_in_scope"));
+        QCOMPARE(r.json.value(s("details")).toObject().value(s("reason")).toString(),
+                 s("node_not_found_in_scope"));
     }
 
     void feedbackMovesCountersAsOneCommitEach()
@@ -116,22 +142,27 @@ private slots:
         HttpTestServer server;
         QVERIFY2(server.isReady(), qPrintable(server.errorText()));
         RuleApi rules(server);
-        const QString rule = rules.add(RuleNode(s("r")).when(obj({{"task", s("x")}})).then(obj({{"output", obj({{"format", s("json")}})}})));
+        const QString rule = rules.add(RuleNode(s("r"))
+                                           .when(obj({{"task", s("x")}}))
+                                           .then(obj({{"output", obj({{"format", s("json")}})}})));
         QVERIFY2(!rule.isEmpty(), rules.last.describe());
         const int commitsBefore = int(server.commits().size());
 
         Reply r = server.post(kFeedback, feedback(rule, "positive"));
         QVERIFY2(r.status == 200, r.describe());
-        QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "commit_id", "commit_uri", "commit_hash", "feedback_id"}));
+        QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "commit_id", "commit_uri",
+                                          "commit_hash", "feedback_id"}));
         QCOMPARE(r.json.value(s("commit_hash")).toString().size(), 64);
         QVERIFY(!r.json.value(s("feedback_id")).toString().isEmpty());
         QCOMPARE(statusOf(server, rule).positive, 1);
         QCOMPARE(statusOf(server, rule).negative, 0);
 
         // The commit is a rule_feedback commit, readable through resolve.
-        const Reply commit = server.post(kResolve, obj({{"uri", r.json.value(s("commit_uri")).toString()}}));
+        const Reply commit
+            = server.post(kResolve, obj({{"uri", r.json.value(s("commit_uri")).toString()}}));
         QVERIFY2(commit.status == 200, commit.describe());
-        QCOMPARE(commit.json.value(s("commit")).toObject().value(s("kind")).toString(), s("rule_feedback"));
+        QCOMPARE(commit.json.value(s("commit")).toObject().value(s("kind")).toString(),
+                 s("rule_feedback"));
 
         QCOMPARE(server.post(kFeedback, feedback(rule, "negative")).status, 200);
         QCOMPARE(statusOf(server, rule).negative, 1);
@@ -145,14 +176,17 @@ private slots:
     {
         HttpTestServer server;
         QVERIFY2(server.isReady(), qPrintable(server.errorText()));
-        Reply r = server.post(kFeedback, feedback(QUuid::createUuid().toString(QUuid::WithoutBraces), "positive"));
+        Reply r = server.post(
+            kFeedback, feedback(QUuid::createUuid().toString(QUuid::WithoutBraces), "positive"));
         QCOMPARE(r.status, 404);
         QCOMPARE(r.errorCode(), s("not_found"));
-        QCOMPARE(r.json.value(s("details")).toObject().value(s("reason")).toString(), s("rule_not_found_in_scope"));
+        QCOMPARE(r.json.value(s("details")).toObject().value(s("reason")).toString(),
+                 s("rule_not_found_in_scope"));
 
         // A node that is not a rule is not a rule.
         const Reply w = server.write(writeBody({sharedNode("e", "event")}));
-        const QString eventId = w.json.value(s("nodes")).toArray().first().toObject().value(s("id")).toString();
+        const QString eventId
+            = w.json.value(s("nodes")).toArray().first().toObject().value(s("id")).toString();
         QCOMPARE(server.post(kFeedback, feedback(eventId, "positive")).status, 404);
         const int commits = int(server.commits().size());
 
@@ -167,7 +201,7 @@ private slots:
         r = server.post(kFeedback, feedback(s("rule-1"), "positive"));
         QCOMPARE(r.status, 400);
         QCOMPARE(r.issuePath(), s("rule_node_id"));
-        QCOMPARE(int(server.commits().size()), commits);   // nothing written on a 400 or 404
+        QCOMPARE(int(server.commits().size()), commits); // nothing written on a 400 or 404
     }
 };
 

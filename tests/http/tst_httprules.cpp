@@ -14,15 +14,15 @@ using namespace MemoryGraph::Test::Rules;
 namespace {
 
 constexpr int kDim = 1536;
-const QString kTenantKeys = QStringLiteral(
-    R"({"k1":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-x"},)"
-    R"("k2":{"tenant_id":"acme","agent_id":"agent-b"}})");
+const QString kTenantKeys
+    = QStringLiteral(R"({"k1":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-x"},)"
+                     R"("k2":{"tenant_id":"acme","agent_id":"agent-b"}})");
 
 QStringList ruleMatchKeys(bool targetAgent = false, bool targetTeam = false)
 {
-    QStringList keys = keyList({"rule_node_id", "state", "summary", "rule_scope", "if_json",
-                                "then_json", "exceptions_json", "stats", "rank", "match_detail",
-                                "commit_id"});
+    QStringList keys
+        = keyList({"rule_node_id", "state", "summary", "rule_scope", "if_json", "then_json",
+                   "exceptions_json", "stats", "rank", "match_detail", "commit_id"});
     if (targetAgent)
         keys << s("target_agent_id");
     if (targetTeam)
@@ -128,7 +128,8 @@ private slots:
     void apiKeyFeedbackNonObjectContextAttribution();
 };
 
-// ---- rules/evaluate ------------------------------------------------------------------------------
+// ---- rules/evaluate
+// ------------------------------------------------------------------------------
 
 void tst_HttpRules::evaluateActiveAndShadow()
 {
@@ -143,7 +144,8 @@ void tst_HttpRules::evaluateActiveAndShadow()
                                     .priority(2);
     const QString activeId = api.add(activeRule);
     QVERIFY2(!activeId.isEmpty(), api.last.describe());
-    const QString activeCommit = server.service()->listCommits(s("default"), s("default")).value().last().id;
+    const QString activeCommit
+        = server.service()->listCommits(s("default"), s("default")).value().last().id;
 
     const RuleNode shadowRule = RuleNode(s("prefer-kubectl"))
                                     .when(obj({{"intent", s("deploy")}, {"env", s("prod")}}))
@@ -176,12 +178,15 @@ void tst_HttpRules::evaluateActiveAndShadow()
     QCOMPARE(a.value(s("summary")).toString(), s("deploy answers are JSON"));
     QCOMPARE(a.value(s("rule_scope")).toString(), s("global"));
     QCOMPARE(jsonText(a.value(s("if_json"))), jsonText(obj({{"intent", s("deploy")}})));
-    QCOMPARE(jsonText(a.value(s("then_json"))), jsonText(obj({{"output", obj({{"format", s("json")}})}})));
+    QCOMPARE(jsonText(a.value(s("then_json"))),
+             jsonText(obj({{"output", obj({{"format", s("json")}})}})));
     QCOMPARE(jsonText(a.value(s("exceptions_json"))), jsonText(QJsonArray()));
     QCOMPARE(jsonText(a.value(s("stats"))), jsonText(obj({{"positive", 0}, {"negative", 0}})));
-    QCOMPARE(jsonText(a.value(s("rank"))),
-             jsonText(obj({{"score", 2001}, {"evidence_score", 0}, {"priority", 2}, {"weight", 1},
-                           {"specificity", 1}})));
+    QCOMPARE(jsonText(a.value(s("rank"))), jsonText(obj({{"score", 2001},
+                                                         {"evidence_score", 0},
+                                                         {"priority", 2},
+                                                         {"weight", 1},
+                                                         {"specificity", 1}})));
     QCOMPARE(jsonText(a.value(s("match_detail"))),
              jsonText(obj({{"condition_paths", strs({"intent"})}, {"condition_path_count", 1}})));
     QCOMPARE(a.value(s("commit_id")).toString(), activeCommit);
@@ -190,17 +195,19 @@ void tst_HttpRules::evaluateActiveAndShadow()
     QCOMPARE(keysOf(b), ruleMatchKeys());
     QCOMPARE(b.value(s("state")).toString(), s("SHADOW"));
     QCOMPARE(b.value(s("summary")).toString(), s("rule prefer-kubectl"));
-    QCOMPARE(jsonText(b.value(s("exceptions_json"))), jsonText(QJsonArray{obj({{"dry_run", true}})}));
-    QCOMPARE(jsonText(b.value(s("match_detail"))),
-             jsonText(obj({{"condition_paths", strs({"env", "intent"})}, {"condition_path_count", 2}})));
+    QCOMPARE(jsonText(b.value(s("exceptions_json"))),
+             jsonText(QJsonArray{obj({{"dry_run", true}})}));
+    QCOMPARE(
+        jsonText(b.value(s("match_detail"))),
+        jsonText(obj({{"condition_paths", strs({"env", "intent"})}, {"condition_path_count", 2}})));
     QCOMPARE(b.value(s("rank")).toObject().value(s("score")).toDouble(), 2.0);
     QCOMPARE(b.value(s("commit_id")).toString(), shadowCommit);
 
     const QJsonObject applied = r.json.value(s("applied")).toObject();
-    QCOMPARE(keysOf(applied), keyList({"policy", "sources", "conflicts", "conflict_explain",
-                                       "tool_explain", "shadow_policy", "shadow_sources",
-                                       "shadow_conflicts", "shadow_conflict_explain",
-                                       "shadow_tool_explain"}));
+    QCOMPARE(keysOf(applied),
+             keyList({"policy", "sources", "conflicts", "conflict_explain", "tool_explain",
+                      "shadow_policy", "shadow_sources", "shadow_conflicts",
+                      "shadow_conflict_explain", "shadow_tool_explain"}));
     QCOMPARE(jsonText(applied.value(s("policy"))),
              jsonText(obj({{"output", obj({{"format", s("json")}})}, {"tool", QJsonObject()}})));
     QCOMPARE(jsonText(applied.value(s("shadow_policy"))),
@@ -212,7 +219,8 @@ void tst_HttpRules::evaluateActiveAndShadow()
     QCOMPARE(stringList(source.value(s("touched_paths"))), QStringList{s("output.format")});
 
     // The exception switches the shadow rule off.
-    const Reply excepted = api.evaluate(obj({{"intent", s("deploy")}, {"env", s("prod")}, {"dry_run", true}}));
+    const Reply excepted
+        = api.evaluate(obj({{"intent", s("deploy")}, {"env", s("prod")}, {"dry_run", true}}));
     QCOMPARE(excepted.status, 200);
     QCOMPARE(ruleIdsOf(excepted.json.value(s("shadow"))), QStringList());
     QCOMPARE(ruleScopeCounters(excepted).value(s("filtered_by_condition")).toInt(), 1);
@@ -231,19 +239,22 @@ void tst_HttpRules::evaluateWithoutShadow()
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString activeId = api.add(RuleNode(s("a")).then(obj({{"output", obj({{"format", s("text")}})}})));
+    const QString activeId
+        = api.add(RuleNode(s("a")).then(obj({{"output", obj({{"format", s("text")}})}})));
     QVERIFY2(!activeId.isEmpty(), api.last.describe());
-    const QString shadowId = api.add(RuleNode(s("b")).then(obj({{"output", obj({{"strict", true}})}})), s("SHADOW"));
+    const QString shadowId
+        = api.add(RuleNode(s("b")).then(obj({{"output", obj({{"strict", true}})}})), s("SHADOW"));
     QVERIFY2(!shadowId.isEmpty(), api.last.describe());
 
     const Reply r = api.evaluate(QJsonObject(), obj({{"include_shadow", false}}));
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json.value(s("considered")).toInt(), 2);   // shadow rows still count as considered
+    QCOMPARE(r.json.value(s("considered")).toInt(), 2); // shadow rows still count as considered
     QCOMPARE(r.json.value(s("matched")).toInt(), 1);
     QCOMPARE(ruleIdsOf(r.json.value(s("active"))), QStringList{activeId});
     QCOMPARE(r.json.value(s("shadow")).toArray().size(), 0);
     const QJsonObject applied = r.json.value(s("applied")).toObject();
-    QCOMPARE(keysOf(applied), keyList({"policy", "sources", "conflicts", "conflict_explain", "tool_explain"}));
+    QCOMPARE(keysOf(applied),
+             keyList({"policy", "sources", "conflicts", "conflict_explain", "tool_explain"}));
     QCOMPARE(ruleScopeCounters(r).value(s("matched_shadow")).toInt(), 0);
     QCOMPARE(ruleScopeCounters(r).value(s("matched_active")).toInt(), 1);
 
@@ -268,7 +279,8 @@ void tst_HttpRules::evaluateResponseHasNoEmbeddings()
     node.insert(s("embedding"), embedding);
     const Reply written = server.write(writeBody({node}));
     QCOMPARE(written.status, 200);
-    const QString id = written.json.value(s("nodes")).toArray().at(0).toObject().value(s("id")).toString();
+    const QString id
+        = written.json.value(s("nodes")).toArray().at(0).toObject().value(s("id")).toString();
     QCOMPARE(api.setState(id, s("ACTIVE")).status, 200);
 
     const Reply r = api.evaluate(QJsonObject());
@@ -281,26 +293,31 @@ void tst_HttpRules::evaluateResponseHasNoEmbeddings()
 void tst_HttpRules::scopeFiltering_data()
 {
     QTest::addColumn<QJsonObject>("context");
-    QTest::addColumn<QStringList>("expected");   // client ids of the matching rules
+    QTest::addColumn<QStringList>("expected"); // client ids of the matching rules
     QTest::addColumn<int>("filteredByScope");
 
     QTest::newRow("no identity") << QJsonObject() << QStringList{s("global")} << 2;
     QTest::newRow("agent.id") << obj({{"agent", obj({{"id", s("agent-a")}})}})
                               << QStringList{s("agent"), s("global")} << 1;
-    QTest::newRow("agent_id") << obj({{"agent_id", s("agent-a")}}) << QStringList{s("agent"), s("global")} << 1;
+    QTest::newRow("agent_id") << obj({{"agent_id", s("agent-a")}})
+                              << QStringList{s("agent"), s("global")} << 1;
     QTest::newRow("agent.team_id") << obj({{"agent", obj({{"team_id", s("team-a")}})}})
                                    << QStringList{s("global"), s("team")} << 1;
-    QTest::newRow("team_id") << obj({{"team_id", s("team-a")}}) << QStringList{s("global"), s("team")} << 1;
-    QTest::newRow("agent and team") << obj({{"agent", obj({{"id", s("agent-a")}, {"team_id", s("team-a")}})}})
-                                    << QStringList{s("agent"), s("global"), s("team")} << 0;
-    QTest::newRow("flat agent and team") << obj({{"agent_id", s("agent-a")}, {"team_id", s("team-a")}})
-                                         << QStringList{s("agent"), s("global"), s("team")} << 0;
+    QTest::newRow("team_id") << obj({{"team_id", s("team-a")}})
+                             << QStringList{s("global"), s("team")} << 1;
+    QTest::newRow("agent and team")
+        << obj({{"agent", obj({{"id", s("agent-a")}, {"team_id", s("team-a")}})}})
+        << QStringList{s("agent"), s("global"), s("team")} << 0;
+    QTest::newRow("flat agent and team")
+        << obj({{"agent_id", s("agent-a")}, {"team_id", s("team-a")}})
+        << QStringList{s("agent"), s("global"), s("team")} << 0;
     QTest::newRow("other agent and team")
-        << obj({{"agent", obj({{"id", s("agent-b")}, {"team_id", s("team-b")}})}}) << QStringList{s("global")} << 2;
+        << obj({{"agent", obj({{"id", s("agent-b")}, {"team_id", s("team-b")}})}})
+        << QStringList{s("global")} << 2;
     QTest::newRow("agent id trimmed") << obj({{"agent", obj({{"id", s("  agent-a ")}})}})
                                       << QStringList{s("agent"), s("global")} << 1;
-    QTest::newRow("team id is not an agent id") << obj({{"agent_id", s("team-a")}})
-                                                << QStringList{s("global")} << 2;
+    QTest::newRow("team id is not an agent id")
+        << obj({{"agent_id", s("team-a")}}) << QStringList{s("global")} << 2;
 }
 
 void tst_HttpRules::scopeFiltering()
@@ -362,30 +379,34 @@ void tst_HttpRules::laneVisibility_data()
     const QStringList all{s("private-agent"), s("private-team"), s("shared")};
     QTest::newRow("agent only") << obj({{"agent", obj({{"id", s("agent-1")}})}})
                                 << QStringList{s("private-agent"), s("shared")} << true
-                                << s("enforced_agent_only") << 1 << QJsonValue(s("agent-1")) << QJsonValue();
-    QTest::newRow("flat agent only") << obj({{"agent_id", s("agent-1")}})
-                                     << QStringList{s("private-agent"), s("shared")} << true
-                                     << s("enforced_agent_only") << 1 << QJsonValue(s("agent-1")) << QJsonValue();
+                                << s("enforced_agent_only") << 1 << QJsonValue(s("agent-1"))
+                                << QJsonValue();
+    QTest::newRow("flat agent only")
+        << obj({{"agent_id", s("agent-1")}}) << QStringList{s("private-agent"), s("shared")} << true
+        << s("enforced_agent_only") << 1 << QJsonValue(s("agent-1")) << QJsonValue();
     QTest::newRow("team only") << obj({{"agent", obj({{"team_id", s("team-1")}})}})
                                << QStringList{s("private-team"), s("shared")} << true
-                               << s("enforced_team_only") << 1 << QJsonValue() << QJsonValue(s("team-1"));
-    QTest::newRow("flat team only") << obj({{"team_id", s("team-1")}})
-                                    << QStringList{s("private-team"), s("shared")} << true
-                                    << s("enforced_team_only") << 1 << QJsonValue() << QJsonValue(s("team-1"));
-    QTest::newRow("agent and team") << obj({{"agent", obj({{"id", s("agent-1")}, {"team_id", s("team-1")}})}})
-                                    << all << true << s("enforced_agent_team") << 0
-                                    << QJsonValue(s("agent-1")) << QJsonValue(s("team-1"));
+                               << s("enforced_team_only") << 1 << QJsonValue()
+                               << QJsonValue(s("team-1"));
+    QTest::newRow("flat team only")
+        << obj({{"team_id", s("team-1")}}) << QStringList{s("private-team"), s("shared")} << true
+        << s("enforced_team_only") << 1 << QJsonValue() << QJsonValue(s("team-1"));
+    QTest::newRow("agent and team")
+        << obj({{"agent", obj({{"id", s("agent-1")}, {"team_id", s("team-1")}})}}) << all << true
+        << s("enforced_agent_team") << 0 << QJsonValue(s("agent-1")) << QJsonValue(s("team-1"));
     QTest::newRow("other agent and team")
-        << obj({{"agent", obj({{"id", s("agent-2")}, {"team_id", s("team-2")}})}}) << QStringList{s("shared")}
-        << true << s("enforced_agent_team") << 2 << QJsonValue(s("agent-2")) << QJsonValue(s("team-2"));
+        << obj({{"agent", obj({{"id", s("agent-2")}, {"team_id", s("team-2")}})}})
+        << QStringList{s("shared")} << true << s("enforced_agent_team") << 2
+        << QJsonValue(s("agent-2")) << QJsonValue(s("team-2"));
     QTest::newRow("owner agent, other team")
         << obj({{"agent", obj({{"id", s("agent-1")}, {"team_id", s("team-2")}})}})
         << QStringList{s("private-agent"), s("shared")} << true << s("enforced_agent_team") << 1
         << QJsonValue(s("agent-1")) << QJsonValue(s("team-2"));
     QTest::newRow("neither") << QJsonObject() << all << false << s("missing_agent_context") << 0
                              << QJsonValue() << QJsonValue();
-    QTest::newRow("blank identity") << obj({{"agent", obj({{"id", s("  ")}})}}) << all << false
-                                    << s("missing_agent_context") << 0 << QJsonValue() << QJsonValue();
+    QTest::newRow("blank identity")
+        << obj({{"agent", obj({{"id", s("  ")}})}}) << all << false << s("missing_agent_context")
+        << 0 << QJsonValue() << QJsonValue();
 }
 
 void tst_HttpRules::laneVisibility()
@@ -402,9 +423,10 @@ void tst_HttpRules::laneVisibility()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
     QHash<QString, QString> clientById;
-    for (const RuleNode &rule : {RuleNode(s("shared")).then(QJsonObject()),
-                                 RuleNode(s("private-agent")).privateTo(s("agent-1")).then(QJsonObject()),
-                                 RuleNode(s("private-team")).privateTo(QString(), s("team-1")).then(QJsonObject())}) {
+    for (const RuleNode &rule :
+         {RuleNode(s("shared")).then(QJsonObject()),
+          RuleNode(s("private-agent")).privateTo(s("agent-1")).then(QJsonObject()),
+          RuleNode(s("private-team")).privateTo(QString(), s("team-1")).then(QJsonObject())}) {
         const QString id = api.add(rule);
         QVERIFY2(!id.isEmpty(), api.last.describe());
         clientById.insert(id, rule.clientId());
@@ -417,19 +439,19 @@ void tst_HttpRules::laneVisibility()
         matched << clientById.value(id);
     QCOMPARE(sorted(matched), expected);
 
-    const QJsonObject expectedSummary = obj(
-        {{"agent", obj({{"id", agentId}, {"team_id", teamId}})},
-         {"rule_scope", obj({{"scanned", 3},
-                             {"filtered_by_scope", 0},
-                             {"filtered_by_lane", filteredByLane},
-                             {"filtered_by_condition", 0},
-                             {"skipped_invalid_then", 0},
-                             {"matched_active", int(expected.size())},
-                             {"matched_shadow", 0}})},
-         {"lane", obj({{"applied", applied},
-                       {"reason", reason},
-                       {"legacy_unowned_private_visible", 0},
-                       {"legacy_unowned_private_detected", 0}})}});
+    const QJsonObject expectedSummary
+        = obj({{"agent", obj({{"id", agentId}, {"team_id", teamId}})},
+               {"rule_scope", obj({{"scanned", 3},
+                                   {"filtered_by_scope", 0},
+                                   {"filtered_by_lane", filteredByLane},
+                                   {"filtered_by_condition", 0},
+                                   {"skipped_invalid_then", 0},
+                                   {"matched_active", int(expected.size())},
+                                   {"matched_shadow", 0}})},
+               {"lane", obj({{"applied", applied},
+                             {"reason", reason},
+                             {"legacy_unowned_private_visible", 0},
+                             {"legacy_unowned_private_detected", 0}})}});
     QCOMPARE(jsonText(visibility(r)), jsonText(expectedSummary));
 }
 
@@ -439,38 +461,48 @@ void tst_HttpRules::visibilitySummaryCountsEveryStage()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
     const QJsonObject deploy = obj({{"intent", s("deploy")}});
-    QVERIFY2(!api.add(RuleNode(s("match-active")).when(deploy).then(QJsonObject())).isEmpty(), api.last.describe());
-    QVERIFY2(!api.add(RuleNode(s("match-shadow")).when(deploy).then(QJsonObject()), s("SHADOW")).isEmpty(),
+    QVERIFY2(!api.add(RuleNode(s("match-active")).when(deploy).then(QJsonObject())).isEmpty(),
              api.last.describe());
-    QVERIFY2(!api.add(RuleNode(s("other-agent")).forAgent(s("agent-x")).then(QJsonObject())).isEmpty(),
+    QVERIFY2(!api.add(RuleNode(s("match-shadow")).when(deploy).then(QJsonObject()), s("SHADOW"))
+                  .isEmpty(),
              api.last.describe());
+    QVERIFY2(
+        !api.add(RuleNode(s("other-agent")).forAgent(s("agent-x")).then(QJsonObject())).isEmpty(),
+        api.last.describe());
     QVERIFY2(!api.add(RuleNode(s("other-team")).forTeam(s("team-x")).then(QJsonObject())).isEmpty(),
              api.last.describe());
-    QVERIFY2(!api.add(RuleNode(s("private-other")).privateTo(s("agent-9")).then(QJsonObject())).isEmpty(),
+    QVERIFY2(!api.add(RuleNode(s("private-other")).privateTo(s("agent-9")).then(QJsonObject()))
+                  .isEmpty(),
              api.last.describe());
-    QVERIFY2(!api.add(RuleNode(s("no-match")).when(obj({{"intent", s("chat")}})).then(QJsonObject())).isEmpty(),
-             api.last.describe());
+    QVERIFY2(
+        !api.add(RuleNode(s("no-match")).when(obj({{"intent", s("chat")}})).then(QJsonObject()))
+             .isEmpty(),
+        api.last.describe());
     // then_json is not validated on write or on SHADOW: only evaluation skips it.
-    QVERIFY2(!api.add(RuleNode(s("bad-then")).when(deploy).then(obj({{"output", obj({{"format", s("yaml")}})}})),
-                      s("SHADOW")).isEmpty(),
+    QVERIFY2(!api.add(RuleNode(s("bad-then"))
+                          .when(deploy)
+                          .then(obj({{"output", obj({{"format", s("yaml")}})}})),
+                      s("SHADOW"))
+                  .isEmpty(),
              api.last.describe());
 
-    const QJsonObject context = obj({{"agent", obj({{"id", s("agent-1")}})}, {"intent", s("deploy")}});
+    const QJsonObject context
+        = obj({{"agent", obj({{"id", s("agent-1")}})}, {"intent", s("deploy")}});
     const Reply r = api.evaluate(context);
     QCOMPARE(r.status, 200);
-    const QJsonObject expected = obj(
-        {{"agent", obj({{"id", s("agent-1")}, {"team_id", QJsonValue()}})},
-         {"rule_scope", obj({{"scanned", 7},
-                             {"filtered_by_scope", 2},
-                             {"filtered_by_lane", 1},
-                             {"filtered_by_condition", 1},
-                             {"skipped_invalid_then", 1},
-                             {"matched_active", 1},
-                             {"matched_shadow", 1}})},
-         {"lane", obj({{"applied", true},
-                       {"reason", s("enforced_agent_only")},
-                       {"legacy_unowned_private_visible", 0},
-                       {"legacy_unowned_private_detected", 0}})}});
+    const QJsonObject expected
+        = obj({{"agent", obj({{"id", s("agent-1")}, {"team_id", QJsonValue()}})},
+               {"rule_scope", obj({{"scanned", 7},
+                                   {"filtered_by_scope", 2},
+                                   {"filtered_by_lane", 1},
+                                   {"filtered_by_condition", 1},
+                                   {"skipped_invalid_then", 1},
+                                   {"matched_active", 1},
+                                   {"matched_shadow", 1}})},
+               {"lane", obj({{"applied", true},
+                             {"reason", s("enforced_agent_only")},
+                             {"legacy_unowned_private_visible", 0},
+                             {"legacy_unowned_private_detected", 0}})}});
     QCOMPARE(jsonText(visibility(r)), jsonText(expected));
     QCOMPARE(r.json.value(s("considered")).toInt(), 7);
     QCOMPARE(r.json.value(s("matched")).toInt(), 2);
@@ -505,7 +537,8 @@ void tst_HttpRules::invalidThenIsCountedAndSampled()
         QVERIFY2(!id.isEmpty(), api.last.describe());
         badIds << id;
     }
-    const QString goodId = api.add(RuleNode(s("good")).then(obj({{"extensions", obj({{"acme", obj({{"x", 1}})}})}})));
+    const QString goodId = api.add(
+        RuleNode(s("good")).then(obj({{"extensions", obj({{"acme", obj({{"x", 1}})}})}})));
     QVERIFY2(!goodId.isEmpty(), api.last.describe());
 
     const Reply r = api.evaluate(QJsonObject());
@@ -531,8 +564,9 @@ void tst_HttpRules::invalidThenIsCountedAndSampled()
     }
     QCOMPARE(sampled.size(), 5);
     // The extensions escape hatch is accepted as written.
-    QCOMPARE(jsonText(r.json.value(s("applied")).toObject().value(s("policy"))),
-             jsonText(obj({{"extensions", obj({{"acme", obj({{"x", 1}})}})}, {"tool", QJsonObject()}})));
+    QCOMPARE(
+        jsonText(r.json.value(s("applied")).toObject().value(s("policy"))),
+        jsonText(obj({{"extensions", obj({{"acme", obj({{"x", 1}})}})}, {"tool", QJsonObject()}})));
 }
 
 void tst_HttpRules::invalidShadowThenCountedWithoutShadow()
@@ -540,14 +574,21 @@ void tst_HttpRules::invalidShadowThenCountedWithoutShadow()
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString id = api.add(RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("xml")}})}})), s("SHADOW"));
+    const QString id = api.add(
+        RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("xml")}})}})), s("SHADOW"));
     QVERIFY2(!id.isEmpty(), api.last.describe());
 
     const Reply r = api.evaluate(QJsonObject(), obj({{"include_shadow", false}}));
     QCOMPARE(r.status, 200);
     QCOMPARE(r.json.value(s("skipped_invalid_then")).toInt(), 1);
     QCOMPARE(r.json.value(s("matched")).toInt(), 0);
-    QCOMPARE(r.json.value(s("invalid_then_sample")).toArray().at(0).toObject().value(s("rule_node_id")).toString(), id);
+    QCOMPARE(r.json.value(s("invalid_then_sample"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(s("rule_node_id"))
+                 .toString(),
+             id);
 }
 
 void tst_HttpRules::rankFormulaAndOrder()
@@ -559,19 +600,22 @@ void tst_HttpRules::rankFormulaAndOrder()
     const QString r1 = api.add(RuleNode(s("r1"))
                                    .when(obj({{"intent", s("deploy")}, {"env", s("prod")}}))
                                    .then(obj({{"tool", obj({{"prefer", strs({"t1"})}})}}))
-                                   .priority(3).weight(0.5));
+                                   .priority(3)
+                                   .weight(0.5));
     const QString r2 = api.add(RuleNode(s("r2"))
                                    .when(obj({{"intent", s("deploy")}}))
                                    .then(obj({{"tool", obj({{"prefer", strs({"t2"})}})}}))
-                                   .priority(3).weight(2));
-    const QString r3 = api.add(RuleNode(s("r3"))
-                                   .then(obj({{"tool", obj({{"prefer", strs({"t3"})}})}}))
-                                   .priority(-1));
-    const QString r4 = api.add(RuleNode(s("r4"))
-                                   .when(obj({{"$and", QJsonArray{
-                                       obj({{"$or", QJsonArray{obj({{"env", s("prod")}}), obj({{"agent.id", s("x")}})}}}),
-                                       obj({{"intent", obj({{"$in", strs({"deploy", "ship"})}})}})}}}))
-                                   .then(QJsonObject()));
+                                   .priority(3)
+                                   .weight(2));
+    const QString r3 = api.add(
+        RuleNode(s("r3")).then(obj({{"tool", obj({{"prefer", strs({"t3"})}})}})).priority(-1));
+    const QString r4 = api.add(
+        RuleNode(s("r4"))
+            .when(obj({{"$and",
+                        QJsonArray{obj({{"$or", QJsonArray{obj({{"env", s("prod")}}),
+                                                           obj({{"agent.id", s("x")}})}}}),
+                                   obj({{"intent", obj({{"$in", strs({"deploy", "ship"})}})}})}}}))
+            .then(QJsonObject()));
     QVERIFY2(!r1.isEmpty() && !r2.isEmpty() && !r3.isEmpty() && !r4.isEmpty(), api.last.describe());
 
     const QJsonObject context = obj({{"intent", s("deploy")}, {"env", s("prod")}});
@@ -579,21 +623,38 @@ void tst_HttpRules::rankFormulaAndOrder()
     QCOMPARE(before.status, 200);
     QCOMPARE(ruleIdsOf(before.json.value(s("active"))), (QStringList{r1, r2, r4, r3}));
     QCOMPARE(jsonText(matchById(before.json.value(s("active")), r1).value(s("rank"))),
-             jsonText(obj({{"score", 3002}, {"evidence_score", 0}, {"priority", 3}, {"weight", 0.5},
+             jsonText(obj({{"score", 3002},
+                           {"evidence_score", 0},
+                           {"priority", 3},
+                           {"weight", 0.5},
                            {"specificity", 2}})));
     QCOMPARE(jsonText(matchById(before.json.value(s("active")), r2).value(s("rank"))),
-             jsonText(obj({{"score", 3001}, {"evidence_score", 0}, {"priority", 3}, {"weight", 2},
+             jsonText(obj({{"score", 3001},
+                           {"evidence_score", 0},
+                           {"priority", 3},
+                           {"weight", 2},
                            {"specificity", 1}})));
     QCOMPARE(jsonText(matchById(before.json.value(s("active")), r3).value(s("rank"))),
-             jsonText(obj({{"score", -1000}, {"evidence_score", 0}, {"priority", -1}, {"weight", 1},
+             jsonText(obj({{"score", -1000},
+                           {"evidence_score", 0},
+                           {"priority", -1},
+                           {"weight", 1},
                            {"specificity", 0}})));
     QCOMPARE(jsonText(matchById(before.json.value(s("active")), r4).value(s("match_detail"))),
-             jsonText(obj({{"condition_paths", strs({"agent.id", "env", "intent"})}, {"condition_path_count", 3}})));
-    QCOMPARE(matchById(before.json.value(s("active")), r4).value(s("rank")).toObject().value(s("score")).toDouble(), 3.0);
+             jsonText(obj({{"condition_paths", strs({"agent.id", "env", "intent"})},
+                           {"condition_path_count", 3}})));
+    QCOMPARE(matchById(before.json.value(s("active")), r4)
+                 .value(s("rank"))
+                 .toObject()
+                 .value(s("score"))
+                 .toDouble(),
+             3.0);
     // prefer follows rank order; sources are in merge (ascending rank) order.
     const QJsonObject applied = before.json.value(s("applied")).toObject();
-    QCOMPARE(stringList(applied.value(s("policy")).toObject().value(s("tool")).toObject().value(s("prefer"))),
-             (QStringList{s("t1"), s("t2"), s("t3")}));
+    QCOMPARE(
+        stringList(
+            applied.value(s("policy")).toObject().value(s("tool")).toObject().value(s("prefer"))),
+        (QStringList{s("t1"), s("t2"), s("t3")}));
     QCOMPARE(ruleIdsOf(applied.value(s("sources"))), (QStringList{r3, r4, r2, r1}));
 
     // One positive outcome for every matched rule: evidence is weighted, so r2 overtakes r1.
@@ -605,35 +666,52 @@ void tst_HttpRules::rankFormulaAndOrder()
     const Reply after = api.evaluate(context);
     QCOMPARE(after.status, 200);
     const QJsonArray active = after.json.value(s("active")).toArray();
-    QCOMPARE(jsonText(matchById(active, r1).value(s("rank"))),
-             jsonText(obj({{"score", 3052}, {"evidence_score", 1}, {"priority", 3}, {"weight", 0.5},
-                           {"specificity", 2}})));
-    QCOMPARE(jsonText(matchById(active, r2).value(s("rank"))),
-             jsonText(obj({{"score", 3201}, {"evidence_score", 1}, {"priority", 3}, {"weight", 2},
-                           {"specificity", 1}})));
-    QCOMPARE(jsonText(matchById(active, r3).value(s("rank"))),
-             jsonText(obj({{"score", -900}, {"evidence_score", 1}, {"priority", -1}, {"weight", 1},
-                           {"specificity", 0}})));
+    QCOMPARE(jsonText(matchById(active, r1).value(s("rank"))), jsonText(obj({{"score", 3052},
+                                                                             {"evidence_score", 1},
+                                                                             {"priority", 3},
+                                                                             {"weight", 0.5},
+                                                                             {"specificity", 2}})));
+    QCOMPARE(jsonText(matchById(active, r2).value(s("rank"))), jsonText(obj({{"score", 3201},
+                                                                             {"evidence_score", 1},
+                                                                             {"priority", 3},
+                                                                             {"weight", 2},
+                                                                             {"specificity", 1}})));
+    QCOMPARE(jsonText(matchById(active, r3).value(s("rank"))), jsonText(obj({{"score", -900},
+                                                                             {"evidence_score", 1},
+                                                                             {"priority", -1},
+                                                                             {"weight", 1},
+                                                                             {"specificity", 0}})));
     QCOMPARE(matchById(active, r4).value(s("rank")).toObject().value(s("score")).toDouble(), 103.0);
-    QCOMPARE(jsonText(matchById(active, r1).value(s("stats"))), jsonText(obj({{"positive", 1}, {"negative", 0}})));
+    QCOMPARE(jsonText(matchById(active, r1).value(s("stats"))),
+             jsonText(obj({{"positive", 1}, {"negative", 0}})));
     QCOMPARE(ruleIdsOf(active), (QStringList{r2, r1, r4, r3}));
-    QCOMPARE(stringList(after.json.value(s("applied")).toObject().value(s("policy")).toObject()
-                            .value(s("tool")).toObject().value(s("prefer"))),
+    QCOMPARE(stringList(after.json.value(s("applied"))
+                            .toObject()
+                            .value(s("policy"))
+                            .toObject()
+                            .value(s("tool"))
+                            .toObject()
+                            .value(s("prefer"))),
              (QStringList{s("t2"), s("t1"), s("t3")}));
 
     // Two negatives for everything: evidence -1 pushes the weight-2 rule below the weight-0.5 one.
     for (int i = 0; i < 2; ++i) {
-        const Reply negative = api.feedback(context, strs({"t1", "t2", "t3"}), s("t2"), s("negative"),
-                                            obj({{"target", s("all")}}));
+        const Reply negative = api.feedback(context, strs({"t1", "t2", "t3"}), s("t2"),
+                                            s("negative"), obj({{"target", s("all")}}));
         QCOMPARE(negative.status, 200);
     }
     const Reply worse = api.evaluate(context);
     QCOMPARE(worse.status, 200);
     const QJsonArray worseActive = worse.json.value(s("active")).toArray();
-    QCOMPARE(matchById(worseActive, r1).value(s("rank")).toObject().value(s("score")).toDouble(), 2952.0);
-    QCOMPARE(matchById(worseActive, r2).value(s("rank")).toObject().value(s("score")).toDouble(), 2801.0);
-    QCOMPARE(matchById(worseActive, r2).value(s("rank")).toObject().value(s("evidence_score")).toInt(), -1);
-    QCOMPARE(jsonText(matchById(worseActive, r2).value(s("stats"))), jsonText(obj({{"positive", 1}, {"negative", 2}})));
+    QCOMPARE(matchById(worseActive, r1).value(s("rank")).toObject().value(s("score")).toDouble(),
+             2952.0);
+    QCOMPARE(matchById(worseActive, r2).value(s("rank")).toObject().value(s("score")).toDouble(),
+             2801.0);
+    QCOMPARE(
+        matchById(worseActive, r2).value(s("rank")).toObject().value(s("evidence_score")).toInt(),
+        -1);
+    QCOMPARE(jsonText(matchById(worseActive, r2).value(s("stats"))),
+             jsonText(obj({{"positive", 1}, {"negative", 2}})));
     QCOMPARE(ruleIdsOf(worseActive), (QStringList{r1, r2, r4, r3}));
 }
 
@@ -644,7 +722,8 @@ void tst_HttpRules::equalScoresOrderById()
     RuleApi api(server);
     QStringList ids;
     for (const char *client : {"tie-a", "tie-b", "tie-c", "tie-d"}) {
-        const QString id = api.add(RuleNode(s(client)).when(obj({{"k", 1}})).then(QJsonObject()).priority(1));
+        const QString id
+            = api.add(RuleNode(s(client)).when(obj({{"k", 1}})).then(QJsonObject()).priority(1));
         QVERIFY2(!id.isEmpty(), api.last.describe());
         ids << id;
     }
@@ -669,11 +748,14 @@ void tst_HttpRules::conflictHigherRankWins()
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString first = api.add(RuleNode(s("text")).then(obj({{"output", obj({{"format", s("text")}})}}))
+    const QString first = api.add(RuleNode(s("text"))
+                                      .then(obj({{"output", obj({{"format", s("text")}})}}))
                                       .priority(firstPriority));
     QVERIFY2(!first.isEmpty(), api.last.describe());
-    const QString second = api.add(RuleNode(s("json")).then(obj({{"output", obj({{"format", s("json")}, {"strict", true}})}}))
-                                       .priority(secondPriority));
+    const QString second
+        = api.add(RuleNode(s("json"))
+                      .then(obj({{"output", obj({{"format", s("json")}, {"strict", true}})}}))
+                      .priority(secondPriority));
     QVERIFY2(!second.isEmpty(), api.last.describe());
     const bool secondWins = secondPriority > firstPriority;
     const QString winner = secondWins ? second : first;
@@ -685,11 +767,23 @@ void tst_HttpRules::conflictHigherRankWins()
     QCOMPARE(r.status, 200);
     QCOMPARE(ruleIdsOf(r.json.value(s("active"))), (QStringList{winner, loser}));
     const QJsonObject applied = r.json.value(s("applied")).toObject();
-    QCOMPARE(applied.value(s("policy")).toObject().value(s("output")).toObject().value(s("format")).toString(),
+    QCOMPARE(applied.value(s("policy"))
+                 .toObject()
+                 .value(s("output"))
+                 .toObject()
+                 .value(s("format"))
+                 .toString(),
              secondWins ? s("json") : s("text"));
-    QCOMPARE(applied.value(s("policy")).toObject().value(s("output")).toObject().value(s("strict")).toBool(), true);
-    QCOMPARE(jsonText(applied.value(s("conflicts"))),
-             jsonText(QJsonArray{obj({{"path", s("output.format")}, {"winner_rule_node_id", winner}})}));
+    QCOMPARE(applied.value(s("policy"))
+                 .toObject()
+                 .value(s("output"))
+                 .toObject()
+                 .value(s("strict"))
+                 .toBool(),
+             true);
+    QCOMPARE(
+        jsonText(applied.value(s("conflicts"))),
+        jsonText(QJsonArray{obj({{"path", s("output.format")}, {"winner_rule_node_id", winner}})}));
     const QJsonObject expectedExplain = obj(
         {{"path", s("output.format")},
          {"winner", obj({{"rule_node_id", winner},
@@ -712,8 +806,8 @@ void tst_HttpRules::evaluateValidation_data()
     QTest::newRow("context null") << obj({{"context", QJsonValue()}}) << s("context");
     QTest::newRow("limit 0") << obj({{"context", QJsonObject()}, {"limit", 0}}) << s("limit");
     QTest::newRow("limit 201") << obj({{"context", QJsonObject()}, {"limit", 201}}) << s("limit");
-    QTest::newRow("include_shadow string") << obj({{"context", QJsonObject()}, {"include_shadow", s("yes")}})
-                                           << s("include_shadow");
+    QTest::newRow("include_shadow string")
+        << obj({{"context", QJsonObject()}, {"include_shadow", s("yes")}}) << s("include_shadow");
 }
 
 void tst_HttpRules::evaluateValidation()
@@ -728,14 +822,16 @@ void tst_HttpRules::evaluateValidation()
     QCOMPARE(r.issuePath(), path);
 }
 
-// ---- rules/state -----------------------------------------------------------------------------------
+// ---- rules/state
+// -----------------------------------------------------------------------------------
 
 void tst_HttpRules::activationChangesEvaluationAndCommits()
 {
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString id = api.add(RuleNode(s("r")).when(obj({{"intent", s("deploy")}}))
+    const QString id = api.add(RuleNode(s("r"))
+                                   .when(obj({{"intent", s("deploy")}}))
                                    .then(obj({{"output", obj({{"format", s("markdown")}})}})),
                                s("SHADOW"));
     QVERIFY2(!id.isEmpty(), api.last.describe());
@@ -748,7 +844,8 @@ void tst_HttpRules::activationChangesEvaluationAndCommits()
              jsonText(obj({{"tool", QJsonObject()}})));
     const Reply shadowListed = api.evaluate(context);
     QCOMPARE(ruleIdsOf(shadowListed.json.value(s("shadow"))), QStringList{id});
-    QCOMPARE(matchById(shadowListed.json.value(s("shadow")), id).value(s("state")).toString(), s("SHADOW"));
+    QCOMPARE(matchById(shadowListed.json.value(s("shadow")), id).value(s("state")).toString(),
+             s("SHADOW"));
 
     const int commitsBefore = commitCount(server);
     const Reply changed = api.setState(id, s("ACTIVE"));
@@ -767,15 +864,23 @@ void tst_HttpRules::activationChangesEvaluationAndCommits()
     QCOMPARE(newest.kind, s("rule_state_change"));
     QCOMPARE(newest.commitHash, changed.json.value(s("commit_hash")).toString());
     QCOMPARE(jsonText(newest.diff),
-             jsonText(obj({{"rule_state_change", QJsonArray{obj({{"rule_node_id", id}, {"state", s("ACTIVE")}})}}})));
+             jsonText(obj({{"rule_state_change",
+                            QJsonArray{obj({{"rule_node_id", id}, {"state", s("ACTIVE")}})}}})));
     QCOMPARE(newest.parentId, commits.at(1).id);
 
     const Reply asActive = api.evaluate(context, obj({{"include_shadow", false}}));
     QCOMPARE(asActive.status, 200);
     QCOMPARE(ruleIdsOf(asActive.json.value(s("active"))), QStringList{id});
-    QCOMPARE(matchById(asActive.json.value(s("active")), id).value(s("state")).toString(), s("ACTIVE"));
-    QCOMPARE(asActive.json.value(s("applied")).toObject().value(s("policy")).toObject()
-                 .value(s("output")).toObject().value(s("format")).toString(),
+    QCOMPARE(matchById(asActive.json.value(s("active")), id).value(s("state")).toString(),
+             s("ACTIVE"));
+    QCOMPARE(asActive.json.value(s("applied"))
+                 .toObject()
+                 .value(s("policy"))
+                 .toObject()
+                 .value(s("output"))
+                 .toObject()
+                 .value(s("format"))
+                 .toString(),
              s("markdown"));
 }
 
@@ -789,7 +894,7 @@ void tst_HttpRules::backToShadow()
     QCOMPARE(ruleIdsOf(api.evaluate(QJsonObject()).json.value(s("active"))), QStringList{id});
 
     const int before = commitCount(server);
-    const Reply r = api.setState(id, s("shadow"));   // state names are case-insensitive
+    const Reply r = api.setState(id, s("shadow")); // state names are case-insensitive
     QCOMPARE(r.status, 200);
     QCOMPARE(r.json.value(s("state")).toString(), s("SHADOW"));
     QCOMPARE(commitCount(server), before + 1);
@@ -805,7 +910,8 @@ void tst_HttpRules::activationRejectsInvalidThen()
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString id = api.add(RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("yaml")}})}})), s("SHADOW"));
+    const QString id = api.add(
+        RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("yaml")}})}})), s("SHADOW"));
     QVERIFY2(!id.isEmpty(), api.last.describe());
     const int before = commitCount(server);
 
@@ -818,11 +924,17 @@ void tst_HttpRules::activationRejectsInvalidThen()
     // Still a shadow rule, still skipped for its then_json.
     const Reply evaluated = api.evaluate(QJsonObject());
     QCOMPARE(evaluated.json.value(s("skipped_invalid_then")).toInt(), 1);
-    QCOMPARE(evaluated.json.value(s("invalid_then_sample")).toArray().at(0).toObject().value(s("state")).toString(),
+    QCOMPARE(evaluated.json.value(s("invalid_then_sample"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(s("state"))
+                 .toString(),
              s("SHADOW"));
 
     // The same holds for an invalid tool list.
-    const QString badTool = api.add(RuleNode(s("bad-tool")).then(obj({{"tool", obj({{"prefer", s("t1")}})}})), s("SHADOW"));
+    const QString badTool = api.add(
+        RuleNode(s("bad-tool")).then(obj({{"tool", obj({{"prefer", s("t1")}})}})), s("SHADOW"));
     QVERIFY2(!badTool.isEmpty(), api.last.describe());
     const int beforeTool = commitCount(server);
     const Reply rejected = api.setState(badTool, s("ACTIVE"));
@@ -831,18 +943,20 @@ void tst_HttpRules::activationRejectsInvalidThen()
     QCOMPARE(commitCount(server), beforeTool);
 
     // An invalid condition is refused as well.
-    const QString badIf = api.add(RuleNode(s("bad-if")).slot(s("if"), strs({"a"})).then(QJsonObject()), s("SHADOW"));
+    const QString badIf = api.add(
+        RuleNode(s("bad-if")).slot(s("if"), strs({"a"})).then(QJsonObject()), s("SHADOW"));
     QVERIFY2(!badIf.isEmpty(), api.last.describe());
     const Reply badIfReply = api.setState(badIf, s("ACTIVE"));
     QCOMPARE(badIfReply.status, 400);
     QVERIFY2(badIfReply.issuePath().startsWith(s("slots.if")), badIfReply.describe());
-    const QString badExceptions = api.add(RuleNode(s("bad-exceptions")).slot(s("exceptions"), obj({{"a", 1}}))
-                                              .then(QJsonObject()), s("SHADOW"));
+    const QString badExceptions = api.add(
+        RuleNode(s("bad-exceptions")).slot(s("exceptions"), obj({{"a", 1}})).then(QJsonObject()),
+        s("SHADOW"));
     QVERIFY2(!badExceptions.isEmpty(), api.last.describe());
     const Reply badExceptionsReply = api.setState(badExceptions, s("ACTIVE"));
     QCOMPARE(badExceptionsReply.status, 400);
     QCOMPARE(badExceptionsReply.issuePath(), s("slots.exceptions"));
-    QCOMPARE(commitCount(server), beforeTool + 2);   // the two rule writes, no state change
+    QCOMPARE(commitCount(server), beforeTool + 2); // the two rule writes, no state change
 }
 
 void tst_HttpRules::ruleStateUnknownRule()
@@ -853,12 +967,14 @@ void tst_HttpRules::ruleStateUnknownRule()
     const Reply unknown = api.setState(uuid(), s("ACTIVE"));
     QCOMPARE(unknown.status, 404);
     QCOMPARE(unknown.errorCode(), s("not_found"));
-    QCOMPARE(unknown.json.value(s("details")).toObject().value(s("reason")).toString(), s("rule_not_found_in_scope"));
+    QCOMPARE(unknown.json.value(s("details")).toObject().value(s("reason")).toString(),
+             s("rule_not_found_in_scope"));
 
     // A node that is not a rule, and a rule of another tenant, are not found either.
     const Reply event = server.write(writeBody({writeNode(s("e1"), s("event"), s("an event"))}));
     QCOMPARE(event.status, 200);
-    const QString eventId = event.json.value(s("nodes")).toArray().at(0).toObject().value(s("id")).toString();
+    const QString eventId
+        = event.json.value(s("nodes")).toArray().at(0).toObject().value(s("id")).toString();
     const Reply notRule = api.setState(eventId, s("ACTIVE"));
     QCOMPARE(notRule.status, 404);
     QCOMPARE(notRule.errorCode(), s("not_found"));
@@ -870,7 +986,7 @@ void tst_HttpRules::ruleStateUnknownRule()
     QCOMPARE(otherTenant.status, 404);
     QCOMPARE(otherTenant.errorCode(), s("not_found"));
     QCOMPARE(commitCount(server, s("other")), before);
-    QCOMPARE(commitCount(server), 2);   // the event write and the rule write; nothing else
+    QCOMPARE(commitCount(server), 2); // the event write and the rule write; nothing else
 }
 
 void tst_HttpRules::ruleStateValidation_data()
@@ -878,13 +994,18 @@ void tst_HttpRules::ruleStateValidation_data()
     QTest::addColumn<QJsonObject>("body");
     QTest::addColumn<QString>("path");
     const QString id = uuid();
-    QTest::newRow("state missing") << obj({{"rule_node_id", id}, {"input_text", s("x")}}) << s("state");
-    QTest::newRow("state DRAFT") << obj({{"rule_node_id", id}, {"state", s("DRAFT")}, {"input_text", s("x")}})
+    QTest::newRow("state missing")
+        << obj({{"rule_node_id", id}, {"input_text", s("x")}}) << s("state");
+    QTest::newRow("state DRAFT") << obj(
+        {{"rule_node_id", id}, {"state", s("DRAFT")}, {"input_text", s("x")}})
                                  << s("state");
-    QTest::newRow("rule_node_id missing") << obj({{"state", s("ACTIVE")}, {"input_text", s("x")}}) << s("rule_node_id");
-    QTest::newRow("rule_node_id not uuid") << obj({{"rule_node_id", s("r1")}, {"state", s("ACTIVE")}, {"input_text", s("x")}})
-                                           << s("rule_node_id");
-    QTest::newRow("input missing") << obj({{"rule_node_id", id}, {"state", s("ACTIVE")}}) << s("input_text");
+    QTest::newRow("rule_node_id missing")
+        << obj({{"state", s("ACTIVE")}, {"input_text", s("x")}}) << s("rule_node_id");
+    QTest::newRow("rule_node_id not uuid")
+        << obj({{"rule_node_id", s("r1")}, {"state", s("ACTIVE")}, {"input_text", s("x")}})
+        << s("rule_node_id");
+    QTest::newRow("input missing")
+        << obj({{"rule_node_id", id}, {"state", s("ACTIVE")}}) << s("input_text");
 }
 
 void tst_HttpRules::ruleStateValidation()
@@ -900,7 +1021,8 @@ void tst_HttpRules::ruleStateValidation()
     QCOMPARE(commitCount(server), 0);
 }
 
-// ---- rule slots on write -------------------------------------------------------------------------
+// ---- rule slots on write
+// -------------------------------------------------------------------------
 
 void tst_HttpRules::writeRejectsInvalidRuleSlots_data()
 {
@@ -913,22 +1035,25 @@ void tst_HttpRules::writeRejectsInvalidRuleSlots_data()
                                    << s("nodes[1].slots.rule_meta.priority");
     QTest::newRow("priority 1.5") << merged(then, obj({{"rule_meta", obj({{"priority", 1.5}})}}))
                                   << s("nodes[1].slots.rule_meta.priority");
-    QTest::newRow("priority string") << merged(then, obj({{"rule_meta", obj({{"priority", s("high")}})}}))
-                                     << s("nodes[1].slots.rule_meta.priority");
+    QTest::newRow("priority string")
+        << merged(then, obj({{"rule_meta", obj({{"priority", s("high")}})}}))
+        << s("nodes[1].slots.rule_meta.priority");
     QTest::newRow("weight 3") << merged(then, obj({{"rule_meta", obj({{"weight", 3}})}}))
                               << s("nodes[1].slots.rule_meta.weight");
     QTest::newRow("weight -0.5") << merged(then, obj({{"rule_meta", obj({{"weight", -0.5}})}}))
                                  << s("nodes[1].slots.rule_meta.weight");
-    QTest::newRow("rule_meta not an object") << merged(then, obj({{"rule_meta", 5}}))
-                                             << s("nodes[1].slots.rule_meta");
-    QTest::newRow("team without target") << merged(then, obj({{"rule_scope", s("team")}}))
-                                         << s("nodes[1].slots.target_team_id");
-    QTest::newRow("team with blank target") << merged(then, obj({{"rule_scope", s("team")}, {"target_team_id", s(" ")}}))
-                                            << s("nodes[1].slots.target_team_id");
-    QTest::newRow("agent without target") << merged(then, obj({{"rule_scope", s("agent")}, {"target_team_id", s("t")}}))
-                                          << s("nodes[1].slots.target_agent_id");
-    QTest::newRow("unknown scope") << merged(then, obj({{"rule_scope", s("planet")}}))
-                                   << s("nodes[1].slots.rule_scope");
+    QTest::newRow("rule_meta not an object")
+        << merged(then, obj({{"rule_meta", 5}})) << s("nodes[1].slots.rule_meta");
+    QTest::newRow("team without target")
+        << merged(then, obj({{"rule_scope", s("team")}})) << s("nodes[1].slots.target_team_id");
+    QTest::newRow("team with blank target")
+        << merged(then, obj({{"rule_scope", s("team")}, {"target_team_id", s(" ")}}))
+        << s("nodes[1].slots.target_team_id");
+    QTest::newRow("agent without target")
+        << merged(then, obj({{"rule_scope", s("agent")}, {"target_team_id", s("t")}}))
+        << s("nodes[1].slots.target_agent_id");
+    QTest::newRow("unknown scope")
+        << merged(then, obj({{"rule_scope", s("planet")}})) << s("nodes[1].slots.rule_scope");
 }
 
 void tst_HttpRules::writeRejectsInvalidRuleSlots()
@@ -972,24 +1097,40 @@ void tst_HttpRules::writeAcceptsBoundaryRuleSlots()
     const QJsonArray active = r.json.value(s("active")).toArray();
     QCOMPARE(active.first().toObject().value(s("rule_node_id")).toString(), ids.value(s("max")));
     QCOMPARE(active.last().toObject().value(s("rule_node_id")).toString(), ids.value(s("min")));
-    QCOMPARE(matchById(active, ids.value(s("max"))).value(s("rank")).toObject().value(s("score")).toDouble(), 100000.0);
-    QCOMPARE(matchById(active, ids.value(s("min"))).value(s("rank")).toObject().value(s("weight")).toDouble(), 0.0);
-    QCOMPARE(matchById(active, ids.value(s("upper"))).value(s("rule_scope")).toString(), s("global"));
+    QCOMPARE(matchById(active, ids.value(s("max")))
+                 .value(s("rank"))
+                 .toObject()
+                 .value(s("score"))
+                 .toDouble(),
+             100000.0);
+    QCOMPARE(matchById(active, ids.value(s("min")))
+                 .value(s("rank"))
+                 .toObject()
+                 .value(s("weight"))
+                 .toDouble(),
+             0.0);
+    QCOMPARE(matchById(active, ids.value(s("upper"))).value(s("rule_scope")).toString(),
+             s("global"));
 }
 
-// ---- recall rules_context ------------------------------------------------------------------------
+// ---- recall rules_context
+// ------------------------------------------------------------------------
 
 void tst_HttpRules::recallWithRulesContext()
 {
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString good = api.add(RuleNode(s("good")).when(obj({{"intent", s("deploy")}}))
+    const QString good = api.add(RuleNode(s("good"))
+                                     .when(obj({{"intent", s("deploy")}}))
                                      .then(obj({{"output", obj({{"format", s("json")}})}})));
     QVERIFY2(!good.isEmpty(), api.last.describe());
-    const QString bad = api.add(RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("pdf")}})}})), s("SHADOW"));
+    const QString bad = api.add(
+        RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("pdf")}})}})), s("SHADOW"));
     QVERIFY2(!bad.isEmpty(), api.last.describe());
-    QVERIFY2(!api.add(RuleNode(s("shadow")).then(obj({{"output", obj({{"strict", true}})}})), s("SHADOW")).isEmpty(),
+    QVERIFY2(!api.add(RuleNode(s("shadow")).then(obj({{"output", obj({{"strict", true}})}})),
+                      s("SHADOW"))
+                  .isEmpty(),
              api.last.describe());
 
     const Reply r = server.post(s("/v1/memory/recall"),
@@ -1002,11 +1143,18 @@ void tst_HttpRules::recallWithRulesContext()
                                      "invalid_then_sample", "applied"}));
     QCOMPARE(rules.value(s("scope")).toString(), s("default"));
     QCOMPARE(rules.value(s("considered")).toInt(), 3);
-    QCOMPARE(rules.value(s("matched")).toInt(), 1);   // rules_include_shadow defaults to false
+    QCOMPARE(rules.value(s("matched")).toInt(), 1); // rules_include_shadow defaults to false
     QCOMPARE(rules.value(s("skipped_invalid_then")).toInt(), 1);
-    QCOMPARE(rules.value(s("invalid_then_sample")).toArray().at(0).toObject().value(s("rule_node_id")).toString(), bad);
+    QCOMPARE(rules.value(s("invalid_then_sample"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(s("rule_node_id"))
+                 .toString(),
+             bad);
     const QJsonObject applied = rules.value(s("applied")).toObject();
-    QCOMPARE(keysOf(applied), keyList({"policy", "sources", "conflicts", "conflict_explain", "tool_explain"}));
+    QCOMPARE(keysOf(applied),
+             keyList({"policy", "sources", "conflicts", "conflict_explain", "tool_explain"}));
     QCOMPARE(jsonText(applied.value(s("policy"))),
              jsonText(obj({{"output", obj({{"format", s("json")}})}, {"tool", QJsonObject()}})));
     QCOMPARE(ruleIdsOf(applied.value(s("sources"))), QStringList{good});
@@ -1019,10 +1167,10 @@ void tst_HttpRules::recallWithRulesContext()
                                            {"rules_limit", 1}}));
     QCOMPARE(limited.status, 200);
     QCOMPARE(limited.json.value(s("rules")).toObject().value(s("considered")).toInt(), 1);
-    const Reply overLimit = server.post(s("/v1/memory/recall"),
-                                        obj({{"query_embedding", queryVector()},
-                                             {"rules_context", QJsonObject()},
-                                             {"rules_limit", 201}}));
+    const Reply overLimit
+        = server.post(s("/v1/memory/recall"), obj({{"query_embedding", queryVector()},
+                                                   {"rules_context", QJsonObject()},
+                                                   {"rules_limit", 201}}));
     QCOMPARE(overLimit.status, 400);
     QCOMPARE(overLimit.issuePath(), s("rules_limit"));
 }
@@ -1032,18 +1180,21 @@ void tst_HttpRules::recallWithoutRulesContext()
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    QVERIFY2(!api.add(RuleNode(s("r")).then(obj({{"output", obj({{"format", s("json")}})}}))).isEmpty(),
-             api.last.describe());
+    QVERIFY2(
+        !api.add(RuleNode(s("r")).then(obj({{"output", obj({{"format", s("json")}})}}))).isEmpty(),
+        api.last.describe());
     const Reply r = server.post(s("/v1/memory/recall"), obj({{"query_embedding", queryVector()}}));
     QCOMPARE(r.status, 200);
     QVERIFY2(!r.json.contains(s("rules")), r.describe());
-    const Reply withNull = server.post(s("/v1/memory/recall"),
-                                       obj({{"query_embedding", queryVector()}, {"rules_context", QJsonValue()}}));
+    const Reply withNull
+        = server.post(s("/v1/memory/recall"),
+                      obj({{"query_embedding", queryVector()}, {"rules_context", QJsonValue()}}));
     QCOMPARE(withNull.status, 200);
     QVERIFY2(!withNull.json.contains(s("rules")), withNull.describe());
     // An empty object is a context: rules are evaluated.
-    const Reply withEmpty = server.post(s("/v1/memory/recall"),
-                                        obj({{"query_embedding", queryVector()}, {"rules_context", QJsonObject()}}));
+    const Reply withEmpty
+        = server.post(s("/v1/memory/recall"),
+                      obj({{"query_embedding", queryVector()}, {"rules_context", QJsonObject()}}));
     QCOMPARE(withEmpty.status, 200);
     QCOMPARE(withEmpty.json.value(s("rules")).toObject().value(s("matched")).toInt(), 1);
 }
@@ -1053,36 +1204,40 @@ void tst_HttpRules::recallRulesIncludeShadow()
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server);
-    const QString shadow = api.add(RuleNode(s("s")).then(obj({{"tool", obj({{"deny", strs({"rm"})}})}})), s("SHADOW"));
+    const QString shadow = api.add(
+        RuleNode(s("s")).then(obj({{"tool", obj({{"deny", strs({"rm"})}})}})), s("SHADOW"));
     QVERIFY2(!shadow.isEmpty(), api.last.describe());
-    const Reply r = server.post(s("/v1/memory/recall"),
-                                obj({{"query_embedding", queryVector()},
-                                     {"rules_context", QJsonObject()},
-                                     {"rules_include_shadow", true}}));
+    const Reply r = server.post(s("/v1/memory/recall"), obj({{"query_embedding", queryVector()},
+                                                             {"rules_context", QJsonObject()},
+                                                             {"rules_include_shadow", true}}));
     QCOMPARE(r.status, 200);
     const QJsonObject rules = r.json.value(s("rules")).toObject();
     QCOMPARE(rules.value(s("matched")).toInt(), 1);
     const QJsonObject applied = rules.value(s("applied")).toObject();
     QCOMPARE(jsonText(applied.value(s("policy"))), jsonText(obj({{"tool", QJsonObject()}})));
-    QCOMPARE(jsonText(applied.value(s("shadow_policy"))), jsonText(obj({{"tool", obj({{"deny", strs({"rm"})}})}})));
+    QCOMPARE(jsonText(applied.value(s("shadow_policy"))),
+             jsonText(obj({{"tool", obj({{"deny", strs({"rm"})}})}})));
     QCOMPARE(ruleIdsOf(applied.value(s("shadow_sources"))), QStringList{shadow});
 }
 
-// ---- identity ------------------------------------------------------------------------------------
+// ---- identity
+// ------------------------------------------------------------------------------------
 
 void tst_HttpRules::apiKeyFillsContextIdentity()
 {
     HttpTestServer server(apiKeyEnv());
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server, {apiKey("k1")});
-    const QString agentRule = api.add(RuleNode(s("agent")).forAgent(s("agent-a")).then(QJsonObject()));
+    const QString agentRule
+        = api.add(RuleNode(s("agent")).forAgent(s("agent-a")).then(QJsonObject()));
     QVERIFY2(!agentRule.isEmpty(), api.last.describe());
     const QString teamRule = api.add(RuleNode(s("team")).forTeam(s("team-x")).then(QJsonObject()));
     QVERIFY2(!teamRule.isEmpty(), api.last.describe());
     // Written with the key and no lane: private, owned by the key's agent.
     const QString ownedRule = api.add(RuleNode(s("owned")).defaultLane().then(QJsonObject()));
     QVERIFY2(!ownedRule.isEmpty(), api.last.describe());
-    const QString otherAgentRule = api.add(RuleNode(s("other")).forAgent(s("agent-b")).then(QJsonObject()));
+    const QString otherAgentRule
+        = api.add(RuleNode(s("other")).forAgent(s("agent-b")).then(QJsonObject()));
     QVERIFY2(!otherAgentRule.isEmpty(), api.last.describe());
 
     const Reply r = api.evaluate(QJsonObject());
@@ -1092,11 +1247,13 @@ void tst_HttpRules::apiKeyFillsContextIdentity()
              jsonText(obj({{"id", s("agent-a")}, {"team_id", s("team-x")}})));
     QCOMPARE(lane(r).value(s("applied")).toBool(), true);
     QCOMPARE(lane(r).value(s("reason")).toString(), s("enforced_agent_team"));
-    QCOMPARE(sorted(ruleIdsOf(r.json.value(s("active")))), sorted({agentRule, teamRule, ownedRule}));
+    QCOMPARE(sorted(ruleIdsOf(r.json.value(s("active")))),
+             sorted({agentRule, teamRule, ownedRule}));
     QCOMPARE(ruleScopeCounters(r).value(s("filtered_by_scope")).toInt(), 1);
 
     // The same identity given explicitly is accepted.
-    const Reply same = api.evaluate(obj({{"agent", obj({{"id", s("agent-a")}, {"team_id", s("team-x")}})}}));
+    const Reply same
+        = api.evaluate(obj({{"agent", obj({{"id", s("agent-a")}, {"team_id", s("team-x")}})}}));
     QCOMPARE(same.status, 200);
     QCOMPARE(same.json.value(s("matched")).toInt(), 3);
 
@@ -1110,12 +1267,16 @@ void tst_HttpRules::apiKeyFillsContextIdentity()
     // tools/select fills the context the same way.
     const Reply selected = api.select(QJsonObject(), strs({"t1"}));
     QCOMPARE(selected.status, 200);
-    QCOMPARE(jsonText(selected.json.value(s("rules")).toObject().value(s("agent_visibility_summary"))
-                          .toObject().value(s("agent"))),
+    QCOMPARE(jsonText(selected.json.value(s("rules"))
+                          .toObject()
+                          .value(s("agent_visibility_summary"))
+                          .toObject()
+                          .value(s("agent"))),
              jsonText(obj({{"id", s("agent-a")}, {"team_id", s("team-x")}})));
 
     // Without a key: 401.
-    const Reply anonymous = server.post(s("/v1/memory/rules/evaluate"), obj({{"context", QJsonObject()}}));
+    const Reply anonymous
+        = server.post(s("/v1/memory/rules/evaluate"), obj({{"context", QJsonObject()}}));
     QCOMPARE(anonymous.status, 401);
 }
 
@@ -1126,17 +1287,22 @@ void tst_HttpRules::apiKeyIdentityMismatch_data()
     QTest::addColumn<QString>("field");
 
     const QString evaluate = s("/v1/memory/rules/evaluate");
-    QTest::newRow("evaluate agent.id") << evaluate << obj({{"context", obj({{"agent", obj({{"id", s("agent-b")}})}})}})
-                                       << s("context.agent.id");
-    QTest::newRow("evaluate agent_id") << evaluate << obj({{"context", obj({{"agent_id", s("agent-b")}})}})
-                                       << s("context.agent_id");
-    QTest::newRow("evaluate team_id") << evaluate << obj({{"context", obj({{"team_id", s("team-y")}})}})
-                                      << s("context.team_id");
+    QTest::newRow("evaluate agent.id")
+        << evaluate << obj({{"context", obj({{"agent", obj({{"id", s("agent-b")}})}})}})
+        << s("context.agent.id");
+    QTest::newRow("evaluate agent_id")
+        << evaluate << obj({{"context", obj({{"agent_id", s("agent-b")}})}})
+        << s("context.agent_id");
+    QTest::newRow("evaluate team_id")
+        << evaluate << obj({{"context", obj({{"team_id", s("team-y")}})}}) << s("context.team_id");
     QTest::newRow("evaluate agent.team_id")
-        << evaluate << obj({{"context", obj({{"agent", obj({{"id", s("agent-a")}, {"team_id", s("team-y")}})}})}})
+        << evaluate
+        << obj({{"context",
+                 obj({{"agent", obj({{"id", s("agent-a")}, {"team_id", s("team-y")}})}})}})
         << s("context.agent.team_id");
     QTest::newRow("select") << s("/v1/memory/tools/select")
-                            << obj({{"context", obj({{"agent", obj({{"id", s("agent-b")}})}})}, {"candidates", strs({"t"})}})
+                            << obj({{"context", obj({{"agent", obj({{"id", s("agent-b")}})}})},
+                                    {"candidates", strs({"t"})}})
                             << s("context.agent.id");
     QTest::newRow("feedback") << s("/v1/memory/tools/feedback")
                               << obj({{"context", obj({{"agent_id", s("agent-b")}})},
@@ -1145,10 +1311,11 @@ void tst_HttpRules::apiKeyIdentityMismatch_data()
                                       {"outcome", s("positive")},
                                       {"input_text", s("x")}})
                               << s("context.agent_id");
-    QTest::newRow("recall rules_context") << s("/v1/memory/recall")
-                                          << obj({{"query_embedding", queryVector()},
-                                                  {"rules_context", obj({{"agent", obj({{"id", s("agent-b")}})}})}})
-                                          << s("context.agent.id");
+    QTest::newRow("recall rules_context")
+        << s("/v1/memory/recall")
+        << obj({{"query_embedding", queryVector()},
+                {"rules_context", obj({{"agent", obj({{"id", s("agent-b")}})}})}})
+        << s("context.agent.id");
 }
 
 void tst_HttpRules::apiKeyIdentityMismatch()
@@ -1187,9 +1354,11 @@ void tst_HttpRules::apiKeyConflictingIdentityForms()
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi api(server, {apiKey("k1")});
     // A rule meant for agent-b / team-y only, keyed on the flat fields.
-    const QString rule = api.add(RuleNode(s("for-b")).when(obj({{"$or", QJsonArray{obj({{"agent_id", s("agent-b")}}),
-                                                                                     obj({{"team_id", s("team-y")}})}}}))
-                                     .then(obj({{"output", obj({{"format", s("text")}})}})));
+    const QString rule
+        = api.add(RuleNode(s("for-b"))
+                      .when(obj({{"$or", QJsonArray{obj({{"agent_id", s("agent-b")}}),
+                                                    obj({{"team_id", s("team-y")}})}}}))
+                      .then(obj({{"output", obj({{"format", s("text")}})}})));
     QVERIFY2(!rule.isEmpty(), api.last.describe());
     const Reply r = api.evaluate(context);
     QVERIFY2(r.status == 403, r.describe().constData());
@@ -1213,7 +1382,8 @@ void tst_HttpRules::apiKeyLaneEnforcedForNonObjectContext()
     HttpTestServer server(apiKeyEnv());
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi owner(server, {apiKey("k1")});
-    const QString privateRule = owner.add(RuleNode(s("mine")).defaultLane().then(QJsonObject()));   // private to agent-a
+    const QString privateRule
+        = owner.add(RuleNode(s("mine")).defaultLane().then(QJsonObject())); // private to agent-a
     QVERIFY2(!privateRule.isEmpty(), owner.last.describe());
     RuleApi other(server, {apiKey("k2")});
 
@@ -1236,21 +1406,22 @@ void tst_HttpRules::apiKeyFeedbackNonObjectContextAttribution()
     HttpTestServer server(apiKeyEnv());
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
     RuleApi owner(server, {apiKey("k1")});
-    const QString privateRule = owner.add(RuleNode(s("mine")).defaultLane()
-                                              .then(obj({{"tool", obj({{"prefer", strs({"t1"})}})}})));
+    const QString privateRule = owner.add(
+        RuleNode(s("mine")).defaultLane().then(obj({{"tool", obj({{"prefer", strs({"t1"})}})}})));
     QVERIFY2(!privateRule.isEmpty(), owner.last.describe());
 
     RuleApi other(server, {apiKey("k2")});
-    const Reply fb = other.post("/v1/memory/tools/feedback",
-                                obj({{"context", s("anything")},
-                                     {"candidates", strs({"t1"})},
-                                     {"selected_tool", s("t1")},
-                                     {"outcome", s("negative")},
-                                     {"target", s("all")},
-                                     {"input_text", s("bad tool")}}));
+    const Reply fb = other.post("/v1/memory/tools/feedback", obj({{"context", s("anything")},
+                                                                  {"candidates", strs({"t1"})},
+                                                                  {"selected_tool", s("t1")},
+                                                                  {"outcome", s("negative")},
+                                                                  {"target", s("all")},
+                                                                  {"input_text", s("bad tool")}}));
     QCOMPARE(fb.status, 200);
-    QVERIFY2(!stringList(fb.json.value(s("rule_node_ids"))).contains(privateRule), fb.describe().constData());
-    const QJsonObject mine = matchById(owner.evaluate(QJsonObject()).json.value(s("active")), privateRule);
+    QVERIFY2(!stringList(fb.json.value(s("rule_node_ids"))).contains(privateRule),
+             fb.describe().constData());
+    const QJsonObject mine
+        = matchById(owner.evaluate(QJsonObject()).json.value(s("active")), privateRule);
     QCOMPARE(jsonText(mine.value(s("stats"))), jsonText(obj({{"positive", 0}, {"negative", 0}})));
 }
 

@@ -145,8 +145,9 @@ void tst_HttpWrite::singleNode()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply r = server.write(writeBody({writeNode(QStringLiteral("n1"), QStringLiteral("event"),
-                                                      QStringLiteral("The deploy finished at 10:00"))}));
+    const Reply r
+        = server.write(writeBody({writeNode(QStringLiteral("n1"), QStringLiteral("event"),
+                                            QStringLiteral("The deploy finished at 10:00"))}));
     QVERIFY2(r.status == 200, r.describe());
     QVERIFY(r.isJsonObject);
     QCOMPARE(r.header("content-type"), QByteArrayLiteral("application/json"));
@@ -167,7 +168,8 @@ void tst_HttpWrite::singleNode()
     QVERIFY2(isLowerUuid(id), qPrintable(id));
     QCOMPARE(n.value(QStringLiteral("client_id")).toString(), QStringLiteral("n1"));
     QCOMPARE(n.value(QStringLiteral("type")).toString(), QStringLiteral("event"));
-    QCOMPARE(n.value(QStringLiteral("uri")).toString(), uriOf(kDefault, kDefault, QStringLiteral("event"), id));
+    QCOMPARE(n.value(QStringLiteral("uri")).toString(),
+             uriOf(kDefault, kDefault, QStringLiteral("event"), id));
     QCOMPARE(r.json.value(QStringLiteral("edges")).toArray().size(), 0);
 
     // What the service stored.
@@ -202,7 +204,8 @@ void tst_HttpWrite::nodesAndEdgesByClientId()
     edge.insert(QStringLiteral("confidence"), 0.9);
     const Reply r = server.write(writeBody(
         {writeNode(QStringLiteral("run"), QStringLiteral("topic"), QStringLiteral("Release 4.2")),
-         writeNode(QStringLiteral("step"), QStringLiteral("event"), QStringLiteral("Tagged the build"))},
+         writeNode(QStringLiteral("step"), QStringLiteral("event"),
+                   QStringLiteral("Tagged the build"))},
         {edge}));
     QVERIFY2(r.status == 200, r.describe());
     QCOMPARE(keysOf(r.json), writeResponseKeys());
@@ -224,7 +227,8 @@ void tst_HttpWrite::nodesAndEdgesByClientId()
     QCOMPARE(e.value(QStringLiteral("type")).toString(), QStringLiteral("part_of"));
     QCOMPARE(e.value(QStringLiteral("src_id")).toString(), stepId);
     QCOMPARE(e.value(QStringLiteral("dst_id")).toString(), runId);
-    QCOMPARE(e.value(QStringLiteral("uri")).toString(), uriOf(kDefault, kDefault, QStringLiteral("edge"), edgeId));
+    QCOMPARE(e.value(QStringLiteral("uri")).toString(),
+             uriOf(kDefault, kDefault, QStringLiteral("edge"), edgeId));
 
     auto detail = server.service()->nodeDetail(kDefault, kDefault, runId);
     QVERIFY(detail.ok());
@@ -244,22 +248,25 @@ void tst_HttpWrite::edgeToExistingNodeInLaterWrite()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply first = server.write(writeBody(
-        {writeNode(QStringLiteral("doc"), QStringLiteral("entity"), QStringLiteral("Design doc"))}));
+    const Reply first = server.write(writeBody({writeNode(
+        QStringLiteral("doc"), QStringLiteral("entity"), QStringLiteral("Design doc"))}));
     QVERIFY2(first.status == 200, first.describe());
     const QString docId = nodeIdAt(first, 0);
 
     // By id.
-    const Reply second = server.write(writeBody(
-        {writeNode(QStringLiteral("note"), QStringLiteral("evidence"), QStringLiteral("Quoted section 3"))},
-        {writeEdge(QStringLiteral("derived_from"), byClientId(QStringLiteral("note")), byId(docId))},
-        QStringLiteral("second input")));
+    const Reply second
+        = server.write(writeBody({writeNode(QStringLiteral("note"), QStringLiteral("evidence"),
+                                            QStringLiteral("Quoted section 3"))},
+                                 {writeEdge(QStringLiteral("derived_from"),
+                                            byClientId(QStringLiteral("note")), byId(docId))},
+                                 QStringLiteral("second input")));
     QVERIFY2(second.status == 200, second.describe());
     const QString noteId = nodeIdAt(second, 0);
     QCOMPARE(second.json.value(QStringLiteral("nodes")).toArray().size(), 1);
     QCOMPARE(edgeAt(second, 0).value(QStringLiteral("src_id")).toString(), noteId);
     QCOMPARE(edgeAt(second, 0).value(QStringLiteral("dst_id")).toString(), docId);
-    QCOMPARE(edgeAt(second, 0).value(QStringLiteral("type")).toString(), QStringLiteral("derived_from"));
+    QCOMPARE(edgeAt(second, 0).value(QStringLiteral("type")).toString(),
+             QStringLiteral("derived_from"));
 
     // By client_id of a node stored by an earlier write.
     const Reply third = server.write(writeBody(
@@ -289,7 +296,8 @@ void tst_HttpWrite::responseIsWhitelisted()
     rich.insert(QStringLiteral("title"), QStringLiteral("payments"));
     rich.insert(QStringLiteral("tier"), QStringLiteral("warm"));
     rich.insert(QStringLiteral("memory_lane"), QStringLiteral("shared"));
-    rich.insert(QStringLiteral("slots"), QJsonObject{{QStringLiteral("owner"), QStringLiteral("team-pay")}});
+    rich.insert(QStringLiteral("slots"),
+                QJsonObject{{QStringLiteral("owner"), QStringLiteral("team-pay")}});
     rich.insert(QStringLiteral("raw_ref"), QStringLiteral("s3://bucket/raw/1"));
     rich.insert(QStringLiteral("evidence_ref"), QStringLiteral("ticket-77"));
     rich.insert(QStringLiteral("embedding"), embeddingOf(1536));
@@ -297,7 +305,8 @@ void tst_HttpWrite::responseIsWhitelisted()
     rich.insert(QStringLiteral("salience"), 0.9);
     rich.insert(QStringLiteral("importance"), 0.8);
     rich.insert(QStringLiteral("confidence"), 0.7);
-    QJsonObject other = writeNode(QStringLiteral("other"), QStringLiteral("concept"), QStringLiteral("Billing"));
+    QJsonObject other
+        = writeNode(QStringLiteral("other"), QStringLiteral("concept"), QStringLiteral("Billing"));
     other.insert(QStringLiteral("embedding"), embeddingOf(1536, 0.5));
     QJsonObject edge = writeEdge(QStringLiteral("related_to"), byClientId(QStringLiteral("rich")),
                                  byClientId(QStringLiteral("other")));
@@ -320,7 +329,7 @@ void tst_HttpWrite::responseIsWhitelisted()
     QCOMPARE(keysOf(edges.at(0).toObject()), keyList({"id", "uri", "type", "src_id", "dst_id"}));
     QVERIFY(!containsKeyDeep(r.json, QStringLiteral("embedding")));
     QVERIFY(!r.body.contains("embedding"));
-    QVERIFY(!r.body.contains("0.271"));   // one of the vector's values
+    QVERIFY(!r.body.contains("0.271")); // one of the vector's values
 
     // The vector is stored, not echoed.
     auto detail = server.service()->nodeDetail(kDefault, kDefault, nodeIdAt(r, 0));
@@ -367,13 +376,15 @@ void tst_HttpWrite::uriSegmentsArePercentEncoded()
     REQUIRE_SERVER(server);
 
     const QString scope = QStringLiteral("proj/alpha beta");
-    QJsonObject body = writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("x"))});
+    QJsonObject body
+        = writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("x"))});
     body.insert(QStringLiteral("scope"), scope);
     const Reply r = server.write(body);
     QVERIFY2(r.status == 200, r.describe());
     QCOMPARE(str(r, "scope"), scope);
     QCOMPARE(str(r, "commit_uri"),
-             QStringLiteral("memorygraph://default/proj%2Falpha%20beta/commit/") + str(r, "commit_id"));
+             QStringLiteral("memorygraph://default/proj%2Falpha%20beta/commit/")
+                 + str(r, "commit_id"));
     QCOMPARE(nodeAt(r, 0).value(QStringLiteral("uri")).toString(),
              QStringLiteral("memorygraph://default/proj%2Falpha%20beta/event/") + nodeIdAt(r, 0));
 }
@@ -385,12 +396,13 @@ void tst_HttpWrite::clientIdIsStable()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply first = server.write(writeBody(
-        {writeNode(QStringLiteral("person:ada"), QStringLiteral("entity"), QStringLiteral("Ada"))}));
+    const Reply first = server.write(writeBody({writeNode(
+        QStringLiteral("person:ada"), QStringLiteral("entity"), QStringLiteral("Ada"))}));
     QVERIFY2(first.status == 200, first.describe());
     const Reply second = server.write(writeBody(
         {writeNode(QStringLiteral("other"), QStringLiteral("event"), QStringLiteral("Met Ada")),
-         writeNode(QStringLiteral("person:ada"), QStringLiteral("entity"), QStringLiteral("Ada Lovelace"))},
+         writeNode(QStringLiteral("person:ada"), QStringLiteral("entity"),
+                   QStringLiteral("Ada Lovelace"))},
         {}, QStringLiteral("another input")));
     QVERIFY2(second.status == 200, second.describe());
 
@@ -429,16 +441,16 @@ void tst_HttpWrite::identicalResendReturnsSameCommit()
         b.insert(QStringLiteral("embedding"), embeddingOf(1536, 0.2));
     }
     const QJsonObject body = writeBody(
-        {a, b},
-        {writeEdge(QStringLiteral("related_to"), byClientId(QStringLiteral("a")), byClientId(QStringLiteral("b")))});
+        {a, b}, {writeEdge(QStringLiteral("related_to"), byClientId(QStringLiteral("a")),
+                           byClientId(QStringLiteral("b")))});
     const Reply first = server.write(body);
     QVERIFY2(first.status == 200, first.describe());
 
     // Let background embedding settle so the re-send meets the stored state, as a client retrying
     // a few seconds later would.
     QVERIFY(server.service()->waitForEmbeddings(20000));
-    const QString expectedStatus = provider == QLatin1String("none") ? QStringLiteral("failed")
-                                                                      : QStringLiteral("ready");
+    const QString expectedStatus
+        = provider == QLatin1String("none") ? QStringLiteral("failed") : QStringLiteral("ready");
     for (int i = 0; i < 2; ++i) {
         auto detail = server.service()->nodeDetail(kDefault, kDefault, nodeIdAt(first, i));
         QVERIFY(detail.ok());
@@ -465,11 +477,11 @@ void tst_HttpWrite::changedContentUpdatesNode()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply first = server.write(writeBody(
-        {writeNode(QStringLiteral("status"), QStringLiteral("event"), QStringLiteral("Build is red"))}));
+    const Reply first = server.write(writeBody({writeNode(
+        QStringLiteral("status"), QStringLiteral("event"), QStringLiteral("Build is red"))}));
     QVERIFY2(first.status == 200, first.describe());
-    const Reply second = server.write(writeBody(
-        {writeNode(QStringLiteral("status"), QStringLiteral("event"), QStringLiteral("Build is green"))}));
+    const Reply second = server.write(writeBody({writeNode(
+        QStringLiteral("status"), QStringLiteral("event"), QStringLiteral("Build is green"))}));
     QVERIFY2(second.status == 200, second.describe());
 
     QCOMPARE(nodeIdAt(second, 0), nodeIdAt(first, 0));
@@ -486,7 +498,7 @@ void tst_HttpWrite::changedContentUpdatesNode()
 
 void tst_HttpWrite::changedTextIsReembedded()
 {
-    HttpTestServer server;   // default provider: the offline local embedder
+    HttpTestServer server; // default provider: the offline local embedder
     REQUIRE_SERVER(server);
     const auto stored = [&server](const QString &id) {
         auto detail = server.service()->nodeDetail(kDefault, kDefault, id);
@@ -504,14 +516,17 @@ void tst_HttpWrite::changedTextIsReembedded()
     QVERIFY(embedded.embeddingVersion > 0);
 
     // DESIGN decision 4: a text change re-embeds the node.
-    node.insert(QStringLiteral("text_summary"), QStringLiteral("Nightly build recovered after the compiler upgrade"));
+    node.insert(QStringLiteral("text_summary"),
+                QStringLiteral("Nightly build recovered after the compiler upgrade"));
     const Reply changed = server.write(writeBody({node}, {}, QStringLiteral("second input")));
     QVERIFY2(changed.status == 200, changed.describe());
     QVERIFY(server.service()->waitForEmbeddings(20000));
     const NodeRecord reembedded = stored(id);
     QCOMPARE(reembedded.embeddingStatus, QStringLiteral("ready"));
     QVERIFY2(reembedded.embeddingVersion > embedded.embeddingVersion,
-             qPrintable(QStringLiteral("%1 -> %2").arg(embedded.embeddingVersion).arg(reembedded.embeddingVersion)));
+             qPrintable(QStringLiteral("%1 -> %2")
+                            .arg(embedded.embeddingVersion)
+                            .arg(reembedded.embeddingVersion)));
 
     // A change that leaves the text alone keeps the vector.
     node.insert(QStringLiteral("salience"), 0.95);
@@ -531,16 +546,16 @@ void tst_HttpWrite::commitsFormHashChain()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply first = server.write(writeBody(
-        {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("one"))}, {},
-        QStringLiteral("first")));
+    const Reply first = server.write(
+        writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("one"))},
+                  {}, QStringLiteral("first")));
     QVERIFY2(first.status == 200, first.describe());
-    const Reply second = server.write(writeBody(
-        {writeNode(QStringLiteral("b"), QStringLiteral("event"), QStringLiteral("two"))}, {},
-        QStringLiteral("second")));
+    const Reply second = server.write(
+        writeBody({writeNode(QStringLiteral("b"), QStringLiteral("event"), QStringLiteral("two"))},
+                  {}, QStringLiteral("second")));
     QVERIFY2(second.status == 200, second.describe());
 
-    const auto commits = server.commits();   // newest first
+    const auto commits = server.commits(); // newest first
     QCOMPARE(commits.size(), 2);
     const CommitRecord &older = commits.at(1);
     const CommitRecord &newer = commits.at(0);
@@ -565,10 +580,10 @@ void tst_HttpWrite::concurrentWritesKeepOneChain()
     constexpr int kWrites = 12;
     QList<QByteArray> bodies;
     for (int i = 0; i < kWrites; ++i)
-        bodies.append(compactJson(writeBody(
-            {writeNode(QStringLiteral("item-%1").arg(i), QStringLiteral("event"),
-                       QStringLiteral("Concurrent observation number %1").arg(i))},
-            {}, QStringLiteral("input %1").arg(i))));
+        bodies.append(compactJson(
+            writeBody({writeNode(QStringLiteral("item-%1").arg(i), QStringLiteral("event"),
+                                 QStringLiteral("Concurrent observation number %1").arg(i))},
+                      {}, QStringLiteral("input %1").arg(i))));
     const QVector<Reply> replies = server.postConcurrently(kWritePath, bodies);
     QCOMPARE(replies.size(), kWrites);
     QSet<QString> commitIds;
@@ -579,7 +594,7 @@ void tst_HttpWrite::concurrentWritesKeepOneChain()
     QCOMPARE(commitIds.size(), kWrites);
 
     // One linear chain: sequences 1..n, each commit's parent is the one before it.
-    const auto commits = server.commits();   // newest first
+    const auto commits = server.commits(); // newest first
     QCOMPARE(commits.size(), kWrites);
     for (int i = 0; i < kWrites; ++i) {
         const CommitRecord &c = commits.at(kWrites - 1 - i);
@@ -602,9 +617,10 @@ void tst_HttpWrite::defaultLanePrivateOwnedByLocalUser()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    const Reply r = server.write(writeBody(
-        {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha")),
-         writeNode(QStringLiteral("rule"), QStringLiteral("rule"), QStringLiteral("Prefer JSON output"))}));
+    const Reply r = server.write(
+        writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha")),
+                   writeNode(QStringLiteral("rule"), QStringLiteral("rule"),
+                             QStringLiteral("Prefer JSON output"))}));
     QVERIFY2(r.status == 200, r.describe());
     for (int i = 0; i < 2; ++i) {
         auto detail = server.service()->nodeDetail(kDefault, kDefault, nodeIdAt(r, i));
@@ -623,11 +639,13 @@ void tst_HttpWrite::lanesAndOwnersFromRequest()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    QJsonObject privateNode = writeNode(QStringLiteral("p"), QStringLiteral("event"), QStringLiteral("Personal reminder about invoices"));
+    QJsonObject privateNode = writeNode(QStringLiteral("p"), QStringLiteral("event"),
+                                        QStringLiteral("Personal reminder about invoices"));
     privateNode.insert(QStringLiteral("memory_lane"), QStringLiteral("private"));
     privateNode.insert(QStringLiteral("owner_agent_id"), QStringLiteral("agent-n"));
-    QJsonObject body = writeBody(
-        {writeNode(QStringLiteral("s"), QStringLiteral("event"), QStringLiteral("Shared release checklist")), privateNode});
+    QJsonObject body = writeBody({writeNode(QStringLiteral("s"), QStringLiteral("event"),
+                                            QStringLiteral("Shared release checklist")),
+                                  privateNode});
     body.insert(QStringLiteral("memory_lane"), QStringLiteral("shared"));
     body.insert(QStringLiteral("producer_agent_id"), QStringLiteral("agent-top"));
     body.insert(QStringLiteral("owner_team_id"), QStringLiteral("team-q"));
@@ -739,18 +757,19 @@ void tst_HttpWrite::writeNodesRequired()
 void tst_HttpWrite::privateRuleNeedsOwner()
 {
     // A key bound to a tenant only: nothing fills an owner for the rule.
-    HttpTestServer server(environment(
-        {{"MEMORY_AUTH_MODE", QStringLiteral("api_key")},
-         {"MEMORY_API_KEYS_JSON", QStringLiteral(R"({"k0":{"tenant_id":"acme"}})")}}));
+    HttpTestServer server(
+        environment({{"MEMORY_AUTH_MODE", QStringLiteral("api_key")},
+                     {"MEMORY_API_KEYS_JSON", QStringLiteral(R"({"k0":{"tenant_id":"acme"}})")}}));
     REQUIRE_SERVER(server);
     const HttpHeaders key{{QByteArrayLiteral("X-Api-Key"), QByteArrayLiteral("k0")}};
     const QString acme = QStringLiteral("acme");
 
     const QJsonObject rule = writeNode(QStringLiteral("r1"), QStringLiteral("rule"),
                                        QStringLiteral("Always cite sources"));
-    const Reply r = server.write(writeBody(
-        {writeNode(QStringLiteral("e1"), QStringLiteral("event"), QStringLiteral("fine on its own")), rule}),
-        key);
+    const Reply r = server.write(writeBody({writeNode(QStringLiteral("e1"), QStringLiteral("event"),
+                                                      QStringLiteral("fine on its own")),
+                                            rule}),
+                                 key);
     QVERIFY2(r.status == 400, r.describe());
     QCOMPARE(r.errorCode(), QStringLiteral("invalid_private_rule_owner"));
     QCOMPARE(keysOf(r.json), errorKeysWithDetails());
@@ -785,8 +804,10 @@ void tst_HttpWrite::validationErrorsNameTheField_data()
     QTest::addColumn<QByteArray>("tenantHeader");
     QTest::addColumn<QString>("path");
 
-    const QJsonObject a = writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"));
-    const QJsonObject b = writeNode(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("beta"));
+    const QJsonObject a
+        = writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"));
+    const QJsonObject b
+        = writeNode(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("beta"));
     const QJsonObject valid = writeBody({a, b});
     const auto withNode = [&valid](const QJsonObject &node) {
         return with(valid, QStringLiteral("nodes"), array({node}));
@@ -800,28 +821,32 @@ void tst_HttpWrite::validationErrorsNameTheField_data()
     badVector.replace(5, QStringLiteral("0.1"));
 
     QTest::newRow("§4.2 input_text or input_sha256 required")
-        << without(valid, QStringLiteral("input_text")) << QByteArray() << QStringLiteral("input_text");
+        << without(valid, QStringLiteral("input_text")) << QByteArray()
+        << QStringLiteral("input_text");
     QTest::newRow("§4.2 input_sha256 must be 64 hex digits")
         << with(without(valid, QStringLiteral("input_text")), QStringLiteral("input_sha256"),
                 QString(64, QLatin1Char('g')))
         << QByteArray() << QStringLiteral("input_sha256");
     QTest::newRow("§4.2 input_text must be a string")
-        << with(valid, QStringLiteral("input_text"), 42) << QByteArray() << QStringLiteral("input_text");
+        << with(valid, QStringLiteral("input_text"), 42) << QByteArray()
+        << QStringLiteral("input_text");
     QTest::newRow("§4.2 nodes must be an array")
-        << with(valid, QStringLiteral("nodes"), QJsonObject{}) << QByteArray() << QStringLiteral("nodes");
+        << with(valid, QStringLiteral("nodes"), QJsonObject{}) << QByteArray()
+        << QStringLiteral("nodes");
     QTest::newRow("§4.2 edges must be an array")
-        << with(valid, QStringLiteral("edges"), QStringLiteral("a->b")) << QByteArray() << QStringLiteral("edges");
+        << with(valid, QStringLiteral("edges"), QStringLiteral("a->b")) << QByteArray()
+        << QStringLiteral("edges");
     QTest::newRow("§4.2 a node must be an object")
         << with(valid, QStringLiteral("nodes"), array({QStringLiteral("a")})) << QByteArray()
         << QStringLiteral("nodes[0]");
-    QTest::newRow("§2.1 node type required")
-        << withNode(without(a, QStringLiteral("type"))) << QByteArray() << QStringLiteral("nodes[0].type");
+    QTest::newRow("§2.1 node type required") << withNode(without(a, QStringLiteral("type")))
+                                             << QByteArray() << QStringLiteral("nodes[0].type");
     QTest::newRow("§2.1 node type outside the enum")
         << withNode(with(a, QStringLiteral("type"), QStringLiteral("memo"))) << QByteArray()
         << QStringLiteral("nodes[0].type");
     QTest::newRow("§3.1 node memory_lane outside the enum")
-        << withNode(with(a, QStringLiteral("memory_lane"), QStringLiteral("public"))) << QByteArray()
-        << QStringLiteral("nodes[0].memory_lane");
+        << withNode(with(a, QStringLiteral("memory_lane"), QStringLiteral("public")))
+        << QByteArray() << QStringLiteral("nodes[0].memory_lane");
     QTest::newRow("§3.1 request memory_lane outside the enum")
         << with(valid, QStringLiteral("memory_lane"), QStringLiteral("public")) << QByteArray()
         << QStringLiteral("memory_lane");
@@ -829,7 +854,8 @@ void tst_HttpWrite::validationErrorsNameTheField_data()
         << withNode(with(a, QStringLiteral("tier"), QStringLiteral("lukewarm"))) << QByteArray()
         << QStringLiteral("nodes[0].tier");
     QTest::newRow("§2.1 salience 2 is out of range")
-        << withNode(with(a, QStringLiteral("salience"), 2)) << QByteArray() << QStringLiteral("nodes[0].salience");
+        << withNode(with(a, QStringLiteral("salience"), 2)) << QByteArray()
+        << QStringLiteral("nodes[0].salience");
     QTest::newRow("§2.1 confidence must be a number")
         << withNode(with(a, QStringLiteral("confidence"), QStringLiteral("high"))) << QByteArray()
         << QStringLiteral("nodes[0].confidence");
@@ -852,31 +878,34 @@ void tst_HttpWrite::validationErrorsNameTheField_data()
         << with(valid, QStringLiteral("auto_embed"), QStringLiteral("yes")) << QByteArray()
         << QStringLiteral("auto_embed");
     QTest::newRow("§4.2 client_id twice in one write")
-        << with(valid, QStringLiteral("nodes"), array({a, with(b, QStringLiteral("client_id"), QStringLiteral("a"))}))
+        << with(valid, QStringLiteral("nodes"),
+                array({a, with(b, QStringLiteral("client_id"), QStringLiteral("a"))}))
         << QByteArray() << QStringLiteral("nodes[1].client_id");
     QTest::newRow("§5.4 node scope differing from the request scope")
-        << with(valid, QStringLiteral("nodes"), array({a, with(b, QStringLiteral("scope"), QStringLiteral("elsewhere"))}))
+        << with(valid, QStringLiteral("nodes"),
+                array({a, with(b, QStringLiteral("scope"), QStringLiteral("elsewhere"))}))
         << QByteArray() << QStringLiteral("nodes[1].scope");
     QTest::newRow("§2.2 edge type outside the enum")
         << withEdge(with(abEdge, QStringLiteral("type"), QStringLiteral("likes"))) << QByteArray()
         << QStringLiteral("edges[0].type");
-    QTest::newRow("§2.2 edge missing src")
-        << withEdge(without(abEdge, QStringLiteral("src"))) << QByteArray() << QStringLiteral("edges[0].src");
+    QTest::newRow("§2.2 edge missing src") << withEdge(without(abEdge, QStringLiteral("src")))
+                                           << QByteArray() << QStringLiteral("edges[0].src");
     QTest::newRow("§2.2 edge endpoint without id or client_id")
         << withEdge(with(abEdge, QStringLiteral("dst"), QJsonObject{})) << QByteArray()
         << QStringLiteral("edges[0].dst");
     QTest::newRow("§2.2 edge with unknown client_id")
-        << withEdge(with(abEdge, QStringLiteral("dst"), byClientId(QStringLiteral("ghost")))) << QByteArray()
-        << QStringLiteral("edges[0].dst.client_id");
+        << withEdge(with(abEdge, QStringLiteral("dst"), byClientId(QStringLiteral("ghost"))))
+        << QByteArray() << QStringLiteral("edges[0].dst.client_id");
     QTest::newRow("§2.2 edge with unknown id")
         << withEdge(with(abEdge, QStringLiteral("src"),
                          byId(QStringLiteral("0b5c4bde-4f5e-4d8e-9d0a-2f6f6f1f0c11"))))
         << QByteArray() << QStringLiteral("edges[0].src.id");
     QTest::newRow("§2.2 edge weight out of range")
-        << withEdge(with(abEdge, QStringLiteral("weight"), 1.5)) << QByteArray() << QStringLiteral("edges[0].weight");
+        << withEdge(with(abEdge, QStringLiteral("weight"), 1.5)) << QByteArray()
+        << QStringLiteral("edges[0].weight");
     QTest::newRow("§2.2 edge from a node to itself")
-        << withEdge(with(abEdge, QStringLiteral("dst"), byClientId(QStringLiteral("a")))) << QByteArray()
-        << QStringLiteral("edges[0]");
+        << withEdge(with(abEdge, QStringLiteral("dst"), byClientId(QStringLiteral("a"))))
+        << QByteArray() << QStringLiteral("edges[0]");
     QTest::newRow("§5.4 tenant_id with invalid characters")
         << with(valid, QStringLiteral("tenant_id"), QStringLiteral("acme corp!")) << QByteArray()
         << QStringLiteral("tenant_id");
@@ -905,8 +934,10 @@ void tst_HttpWrite::validationErrorsNameTheField()
     QCOMPARE(keysOf(r.json), errorKeysWithDetails());
     QVERIFY(!str(r, "message").isEmpty());
     QCOMPARE(str(r, "request_id"), QString::fromLatin1(r.header("x-request-id")));
-    const QJsonArray issues = r.json.value(QStringLiteral("details")).toObject()
-                                  .value(QStringLiteral("issues")).toArray();
+    const QJsonArray issues = r.json.value(QStringLiteral("details"))
+                                  .toObject()
+                                  .value(QStringLiteral("issues"))
+                                  .toArray();
     QVERIFY2(!issues.isEmpty(), r.describe());
     QCOMPARE(keysOf(issues.at(0).toObject()), keyList({"path", "message"}));
     QCOMPARE(r.issuePath(), path);
@@ -942,7 +973,12 @@ void tst_HttpWrite::unparsableBodies()
     QCOMPARE(keysOf(r.json), errorKeysWithDetails());
     QVERIFY(!str(r, "message").isEmpty());
     QCOMPARE(str(r, "request_id"), QString::fromLatin1(r.header("x-request-id")));
-    QCOMPARE(r.json.value(QStringLiteral("details")).toObject().value(QStringLiteral("issues")).toArray().size(), 1);
+    QCOMPARE(r.json.value(QStringLiteral("details"))
+                 .toObject()
+                 .value(QStringLiteral("issues"))
+                 .toArray()
+                 .size(),
+             1);
     QCOMPARE(r.issuePath(), QString());
     QCOMPARE(server.service()->health().commits, qint64(0));
 }
@@ -961,7 +997,8 @@ void tst_HttpWrite::unknownRoute()
     QVERIFY2(isLowerUuid(str(post, "request_id")), post.describe());
     QCOMPARE(str(post, "request_id"), QString::fromLatin1(post.header("x-request-id")));
 
-    const Reply get = server.get(QStringLiteral("/"), {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("root-1")}});
+    const Reply get = server.get(
+        QStringLiteral("/"), {{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("root-1")}});
     QVERIFY2(get.status == 404, get.describe());
     QCOMPARE(get.errorCode(), QStringLiteral("not_found"));
     QCOMPARE(str(get, "request_id"), QStringLiteral("root-1"));
@@ -973,17 +1010,21 @@ void tst_HttpWrite::wrongMethod()
     HttpTestServer server;
     REQUIRE_SERVER(server);
 
-    for (const QByteArray &method : {QByteArrayLiteral("GET"), QByteArrayLiteral("PUT"),
-                                     QByteArrayLiteral("DELETE")}) {
-        const QByteArray body = method == "PUT"
-            ? compactJson(writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"))}))
-            : QByteArray();
+    for (const QByteArray &method :
+         {QByteArrayLiteral("GET"), QByteArrayLiteral("PUT"), QByteArrayLiteral("DELETE")}) {
+        const QByteArray body
+            = method == "PUT" ? compactJson(writeBody({writeNode(
+                  QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"))}))
+                              : QByteArray();
         const Reply r = server.send(method, kWritePath, body);
         QVERIFY2(r.status == 405, (method + ": " + r.describe()).constData());
         QCOMPARE(r.header("allow"), QByteArrayLiteral("POST"));
         QCOMPARE(r.errorCode(), QStringLiteral("method_not_allowed"));
         QCOMPARE(keysOf(r.json), errorKeysWithDetails());
-        QCOMPARE(r.json.value(QStringLiteral("details")).toObject().value(QStringLiteral("allow")).toString(),
+        QCOMPARE(r.json.value(QStringLiteral("details"))
+                     .toObject()
+                     .value(QStringLiteral("allow"))
+                     .toString(),
                  QStringLiteral("POST"));
         QCOMPARE(str(r, "request_id"), QString::fromLatin1(r.header("x-request-id")));
     }
@@ -1002,14 +1043,20 @@ void tst_HttpWrite::bodyOverLimit()
     QVERIFY2(r.status == 413, r.describe());
     QCOMPARE(r.errorCode(), QStringLiteral("payload_too_large"));
     QCOMPARE(keysOf(r.json), errorKeysWithDetails());
-    QCOMPARE(r.json.value(QStringLiteral("details")).toObject().value(QStringLiteral("max_bytes")).toInt(), 2048);
+    QCOMPARE(r.json.value(QStringLiteral("details"))
+                 .toObject()
+                 .value(QStringLiteral("max_bytes"))
+                 .toInt(),
+             2048);
     QCOMPARE(str(r, "request_id"), QString::fromLatin1(r.header("x-request-id")));
     QCOMPARE(server.service()->health().commits, qint64(0));
 
     // The limit is inclusive: exactly 2048 bytes pass, 2049 do not.
-    const QByteArray prefix = QByteArrayLiteral(R"({"nodes":[{"client_id":"b","type":"event","text_summary":"edge"}],"input_text":")");
+    const QByteArray prefix = QByteArrayLiteral(
+        R"({"nodes":[{"client_id":"b","type":"event","text_summary":"edge"}],"input_text":")");
     const QByteArray suffix = QByteArrayLiteral(R"("})");
-    const QByteArray exact = prefix + QByteArray(2048 - prefix.size() - suffix.size(), 'y') + suffix;
+    const QByteArray exact
+        = prefix + QByteArray(2048 - prefix.size() - suffix.size(), 'y') + suffix;
     QCOMPARE(exact.size(), 2048);
     const Reply atLimit = server.post(kWritePath, exact);
     QVERIFY2(atLimit.status == 200, atLimit.describe());
@@ -1026,10 +1073,12 @@ void tst_HttpWrite::requestIdEchoed()
 {
     HttpTestServer server;
     REQUIRE_SERVER(server);
-    const HttpHeaders headers{{QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("trace-42.abc")}};
+    const HttpHeaders headers{
+        {QByteArrayLiteral("X-Request-Id"), QByteArrayLiteral("trace-42.abc")}};
 
-    const Reply ok = server.write(writeBody(
-        {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"))}), headers);
+    const Reply ok = server.write(writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"),
+                                                       QStringLiteral("alpha"))}),
+                                  headers);
     QVERIFY2(ok.status == 200, ok.describe());
     QCOMPARE(ok.header("x-request-id"), QByteArrayLiteral("trace-42.abc"));
     QCOMPARE(str(ok, "request_id"), QStringLiteral("trace-42.abc"));
@@ -1065,9 +1114,9 @@ void tst_HttpWrite::requestLogEntries()
     REQUIRE_SERVER(server);
     QSignalSpy served(server.host(), &HttpServerHost::requestServed);
 
-    const Reply ok = server.write(writeBody(
-        {writeNode(QStringLiteral("a"), QStringLiteral("event"), QStringLiteral("alpha"))}),
-        {{QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("acme")}});
+    const Reply ok = server.write(writeBody({writeNode(QStringLiteral("a"), QStringLiteral("event"),
+                                                       QStringLiteral("alpha"))}),
+                                  {{QByteArrayLiteral("X-Tenant-Id"), QByteArrayLiteral("acme")}});
     QVERIFY2(ok.status == 200, ok.describe());
     const Reply missing = server.get(QStringLiteral("/v1/nothing"));
     QVERIFY2(missing.status == 404, missing.describe());
@@ -1098,16 +1147,19 @@ void tst_HttpWrite::tenantIsolation()
     const QString tenantA = QStringLiteral("tenant-a");
     const QString tenantB = QStringLiteral("tenant-b");
 
-    const Reply a = server.write(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
-                                                      QStringLiteral("Written by tenant alpha"))}),
-                                 {{QByteArrayLiteral("X-Tenant-Id"), tenantA.toLatin1()}});
+    const Reply a
+        = server.write(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
+                                            QStringLiteral("Written by tenant alpha"))}),
+                       {{QByteArrayLiteral("X-Tenant-Id"), tenantA.toLatin1()}});
     QVERIFY2(a.status == 200, a.describe());
     QCOMPARE(str(a, "tenant_id"), tenantA);
-    QCOMPARE(str(a, "commit_uri"), uriOf(tenantA, kDefault, QStringLiteral("commit"), str(a, "commit_id")));
+    QCOMPARE(str(a, "commit_uri"),
+             uriOf(tenantA, kDefault, QStringLiteral("commit"), str(a, "commit_id")));
 
-    const Reply b = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
-                                                           QStringLiteral("Written by tenant beta"))}),
-                                      QStringLiteral("tenant_id"), tenantB));
+    const Reply b
+        = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
+                                                 QStringLiteral("Written by tenant beta"))}),
+                            QStringLiteral("tenant_id"), tenantB));
     QVERIFY2(b.status == 200, b.describe());
     QCOMPARE(str(b, "tenant_id"), tenantB);
 
@@ -1129,20 +1181,23 @@ void tst_HttpWrite::tenantIsolation()
     QVERIFY(!server.service()->nodeDetail(tenantA, kDefault, idB).ok());
 
     // The body's tenant_id wins over the header.
-    const Reply bodyWins = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
-                                                                  QStringLiteral("Written by tenant beta"))}),
-                                             QStringLiteral("tenant_id"), tenantB),
-                                        {{QByteArrayLiteral("X-Tenant-Id"), tenantA.toLatin1()}});
+    const Reply bodyWins
+        = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
+                                                 QStringLiteral("Written by tenant beta"))}),
+                            QStringLiteral("tenant_id"), tenantB),
+                       {{QByteArrayLiteral("X-Tenant-Id"), tenantA.toLatin1()}});
     QVERIFY2(bodyWins.status == 200, bodyWins.describe());
     QCOMPARE(str(bodyWins, "tenant_id"), tenantB);
     QCOMPARE(nodeIdAt(bodyWins, 0), idB);
 
     // An edge cannot reach into another tenant, and the failed write leaves nothing behind.
-    const Reply cross = server.write(writeBody(
-        {writeNode(QStringLiteral("probe"), QStringLiteral("event"), QStringLiteral("probe"))},
-        {writeEdge(QStringLiteral("related_to"), byClientId(QStringLiteral("probe")), byId(idB))},
-        QStringLiteral("cross")),
-        {{QByteArrayLiteral("X-Tenant-Id"), tenantA.toLatin1()}});
+    const Reply cross
+        = server.write(writeBody({writeNode(QStringLiteral("probe"), QStringLiteral("event"),
+                                            QStringLiteral("probe"))},
+                                 {writeEdge(QStringLiteral("related_to"),
+                                            byClientId(QStringLiteral("probe")), byId(idB))},
+                                 QStringLiteral("cross")),
+                       {{QByteArrayLiteral("X-Tenant-Id"), tenantA.toLatin1()}});
     QVERIFY2(cross.status == 400, cross.describe());
     QCOMPARE(cross.errorCode(), QStringLiteral("invalid_request"));
     QCOMPARE(cross.issuePath(), QStringLiteral("edges[0].dst.id"));
@@ -1157,14 +1212,16 @@ void tst_HttpWrite::scopeIsolation()
     const QString s1 = QStringLiteral("project-1");
     const QString s2 = QStringLiteral("project-2");
 
-    const Reply one = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
-                                                             QStringLiteral("in one"))}),
-                                        QStringLiteral("scope"), s1));
+    const Reply one
+        = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
+                                                 QStringLiteral("in one"))}),
+                            QStringLiteral("scope"), s1));
     QVERIFY2(one.status == 200, one.describe());
     QCOMPARE(str(one, "scope"), s1);
-    const Reply two = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
-                                                             QStringLiteral("in two"))}),
-                                        QStringLiteral("scope"), s2));
+    const Reply two
+        = server.write(with(writeBody({writeNode(QStringLiteral("same"), QStringLiteral("event"),
+                                                 QStringLiteral("in two"))}),
+                            QStringLiteral("scope"), s2));
     QVERIFY2(two.status == 200, two.describe());
     QCOMPARE(str(two, "scope"), s2);
 
@@ -1182,10 +1239,13 @@ void tst_HttpWrite::scopeIsolation()
     // Each scope has its own chain.
     QVERIFY(server.commits(kDefault, s2).at(0).parentHash.isEmpty());
 
-    const Reply cross = server.write(with(writeBody(
-        {writeNode(QStringLiteral("probe"), QStringLiteral("event"), QStringLiteral("probe"))},
-        {writeEdge(QStringLiteral("related_to"), byClientId(QStringLiteral("probe")), byId(nodeIdAt(two, 0)))},
-        QStringLiteral("cross")), QStringLiteral("scope"), s1));
+    const Reply cross = server.write(with(
+        writeBody(
+            {writeNode(QStringLiteral("probe"), QStringLiteral("event"), QStringLiteral("probe"))},
+            {writeEdge(QStringLiteral("related_to"), byClientId(QStringLiteral("probe")),
+                       byId(nodeIdAt(two, 0)))},
+            QStringLiteral("cross")),
+        QStringLiteral("scope"), s1));
     QVERIFY2(cross.status == 400, cross.describe());
     QCOMPARE(cross.issuePath(), QStringLiteral("edges[0].dst.id"));
     QCOMPARE(server.nodes(kDefault, s1).size(), 1);

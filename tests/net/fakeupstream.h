@@ -104,9 +104,8 @@ private:
     static void send(QTcpSocket *socket, const UpstreamReply &reply)
     {
         QByteArray out = "HTTP/1.1 " + QByteArray::number(reply.status) + " Status\r\n"
-                         + "Content-Type: application/json\r\n"
-                         + "Content-Length: " + QByteArray::number(reply.body.size()) + "\r\n"
-                         + "Connection: close\r\n";
+                         + "Content-Type: application/json\r\n" + "Content-Length: "
+                         + QByteArray::number(reply.body.size()) + "\r\n" + "Connection: close\r\n";
         for (const auto &[name, value] : reply.headers)
             out += name + ": " + value + "\r\n";
         out += "\r\n" + reply.body;

@@ -89,8 +89,8 @@ QByteArray dataBody(const QJsonArray &items)
 QStringList inputsOf(const UpstreamRequest &request)
 {
     QStringList out;
-    const QJsonArray input =
-        QJsonDocument::fromJson(request.body).object().value(QStringLiteral("input")).toArray();
+    const QJsonArray input
+        = QJsonDocument::fromJson(request.body).object().value(QStringLiteral("input")).toArray();
     for (const QJsonValue &v : input)
         out.append(v.toString());
     return out;
@@ -284,8 +284,8 @@ void tst_OpenAiEmbedding::succeedsWithOutOfOrderIndexes()
 void tst_OpenAiEmbedding::sendsNoAuthorizationWithoutKey()
 {
     m_upstream->handler = echoReversed;
-    auto provider = makeProvider(openAiConfig(m_upstream->baseUrl() + QStringLiteral("/v1"), 5000,
-                                              QString()));
+    auto provider = makeProvider(
+        openAiConfig(m_upstream->baseUrl() + QStringLiteral("/v1"), 5000, QString()));
     QVERIFY(provider);
     const EmbedResult result = embedOffThread(*provider, {QStringLiteral("t1")});
     QVERIFY(result.ok());
@@ -346,8 +346,8 @@ void tst_OpenAiEmbedding::rejectsEmptyTextWithoutCallingUpstream()
     m_upstream->handler = echoReversed;
     auto provider = makeProvider(openAiConfig(m_upstream->baseUrl()));
     QVERIFY(provider);
-    const EmbedResult result =
-        embedOffThread(*provider, {QStringLiteral("t1"), QStringLiteral(" ")});
+    const EmbedResult result
+        = embedOffThread(*provider, {QStringLiteral("t1"), QStringLiteral(" ")});
     QVERIFY(!result.ok());
     QCOMPARE(result.error().status, 400);
     QCOMPARE(result.error().code, QStringLiteral("invalid_request"));
@@ -384,8 +384,7 @@ void tst_OpenAiEmbedding::rateLimitedDefaultsRetryAfter_data()
     // Some gateways throttle with another status; the wording gives it away (reference §4.11).
     QTest::newRow("400 rate limit text")
         << 400 << QByteArray(R"({"error":{"message":"Rate limit reached for requests"}})");
-    QTest::newRow("503 too many requests")
-        << 503 << QByteArray(R"({"error":"Too Many Requests"})");
+    QTest::newRow("503 too many requests") << 503 << QByteArray(R"({"error":"Too Many Requests"})");
 }
 
 void tst_OpenAiEmbedding::rateLimitedDefaultsRetryAfter()
@@ -404,9 +403,8 @@ void tst_OpenAiEmbedding::rateLimitedDefaultsRetryAfter()
 
 void tst_OpenAiEmbedding::serverErrorIsUnavailable()
 {
-    m_upstream->handler = [](const UpstreamRequest &) {
-        return fixed(500, R"({"error":{"message":"internal"}})");
-    };
+    m_upstream->handler
+        = [](const UpstreamRequest &) { return fixed(500, R"({"error":{"message":"internal"}})"); };
     auto provider = makeProvider(openAiConfig(m_upstream->baseUrl()));
     QVERIFY(provider);
     const EmbedResult result = embedOffThread(*provider, {QStringLiteral("t1")});
@@ -469,30 +467,30 @@ void tst_OpenAiEmbedding::badResponses_data()
 
     QTest::newRow("wrong dimension")
         << 200 << dataBody({item(0, vectorTagged(1, 768))}) << QStringLiteral("wrong_dimension");
-    QTest::newRow("malformed json") << 200 << QByteArray("{\"data\": [")
-        << QStringLiteral("malformed_json");
+    QTest::newRow("malformed json")
+        << 200 << QByteArray("{\"data\": [") << QStringLiteral("malformed_json");
     QTest::newRow("html") << 200 << QByteArray("<html>oops</html>")
-        << QStringLiteral("malformed_json");
+                          << QStringLiteral("malformed_json");
     QTest::newRow("no data") << 200 << QByteArray("{\"object\":\"list\"}")
-        << QStringLiteral("missing_data");
-    QTest::newRow("wrong count")
-        << 200 << dataBody({item(0, vectorTagged(1)), item(1, vectorTagged(2))})
-        << QStringLiteral("wrong_count");
+                             << QStringLiteral("missing_data");
+    QTest::newRow("wrong count") << 200
+                                 << dataBody({item(0, vectorTagged(1)), item(1, vectorTagged(2))})
+                                 << QStringLiteral("wrong_count");
     QTest::newRow("index out of range")
         << 200 << dataBody({item(3, vectorTagged(1))}) << QStringLiteral("bad_index");
 
     QJsonArray text = vectorTagged(1);
     text[5] = QStringLiteral("0.5");
-    QTest::newRow("string component") << 200 << dataBody({item(0, text)})
-        << QStringLiteral("non_finite");
+    QTest::newRow("string component")
+        << 200 << dataBody({item(0, text)}) << QStringLiteral("non_finite");
     QJsonArray huge = vectorTagged(1);
     huge[9] = 1e300; // finite as a double, infinite as a float
-    QTest::newRow("overflows float") << 200 << dataBody({item(0, huge)})
-        << QStringLiteral("non_finite");
+    QTest::newRow("overflows float")
+        << 200 << dataBody({item(0, huge)}) << QStringLiteral("non_finite");
 
     QTest::newRow("404") << 404 << QByteArray("{}") << QStringLiteral("upstream_status");
-    QTest::newRow("redirect is not followed") << 307 << QByteArray()
-        << QStringLiteral("upstream_status");
+    QTest::newRow("redirect is not followed")
+        << 307 << QByteArray() << QStringLiteral("upstream_status");
 }
 
 void tst_OpenAiEmbedding::badResponses()

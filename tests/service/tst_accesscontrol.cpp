@@ -57,15 +57,18 @@ QJsonObject eventNode(const QString &clientId, const QString &text, const QJsonO
 
 QJsonObject ruleNode(const QString &clientId)
 {
-    return {{s("client_id"), clientId},
-            {s("type"), s("rule")},
-            {s("text_summary"), s("never run rm")},
-            {s("slots"), QJsonObject{{s("if"), QJsonObject{{s("intent"), s("cleanup")}}},
-                                     {s("then"), QJsonObject{{s("tool"), QJsonObject{
-                                                                  {s("deny"), QJsonArray{s("rm")}}}}}}}}};
+    return {
+        {s("client_id"), clientId},
+        {s("type"), s("rule")},
+        {s("text_summary"), s("never run rm")},
+        {s("slots"),
+         QJsonObject{{s("if"), QJsonObject{{s("intent"), s("cleanup")}}},
+                     {s("then"),
+                      QJsonObject{{s("tool"), QJsonObject{{s("deny"), QJsonArray{s("rm")}}}}}}}}};
 }
 
-QJsonObject edgeBetween(const QJsonObject &src, const QJsonObject &dst, const QJsonObject &extra = {})
+QJsonObject edgeBetween(const QJsonObject &src, const QJsonObject &dst,
+                        const QJsonObject &extra = {})
 {
     QJsonObject e{{s("type"), s("related_to")}, {s("src"), src}, {s("dst"), dst}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
@@ -100,8 +103,8 @@ QString firstNodeId(const Result<WriteResult> &w)
     return w && !w.value().nodes.isEmpty() ? w.value().nodes.first().id : QString();
 }
 
-std::optional<NodeRecord> stored(MemoryService *svc, const QString &id, const QString &tenant = kTenant,
-                                 const QString &scope = kScope)
+std::optional<NodeRecord> stored(MemoryService *svc, const QString &id,
+                                 const QString &tenant = kTenant, const QString &scope = kScope)
 {
     auto d = svc->nodeDetail(tenant, scope, id);
     if (!d)
@@ -133,19 +136,21 @@ RuleStatus ruleStatus(MemoryService *svc, const QString &ruleId)
     return {};
 }
 
-Result<RuleStateOutcome> setState(MemoryService *svc, const RequestMeta &meta, const QString &ruleId,
-                                  const QString &state)
+Result<RuleStateOutcome> setState(MemoryService *svc, const RequestMeta &meta,
+                                  const QString &ruleId, const QString &state)
 {
-    auto req = RuleStateRequest::fromJson(QJsonObject{{s("rule_node_id"), ruleId}, {s("state"), state},
-                                                      {s("input_text"), s("state change")}});
+    auto req = RuleStateRequest::fromJson(QJsonObject{
+        {s("rule_node_id"), ruleId}, {s("state"), state}, {s("input_text"), s("state change")}});
     if (!req)
         return req.error();
     return svc->setRuleState(req.value(), meta);
 }
 
-Result<RuleFeedbackOutcome> ruleFeedback(MemoryService *svc, const RequestMeta &meta, const QString &ruleId)
+Result<RuleFeedbackOutcome> ruleFeedback(MemoryService *svc, const RequestMeta &meta,
+                                         const QString &ruleId)
 {
-    auto req = RuleFeedbackRequest::fromJson(QJsonObject{{s("rule_node_id"), ruleId}, {s("outcome"), s("positive")},
+    auto req = RuleFeedbackRequest::fromJson(QJsonObject{{s("rule_node_id"), ruleId},
+                                                         {s("outcome"), s("positive")},
                                                          {s("input_text"), s("it helped")}},
                                              8000);
     if (!req)
@@ -153,7 +158,8 @@ Result<RuleFeedbackOutcome> ruleFeedback(MemoryService *svc, const RequestMeta &
     return svc->ruleFeedback(req.value(), meta);
 }
 
-Result<NodesActivateOutcome> activate(MemoryService *svc, const RequestMeta &meta, const QJsonObject &targets)
+Result<NodesActivateOutcome> activate(MemoryService *svc, const RequestMeta &meta,
+                                      const QJsonObject &targets)
 {
     QJsonObject body = targets;
     body.insert(s("outcome"), s("positive"));
@@ -164,7 +170,8 @@ Result<NodesActivateOutcome> activate(MemoryService *svc, const RequestMeta &met
     return svc->activateNodes(req.value(), meta);
 }
 
-Result<RehydrateOutcome> rehydrate(MemoryService *svc, const RequestMeta &meta, const QJsonObject &targets)
+Result<RehydrateOutcome> rehydrate(MemoryService *svc, const RequestMeta &meta,
+                                   const QJsonObject &targets)
 {
     QJsonObject body = targets;
     body.insert(s("target_tier"), s("hot"));
@@ -178,7 +185,8 @@ Result<RehydrateOutcome> rehydrate(MemoryService *svc, const RequestMeta &meta, 
 Result<ResolveOutcome> resolveNode(MemoryService *svc, const RequestMeta &meta, const QString &id,
                                    const QString &type = s("event"))
 {
-    auto req = ResolveRequest::fromJson(QJsonObject{{s("uri"), recordUri(kTenant, kScope, type, id)}});
+    auto req
+        = ResolveRequest::fromJson(QJsonObject{{s("uri"), recordUri(kTenant, kScope, type, id)}});
     if (!req)
         return req.error();
     return svc->resolveUri(req.value(), meta);
@@ -192,7 +200,8 @@ QString issuePath(const Error &e)
 /// Two refusals are indistinguishable to the caller: same status, code, message and details.
 bool sameAnswer(const Error &a, const Error &b)
 {
-    return a.status == b.status && a.code == b.code && a.message == b.message && a.details == b.details;
+    return a.status == b.status && a.code == b.code && a.message == b.message
+           && a.details == b.details;
 }
 
 using MemoryGraph::Test::describe;
@@ -227,8 +236,8 @@ private slots:
     void serviceAccountAndOperatorActOnEveryNode();
 };
 
-#define OPEN_SERVICE(name)                                                                         \
-    TempService name(Test::apiKeyTestEnvironment());                                                        \
+#define OPEN_SERVICE(name) \
+    TempService name(Test::apiKeyTestEnvironment()); \
     QVERIFY2(name.isValid(), qPrintable(name.errorText()))
 
 void tst_AccessControl::rewriteOfAnInvisibleNodeByClientIdIsRefused()
@@ -263,7 +272,8 @@ void tst_AccessControl::rewriteOfAnInvisibleNodeByClientIdIsRefused()
     QCOMPARE(read.error().status, 404);
 
     // The owner keeps writing it as before.
-    auto again = write(svc.service(), agentB(), {eventNode(s("plan"), s("b private plan, revised"))});
+    auto again
+        = write(svc.service(), agentB(), {eventNode(s("plan"), s("b private plan, revised"))});
     QVERIFY2(again.ok(), why(again));
     QCOMPARE(stored(svc.service(), id)->textSummary, s("b private plan, revised"));
 }
@@ -278,7 +288,9 @@ void tst_AccessControl::rewriteOfAnInvisibleNodeByIdIsAnsweredLikeAnUnknownId()
 
     const auto byExplicitId = [&](const QString &nodeId) {
         return write(svc.service(), agentA(),
-                     {QJsonObject{{s("id"), nodeId}, {s("type"), s("event")}, {s("text_summary"), s("taken over")},
+                     {QJsonObject{{s("id"), nodeId},
+                                  {s("type"), s("event")},
+                                  {s("text_summary"), s("taken over")},
                                   {s("memory_lane"), s("shared")}}});
     };
     auto invisible = byExplicitId(id);
@@ -299,27 +311,33 @@ void tst_AccessControl::visibleNodesMayBeRewritten()
 {
     OPEN_SERVICE(svc);
     // Shared nodes are visible to every agent of the scope.
-    auto shared = write(svc.service(), agentB(),
-                        {eventNode(s("board"), s("shared board"), {{s("memory_lane"), s("shared")}})});
+    auto shared
+        = write(svc.service(), agentB(),
+                {eventNode(s("board"), s("shared board"), {{s("memory_lane"), s("shared")}})});
     QVERIFY2(shared.ok(), why(shared));
-    auto edit = write(svc.service(), agentA(),
-                      {eventNode(s("board"), s("shared board, edited by a"), {{s("memory_lane"), s("shared")}})});
+    auto edit = write(
+        svc.service(), agentA(),
+        {eventNode(s("board"), s("shared board, edited by a"), {{s("memory_lane"), s("shared")}})});
     QVERIFY2(edit.ok(), why(edit));
-    QCOMPARE(stored(svc.service(), firstNodeId(shared))->textSummary, s("shared board, edited by a"));
+    QCOMPARE(stored(svc.service(), firstNodeId(shared))->textSummary,
+             s("shared board, edited by a"));
 
     // A team's private node is visible to the other members of the team.
     const RequestMeta teammate = as(s("agent-a2"), s("team-a"));
-    auto team = write(svc.service(), teammate,
-                      {eventNode(s("team-notes"), s("team a notes"), {{s("owner_team_id"), s("team-a")}})});
+    auto team = write(
+        svc.service(), teammate,
+        {eventNode(s("team-notes"), s("team a notes"), {{s("owner_team_id"), s("team-a")}})});
     QVERIFY2(team.ok(), why(team));
-    auto teamEdit = write(svc.service(), agentA(), {eventNode(s("team-notes"), s("team a notes, edited"))});
+    auto teamEdit
+        = write(svc.service(), agentA(), {eventNode(s("team-notes"), s("team a notes, edited"))});
     QVERIFY2(teamEdit.ok(), why(teamEdit));
 
     // An explicit id of a visible node updates it.
     auto own = write(svc.service(), agentA(), {eventNode(s("own"), s("own note"))});
     QVERIFY2(own.ok(), why(own));
     auto byId = write(svc.service(), agentA(),
-                      {QJsonObject{{s("id"), firstNodeId(own)}, {s("type"), s("event")},
+                      {QJsonObject{{s("id"), firstNodeId(own)},
+                                   {s("type"), s("event")},
                                    {s("text_summary"), s("own note, by id")}}});
     QVERIFY2(byId.ok(), why(byId));
     QCOMPARE(firstNodeId(byId), firstNodeId(own));
@@ -329,7 +347,8 @@ void tst_AccessControl::visibleNodesMayBeRewritten()
 void tst_AccessControl::contentDerivedIdsNeverReachAnotherWritersNode()
 {
     OPEN_SERVICE(svc);
-    const QJsonObject same{{s("type"), s("event")}, {s("text_summary"), s("the launch code is 1234")}};
+    const QJsonObject same{{s("type"), s("event")},
+                           {s("text_summary"), s("the launch code is 1234")}};
     auto theirs = write(svc.service(), agentB(), {same});
     QVERIFY2(theirs.ok(), why(theirs));
     // Writing the same content does not touch (or confirm) the other agent's private node.
@@ -375,7 +394,8 @@ void tst_AccessControl::edgesToInvisibleNodesAreAnsweredLikeAbsentOnes()
     QCOMPARE(issuePath(toInvisibleClientId.error()), s("edges[0].dst.client_id"));
 
     // The source side is checked the same way.
-    auto fromInvisible = write(svc.service(), agentA(), {}, {edgeBetween(byId(secretId), byClientId(s("mine")))});
+    auto fromInvisible
+        = write(svc.service(), agentA(), {}, {edgeBetween(byId(secretId), byClientId(s("mine")))});
     QVERIFY(!fromInvisible.ok());
     QCOMPARE(issuePath(fromInvisible.error()), s("edges[0].src.id"));
 
@@ -401,7 +421,9 @@ void tst_AccessControl::idsOfOtherTenantsAndScopesAreAnsweredLikeUnknownIds()
 
     const auto nodeWithId = [&](const QString &id) {
         return write(svc.service(), agentA(),
-                     {QJsonObject{{s("id"), id}, {s("type"), s("event")}, {s("text_summary"), s("collide")}}});
+                     {QJsonObject{{s("id"), id},
+                                  {s("type"), s("event")},
+                                  {s("text_summary"), s("collide")}}});
     };
     auto unknown = nodeWithId(freshId());
     QVERIFY(!unknown.ok());
@@ -412,7 +434,8 @@ void tst_AccessControl::idsOfOtherTenantsAndScopesAreAnsweredLikeUnknownIds()
                  describe(answer.error()) + " vs " + describe(unknown.error()));
     }
 
-    auto own = write(svc.service(), agentA(), {eventNode(s("a1"), s("a one")), eventNode(s("a2"), s("a two"))});
+    auto own = write(svc.service(), agentA(),
+                     {eventNode(s("a1"), s("a one")), eventNode(s("a2"), s("a two"))});
     QVERIFY2(own.ok(), why(own));
     const auto edgeWithId = [&](const QString &id) {
         return write(svc.service(), agentA(), {},
@@ -428,10 +451,12 @@ void tst_AccessControl::idsOfOtherTenantsAndScopesAreAnsweredLikeUnknownIds()
 
     // The foreign records are untouched.
     QCOMPARE(stored(svc.service(), foreignNode, s("globex"))->textSummary, s("globex one"));
-    QCOMPARE(stored(svc.service(), otherScopeNode, kTenant, s("elsewhere"))->textSummary, s("other scope"));
+    QCOMPARE(stored(svc.service(), otherScopeNode, kTenant, s("elsewhere"))->textSummary,
+             s("other scope"));
 
     // An edge id that names the edge being written is accepted (a re-send).
-    auto created = write(svc.service(), agentA(), {}, {edgeBetween(byClientId(s("a1")), byClientId(s("a2")))});
+    auto created = write(svc.service(), agentA(), {},
+                         {edgeBetween(byClientId(s("a1")), byClientId(s("a2")))});
     QVERIFY2(created.ok(), why(created));
     auto resent = edgeWithId(created.value().edges.first().id);
     QVERIFY2(resent.ok(), why(resent));
@@ -517,8 +542,10 @@ void tst_AccessControl::activateCountsInvisibleNodesAsMissing()
     const QString ownId = firstNodeId(own);
 
     const QString unknownId = freshId();
-    auto invisible = activate(svc.service(), agentA(), {{s("node_ids"), QJsonArray{ruleId, ownId}}});
-    auto absent = activate(svc.service(), agentA(), {{s("node_ids"), QJsonArray{unknownId, ownId}}});
+    auto invisible
+        = activate(svc.service(), agentA(), {{s("node_ids"), QJsonArray{ruleId, ownId}}});
+    auto absent
+        = activate(svc.service(), agentA(), {{s("node_ids"), QJsonArray{unknownId, ownId}}});
     QVERIFY2(invisible.ok(), why(invisible));
     QVERIFY2(absent.ok(), why(absent));
     QCOMPARE(invisible.value().targets.missingNodeIds, QStringList{ruleId});
@@ -536,7 +563,8 @@ void tst_AccessControl::activateCountsInvisibleNodesAsMissing()
 
     // By client_id as well.
     auto byClient = activate(svc.service(), agentA(), {{s("client_ids"), QJsonArray{s("b-rule")}}});
-    auto byUnknownClient = activate(svc.service(), agentA(), {{s("client_ids"), QJsonArray{s("no-such")}}});
+    auto byUnknownClient
+        = activate(svc.service(), agentA(), {{s("client_ids"), QJsonArray{s("no-such")}}});
     QVERIFY(!byClient.ok());
     QVERIFY(!byUnknownClient.ok());
     QCOMPARE(byClient.error().code, byUnknownClient.error().code);
@@ -552,7 +580,8 @@ void tst_AccessControl::activateCountsInvisibleNodesAsMissing()
 void tst_AccessControl::rehydrateCountsInvisibleNodesAsMissing()
 {
     OPEN_SERVICE(svc);
-    auto theirs = write(svc.service(), agentB(), {eventNode(s("b-old"), s("b archived"), {{s("tier"), s("cold")}})});
+    auto theirs = write(svc.service(), agentB(),
+                        {eventNode(s("b-old"), s("b archived"), {{s("tier"), s("cold")}})});
     QVERIFY2(theirs.ok(), why(theirs));
     const QString theirId = firstNodeId(theirs);
     const qint64 commits = commitCount(svc.service());
@@ -564,7 +593,8 @@ void tst_AccessControl::rehydrateCountsInvisibleNodesAsMissing()
     QVERIFY(!invisible.value().commit);
 
     auto byClient = rehydrate(svc.service(), agentA(), {{s("client_ids"), QJsonArray{s("b-old")}}});
-    auto byUnknownClient = rehydrate(svc.service(), agentA(), {{s("client_ids"), QJsonArray{s("no-such")}}});
+    auto byUnknownClient
+        = rehydrate(svc.service(), agentA(), {{s("client_ids"), QJsonArray{s("no-such")}}});
     QVERIFY(!byClient.ok());
     QVERIFY(!byUnknownClient.ok());
     QCOMPARE(byClient.error().code, byUnknownClient.error().code);
@@ -621,20 +651,22 @@ void tst_AccessControl::replayRecordsActOnlyOnVisibleRuns()
     QVERIFY(!step.ok());
     QCOMPARE(step.error().status, 404);
 
-    auto after = ReplayStepAfterRequest::fromJson(
-        QJsonObject{{s("run_id"), runId}, {s("step_id"), randomUuid()}, {s("status"), s("success")}});
+    auto after = ReplayStepAfterRequest::fromJson(QJsonObject{
+        {s("run_id"), runId}, {s("step_id"), randomUuid()}, {s("status"), s("success")}});
     QVERIFY(after.ok());
     auto result = svc->replayStepAfter(after.value(), agentA());
     QVERIFY(!result.ok());
     QCOMPARE(result.error().status, 404);
 
-    auto endReq = ReplayRunEndRequest::fromJson(QJsonObject{{s("run_id"), runId}, {s("status"), s("success")}});
+    auto endReq = ReplayRunEndRequest::fromJson(
+        QJsonObject{{s("run_id"), runId}, {s("status"), s("success")}});
     QVERIFY(endReq.ok());
     auto ended = svc->replayRunEnd(endReq.value(), agentA());
     QVERIFY(!ended.ok());
     QCOMPARE(ended.error().status, 404);
 
-    auto restart = ReplayRunStartRequest::fromJson(QJsonObject{{s("goal"), s("take over")}, {s("run_id"), runId}});
+    auto restart = ReplayRunStartRequest::fromJson(
+        QJsonObject{{s("goal"), s("take over")}, {s("run_id"), runId}});
     QVERIFY(restart.ok());
     auto restarted = svc->replayRunStart(restart.value(), agentA());
     QVERIFY(!restarted.ok());
@@ -676,7 +708,8 @@ void tst_AccessControl::serviceAccountAndOperatorActOnEveryNode()
     auto activated = activate(svc.service(), serviceAccount(), {{s("node_ids"), QJsonArray{id}}});
     QVERIFY2(activated.ok(), why(activated));
     QCOMPARE(activated.value().updatedIds, QStringList{id});
-    auto rewritten = write(svc.service(), serviceAccount(), {eventNode(s("b1"), s("b one, curated"))});
+    auto rewritten
+        = write(svc.service(), serviceAccount(), {eventNode(s("b1"), s("b one, curated"))});
     QVERIFY2(rewritten.ok(), why(rewritten));
     QCOMPARE(stored(svc.service(), id)->ownerAgentId, s("agent-b"));
 

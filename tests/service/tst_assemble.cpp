@@ -20,16 +20,20 @@ QString s(const char *text)
     return QString::fromLatin1(text);
 }
 
-QJsonObject sharedNode(const char *clientId, const char *type, const char *summary, const char *title = nullptr)
+QJsonObject sharedNode(const char *clientId, const char *type, const char *summary,
+                       const char *title = nullptr)
 {
-    QJsonObject n{{s("client_id"), s(clientId)}, {s("type"), s(type)}, {s("text_summary"), s(summary)},
+    QJsonObject n{{s("client_id"), s(clientId)},
+                  {s("type"), s(type)},
+                  {s("text_summary"), s(summary)},
                   {s("memory_lane"), s("shared")}};
     if (title)
         n.insert(s("title"), s(title));
     return n;
 }
 
-QJsonObject ruleNode(const char *clientId, const char *summary, const QJsonObject &ifJson, const QJsonObject &thenJson)
+QJsonObject ruleNode(const char *clientId, const char *summary, const QJsonObject &ifJson,
+                     const QJsonObject &thenJson)
 {
     QJsonObject n = sharedNode(clientId, "rule", summary);
     n.insert(s("slots"), QJsonObject{{s("if"), ifJson}, {s("then"), thenJson}});
@@ -53,8 +57,8 @@ QHash<QString, QString> write(MemoryService *svc, const QJsonArray &nodes)
 
 bool activate(MemoryService *svc, const QString &ruleId)
 {
-    auto req = RuleStateRequest::fromJson({{s("rule_node_id"), ruleId}, {s("state"), s("ACTIVE")},
-                                           {s("input_text"), s("activate")}});
+    auto req = RuleStateRequest::fromJson(
+        {{s("rule_node_id"), ruleId}, {s("state"), s("ACTIVE")}, {s("input_text"), s("activate")}});
     return req && svc->setRuleState(req.value(), {});
 }
 
@@ -71,8 +75,12 @@ Result<AssembleOutcome> assemble(MemoryService *svc, QJsonObject body, const Req
 QStringList layerTexts(const AssembleOutcome &o, const char *layer)
 {
     QStringList texts;
-    const QJsonArray items = o.layered->body.value(s("layers")).toObject().value(s(layer)).toObject()
-                                 .value(s("items")).toArray();
+    const QJsonArray items = o.layered->body.value(s("layers"))
+                                 .toObject()
+                                 .value(s(layer))
+                                 .toObject()
+                                 .value(s("items"))
+                                 .toArray();
     for (const QJsonValue &v : items)
         texts << v.toObject().value(s("text")).toString();
     return texts;
@@ -95,14 +103,15 @@ private slots:
         m_svc = std::make_unique<TempService>();
         QVERIFY(m_svc->isValid());
         MemoryService *svc = m_svc->service();
-        m_ids = write(svc, {sharedNode("billing", "entity", "bills customers every month", "Billing service"),
-                            sharedNode("deploy", "event", "deploy of the billing service failed on staging"),
-                            ruleNode("prefer-pytest", "prefer pytest for tests", {{s("task"), s("test")}},
-                                     {{s("tool"), QJsonObject{{s("prefer"), QJsonArray{s("pytest")}}}}}),
-                            ruleNode("json-output", "answer in json", {{s("task"), s("test")}},
-                                     {{s("output"), QJsonObject{{s("format"), s("json")}}}})});
+        m_ids = write(
+            svc, {sharedNode("billing", "entity", "bills customers every month", "Billing service"),
+                  sharedNode("deploy", "event", "deploy of the billing service failed on staging"),
+                  ruleNode("prefer-pytest", "prefer pytest for tests", {{s("task"), s("test")}},
+                           {{s("tool"), QJsonObject{{s("prefer"), QJsonArray{s("pytest")}}}}}),
+                  ruleNode("json-output", "answer in json", {{s("task"), s("test")}},
+                           {{s("output"), QJsonObject{{s("format"), s("json")}}}})});
         QCOMPARE(m_ids.size(), 4);
-        QVERIFY(activate(svc, m_ids.value(s("prefer-pytest"))));   // json-output stays SHADOW
+        QVERIFY(activate(svc, m_ids.value(s("prefer-pytest")))); // json-output stays SHADOW
         QVERIFY(svc->waitForEmbeddings(10000));
     }
 
@@ -117,9 +126,10 @@ private slots:
         QCOMPARE(o.recall.queryText, s("how do we deploy the billing service"));
         QCOMPARE(o.recall.embeddingProvider, s("local:hashing-v1"));
         QCOMPARE(o.recall.endpoint, s("context_assemble"));
-        QVERIFY(o.layered.has_value());   // return_layered_context defaults to true (spec)
+        QVERIFY(o.layered.has_value()); // return_layered_context defaults to true (spec)
         QVERIFY(layerTexts(o, "facts").contains(s("Billing service: bills customers every month")));
-        QVERIFY(layerTexts(o, "episodes").contains(s("deploy of the billing service failed on staging")));
+        QVERIFY(layerTexts(o, "episodes")
+                    .contains(s("deploy of the billing service failed on staging")));
         QVERIFY(!layerTexts(o, "citations").isEmpty());
         QVERIFY(o.layered->mergedText.startsWith(s("# Facts\n- ")));
         QVERIFY(o.layered->mergedText.contains(s("\n\n# Episodes\n- ")));
@@ -144,28 +154,33 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QVERIFY(r.value().rules.has_value());
         QCOMPARE(r.value().rules->evaluation.active.size(), 1);
-        QVERIFY(layerTexts(r.value(), "rules").contains(s("[active] prefer pytest for tests (%1)").arg(active)));
-        QVERIFY(!layerTexts(r.value(), "rules").contains(s("[shadow] answer in json (%1)").arg(shadow)));
+        QVERIFY(layerTexts(r.value(), "rules")
+                    .contains(s("[active] prefer pytest for tests (%1)").arg(active)));
+        QVERIFY(!layerTexts(r.value(), "rules")
+                     .contains(s("[shadow] answer in json (%1)").arg(shadow)));
 
         r = assemble(m_svc->service(), {{s("context"), context}, {s("include_shadow"), true}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QCOMPARE(r.value().rules->evaluation.shadow.size(), 1);
-        QVERIFY(layerTexts(r.value(), "rules").contains(s("[shadow] answer in json (%1)").arg(shadow)));
+        QVERIFY(
+            layerTexts(r.value(), "rules").contains(s("[shadow] answer in json (%1)").arg(shadow)));
 
         r = assemble(m_svc->service(), {{s("context"), context}, {s("include_rules"), false}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QVERIFY(!r.value().rules.has_value());
         // No evaluation: the shadow rule stays out; an active rule may still come from recall.
-        QVERIFY(!layerTexts(r.value(), "rules").contains(s("[shadow] answer in json (%1)").arg(shadow)));
+        QVERIFY(!layerTexts(r.value(), "rules")
+                     .contains(s("[shadow] answer in json (%1)").arg(shadow)));
     }
 
     void toolCandidatesSelectAToolAndPersistTheDecision()
     {
         MemoryService *svc = m_svc->service();
         QSignalSpy recorded(svc, &MemoryService::decisionRecorded);
-        auto r = assemble(svc, {{s("context"), QJsonObject{{s("task"), s("test")}}},
-                                {s("tool_candidates"), QJsonArray{s("unittest"), s("pytest"), s("unittest")}},
-                                {s("run_id"), s("run-42")}});
+        auto r = assemble(
+            svc, {{s("context"), QJsonObject{{s("task"), s("test")}}},
+                  {s("tool_candidates"), QJsonArray{s("unittest"), s("pytest"), s("unittest")}},
+                  {s("run_id"), s("run-42")}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         const AssembleOutcome &o = r.value();
         QVERIFY(o.tools.has_value());
@@ -186,16 +201,19 @@ private slots:
         QCOMPARE(stored.value().first().id, decisionId);
         QCOMPARE(stored.value().first().selectedTool, s("pytest"));
 
-        QCOMPARE(layerTexts(o, "decisions"), (QStringList{s("decision_id: ") + decisionId, s("run_id: run-42")}));
-        QCOMPARE(layerTexts(o, "tools"), (QStringList{s("selected tool: pytest"), s("tool ranking: pytest, unittest")}));
+        QCOMPARE(layerTexts(o, "decisions"),
+                 (QStringList{s("decision_id: ") + decisionId, s("run_id: run-42")}));
+        QCOMPARE(layerTexts(o, "tools"),
+                 (QStringList{s("selected tool: pytest"), s("tool ranking: pytest, unittest")}));
     }
 
     void strictToolSelectionWithNothingAllowedFailsWithoutADecision()
     {
         MemoryService *svc = m_svc->service();
-        const QString denyAll = write(svc, {ruleNode("deny-all", "deny everything", {{s("task"), s("lock")}},
-                                                     {{s("tool"), QJsonObject{{s("deny"), QJsonArray{s("bash")}}}}})})
-                                    .value(s("deny-all"));
+        const QString denyAll
+            = write(svc, {ruleNode("deny-all", "deny everything", {{s("task"), s("lock")}},
+                                   {{s("tool"), QJsonObject{{s("deny"), QJsonArray{s("bash")}}}}})})
+                  .value(s("deny-all"));
         QVERIFY(activate(svc, denyAll));
         auto r = assemble(svc, {{s("context"), QJsonObject{{s("task"), s("lock")}}},
                                 {s("tool_candidates"), QJsonArray{s("bash")}}});
@@ -212,11 +230,15 @@ private slots:
         const QJsonObject state{{s("current_stage"), s("patch")}, {s("step"), 3}};
         const QJsonObject packet{{s("goal"), s("fix billing")}, {s("version"), 1}};
         const QJsonObject summary{{s("status"), s("partial")}};
-        const QJsonArray artifacts{QJsonObject{{s("id"), s("a1")}, {s("summary"), s("patch.diff written")}}};
-        const QJsonArray evidence{QJsonObject{{s("ref"), s("log://1")}, {s("text"), s("tests green")}}};
-        auto r = assemble(m_svc->service(), {{s("execution_state_v1"), state}, {s("execution_packet_v1"), packet},
+        const QJsonArray artifacts{
+            QJsonObject{{s("id"), s("a1")}, {s("summary"), s("patch.diff written")}}};
+        const QJsonArray evidence{
+            QJsonObject{{s("ref"), s("log://1")}, {s("text"), s("tests green")}}};
+        auto r = assemble(m_svc->service(), {{s("execution_state_v1"), state},
+                                             {s("execution_packet_v1"), packet},
                                              {s("execution_result_summary"), summary},
-                                             {s("execution_artifacts"), artifacts}, {s("execution_evidence"), evidence}});
+                                             {s("execution_artifacts"), artifacts},
+                                             {s("execution_evidence"), evidence}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         const AssembleOutcome &o = r.value();
         QCOMPARE(o.continuity.value(s("execution_state_v1")).toObject(), state);
@@ -232,15 +254,20 @@ private slots:
         r = assemble(m_svc->service(), {{s("execution_state_v1"), state}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QCOMPARE(r.value().packetSourceMode, s("state_first"));
-        QVERIFY(layerTexts(r.value(), "static").contains(s("Execution state: {\"current_stage\":\"patch\",\"step\":3}")));
+        QVERIFY(layerTexts(r.value(), "static")
+                    .contains(s("Execution state: {\"current_stage\":\"patch\",\"step\":3}")));
     }
 
     void callerStaticBlocksAreScoredAgainstTheQuery()
     {
         const QJsonArray blocks{
-            QJsonObject{{s("id"), s("runbook")}, {s("title"), s("Deploy runbook")},
-                        {s("content"), s("deploy billing with the blue green script")}, {s("priority"), 40}},
-            QJsonObject{{s("id"), s("lunch")}, {s("content"), s("the canteen opens at noon")}, {s("priority"), 40}}};
+            QJsonObject{{s("id"), s("runbook")},
+                        {s("title"), s("Deploy runbook")},
+                        {s("content"), s("deploy billing with the blue green script")},
+                        {s("priority"), 40}},
+            QJsonObject{{s("id"), s("lunch")},
+                        {s("content"), s("the canteen opens at noon")},
+                        {s("priority"), 40}}};
         auto r = assemble(m_svc->service(), {{s("static_context_blocks"), blocks}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QCOMPARE(layerTexts(r.value(), "static"),
@@ -250,28 +277,32 @@ private slots:
     void theAssemblingAgentReadsItsOwnPrivateMemory()
     {
         MemoryService *svc = m_svc->service();
-        QJsonObject secret = sharedNode("secret", "event", "billing deploy password rotates weekly");
+        QJsonObject secret
+            = sharedNode("secret", "event", "billing deploy password rotates weekly");
         secret.insert(s("memory_lane"), s("private"));
         secret.insert(s("owner_agent_id"), s("agent-b"));
         QCOMPARE(write(svc, {secret}).size(), 1);
         QVERIFY(svc->waitForEmbeddings(10000));
         const QString line = s("billing deploy password rotates weekly");
-        auto r = assemble(svc, {{s("context"), QJsonObject{{s("agent"), QJsonObject{{s("id"), s("agent-a")}}}}}});
+        auto r = assemble(
+            svc, {{s("context"), QJsonObject{{s("agent"), QJsonObject{{s("id"), s("agent-a")}}}}}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QVERIFY(!layerTexts(r.value(), "episodes").contains(line));
-        r = assemble(svc, {{s("context"), QJsonObject{{s("agent"), QJsonObject{{s("id"), s("agent-b")}}}}}});
+        r = assemble(
+            svc, {{s("context"), QJsonObject{{s("agent"), QJsonObject{{s("id"), s("agent-b")}}}}}});
         QVERIFY2(r.ok(), qPrintable(failure(r)));
         QVERIFY(layerTexts(r.value(), "episodes").contains(line));
     }
 
     void sameInputGivesTheSameAssemblyButANewDecision()
     {
-        const QJsonObject body{{s("context"), QJsonObject{{s("task"), s("test")}}},
-                               {s("tool_candidates"), QJsonArray{s("unittest"), s("pytest")}},
-                               {s("include_shadow"), true},
-                               {s("static_context_blocks"),
-                                QJsonArray{QJsonObject{{s("id"), s("b")}, {s("content"), s("billing notes")},
-                                                       {s("priority"), 60}}}}};
+        const QJsonObject body{
+            {s("context"), QJsonObject{{s("task"), s("test")}}},
+            {s("tool_candidates"), QJsonArray{s("unittest"), s("pytest")}},
+            {s("include_shadow"), true},
+            {s("static_context_blocks"),
+             QJsonArray{QJsonObject{
+                 {s("id"), s("b")}, {s("content"), s("billing notes")}, {s("priority"), 60}}}}};
         auto first = assemble(m_svc->service(), body);
         auto second = assemble(m_svc->service(), body);
         QVERIFY2(first.ok() && second.ok(), qPrintable(failure(first) + failure(second)));
@@ -292,18 +323,23 @@ private slots:
     {
         const QList<std::pair<QJsonObject, QString>> cases{
             {{{s("query_text"), QJsonValue()}}, s("query_text")},
-            {{{s("context_layers"), QJsonObject{{s("enabled"), QJsonArray{s("facts"), s("bogus")}}}}},
+            {{{s("context_layers"),
+               QJsonObject{{s("enabled"), QJsonArray{s("facts"), s("bogus")}}}}},
              s("context_layers.enabled[1]")},
-            {{{s("context_layers"), QJsonObject{{s("char_budget_by_layer"), QJsonObject{{s("nope"), 10}}}}}},
+            {{{s("context_layers"),
+               QJsonObject{{s("char_budget_by_layer"), QJsonObject{{s("nope"), 10}}}}}},
              s("context_layers.char_budget_by_layer.nope")},
-            {{{s("context_layers"), QJsonObject{{s("forgetting_policy"), QJsonObject{{s("min_salience"), 2}}}}}},
+            {{{s("context_layers"),
+               QJsonObject{{s("forgetting_policy"), QJsonObject{{s("min_salience"), 2}}}}}},
              s("context_layers.forgetting_policy.min_salience")},
             {{{s("static_context_blocks"), QJsonArray{QJsonObject{{s("id"), s("x")}}}}},
              s("static_context_blocks[0].content")},
             {{{s("tool_candidates"), QJsonArray{s("ok"), 3}}}, s("tool_candidates[1]")},
-            {{{s("execution_artifacts"), QJsonArray{s("not an object")}}}, s("execution_artifacts[0]")},
+            {{{s("execution_artifacts"), QJsonArray{s("not an object")}}},
+             s("execution_artifacts[0]")},
             {{{s("rules_limit"), 201}}, s("rules_limit")},
-            {{{s("static_injection"), QJsonObject{{s("max_blocks"), -1}}}}, s("static_injection.max_blocks")}};
+            {{{s("static_injection"), QJsonObject{{s("max_blocks"), -1}}}},
+             s("static_injection.max_blocks")}};
         for (const auto &[body, path] : cases) {
             QJsonObject full = body;
             if (!full.contains(s("query_text")))
@@ -313,7 +349,14 @@ private slots:
             auto req = AssembleRequest::fromJson(full, 8000);
             QVERIFY2(!req.ok(), qPrintable(path));
             QCOMPARE(req.error().status, 400);
-            QCOMPARE(req.error().details.value(s("issues")).toArray().first().toObject().value(s("path")).toString(), path);
+            QCOMPARE(req.error()
+                         .details.value(s("issues"))
+                         .toArray()
+                         .first()
+                         .toObject()
+                         .value(s("path"))
+                         .toString(),
+                     path);
         }
     }
 

@@ -1,11 +1,11 @@
 // The shared caller defaults and field readers the engines use: who a read is made for, who a
 // commit is attributed to, and the request fields parsed the same way everywhere.
+#include "service/access/callscope.h"
+#include "service/access/viewer.h"
+#include "service/api/requestfields.h"
 #include "service/core/config.h"
 #include "service/core/identity.h"
-#include "service/access/callscope.h"
-#include "service/api/requestfields.h"
 #include "service/core/slotvalues.h"
-#include "service/access/viewer.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -37,7 +37,12 @@ NodeRecord privateNode(const QString &ownerAgent, const QString &ownerTeam)
 
 QString firstIssuePath(const Error &error)
 {
-    return error.details.value(s("issues")).toArray().first().toObject().value(s("path")).toString();
+    return error.details.value(s("issues"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(s("path"))
+        .toString();
 }
 
 } // namespace
@@ -100,14 +105,18 @@ private slots:
         ServiceConfig config;
         config.localAgentId = s("desk");
         // With a credential the actor is its identity; a given actor is only a label.
-        QCOMPARE(commitActor(s("given"), withPrincipal(s("agent-a"), QString()), config).id, s("agent-a"));
-        QCOMPARE(commitActor(s("given"), withPrincipal(s("agent-a"), QString()), config).label, s("given"));
-        QCOMPARE(commitActor(QString(), withPrincipal(s("agent-a"), QString()), config).id, s("agent-a"));
+        QCOMPARE(commitActor(s("given"), withPrincipal(s("agent-a"), QString()), config).id,
+                 s("agent-a"));
+        QCOMPARE(commitActor(s("given"), withPrincipal(s("agent-a"), QString()), config).label,
+                 s("given"));
+        QCOMPARE(commitActor(QString(), withPrincipal(s("agent-a"), QString()), config).id,
+                 s("agent-a"));
         QCOMPARE(commitActor(s("given"), RequestMeta(), config).id, s("given"));
         QCOMPARE(commitActor(QString(), RequestMeta(), config).id, s("desk"));
         // A credential without an agent is named by its team.
         config.authMode = AuthMode::ApiKey;
-        QCOMPARE(commitActor(QString(), withPrincipal(QString(), s("team-t")), config).id, s("team:team-t"));
+        QCOMPARE(commitActor(QString(), withPrincipal(QString(), s("team-t")), config).id,
+                 s("team:team-t"));
         QCOMPARE(commitActor(QString(), RequestMeta(), config).id, s("system"));
     }
 
@@ -138,7 +147,8 @@ private slots:
         QCOMPARE(limit, 7);
         QVERIFY(id.isEmpty());
 
-        JsonReader given(QJsonObject{{s("flag"), false}, {s("limit"), 3},
+        JsonReader given(QJsonObject{{s("flag"), false},
+                                     {s("limit"), 3},
                                      {s("id"), s("0F8FAD5B-D9CB-469F-A165-70867728950E")}});
         QVERIFY(readFlag(given, "flag", &flag));
         QVERIFY(readInt(given, "limit", &limit, 1, 10));

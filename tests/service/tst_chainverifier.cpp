@@ -26,9 +26,10 @@ bool writeCommits(MemoryService *svc, int count, const QString &tenant = QString
 {
     for (int i = 0; i < count; ++i) {
         QJsonObject body = Test::writeBody(
-            {QJsonObject{{QStringLiteral("client_id"), QStringLiteral("n-%1").arg(i)},
-                         {QStringLiteral("type"), QStringLiteral("event")},
-                         {QStringLiteral("text_summary"), QStringLiteral("event number %1").arg(i)}}},
+            {QJsonObject{
+                {QStringLiteral("client_id"), QStringLiteral("n-%1").arg(i)},
+                {QStringLiteral("type"), QStringLiteral("event")},
+                {QStringLiteral("text_summary"), QStringLiteral("event number %1").arg(i)}}},
             {}, QStringLiteral("input %1").arg(i));
         body.insert(QStringLiteral("tenant_id"), tenant);
         body.insert(QStringLiteral("scope"), scope);
@@ -95,7 +96,7 @@ void tst_ChainVerifier::intactChainIsOk()
     TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 5));
     auto decay = svc->runAdaptiveDecay(QStringLiteral("default"), QStringLiteral("default"));
-    QVERIFY(decay && decay.value().committed());   // a job commit chains like any other
+    QVERIFY(decay && decay.value().committed()); // a job commit chains like any other
 
     auto report = svc->verifyChain(QStringLiteral("default"), QStringLiteral("default"));
     QVERIFY(report);
@@ -135,8 +136,9 @@ void tst_ChainVerifier::changedDiffIsReported()
 {
     TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 5));
-    QVERIFY(tamper(svc, QStringLiteral("UPDATE commits SET diff = replace(diff, 'event', 'tampered')"
-                                       " WHERE seq = 3")));
+    QVERIFY(
+        tamper(svc, QStringLiteral("UPDATE commits SET diff = replace(diff, 'event', 'tampered')"
+                                   " WHERE seq = 3")));
     auto report = svc->verifyChain(QStringLiteral("default"), QStringLiteral("default"));
     QVERIFY(report);
     QVERIFY(!report.value().ok);
@@ -153,7 +155,8 @@ void tst_ChainVerifier::changedHashIsReported()
     TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 5));
     const QString forged = QString(64, QLatin1Char('a'));
-    QVERIFY(tamper(svc, QStringLiteral("UPDATE commits SET commit_hash = '%1' WHERE seq = 3").arg(forged)));
+    QVERIFY(tamper(
+        svc, QStringLiteral("UPDATE commits SET commit_hash = '%1' WHERE seq = 3").arg(forged)));
     auto report = svc->verifyChain(QStringLiteral("default"), QStringLiteral("default"));
     QVERIFY(report && report.value().firstBreak);
     QCOMPARE(report.value().firstBreak->sequence, qint64(3));
@@ -205,8 +208,10 @@ void tst_ChainVerifier::consistentRewriteStillBreaksTheHash()
     // Rewriting a diff together with its diff_sha256 does not help: the commit hash covers it.
     TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 3));
-    QVERIFY(tamper(svc, QStringLiteral("UPDATE commits SET diff = '{}', diff_sha256 = '%1' WHERE seq = 2")
-                            .arg(QStringLiteral("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"))));
+    QVERIFY(tamper(
+        svc, QStringLiteral("UPDATE commits SET diff = '{}', diff_sha256 = '%1' WHERE seq = 2")
+                 .arg(QStringLiteral(
+                     "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"))));
     auto report = svc->verifyChain(QStringLiteral("default"), QStringLiteral("default"));
     QVERIFY(report && report.value().firstBreak);
     QCOMPARE(report.value().firstBreak->sequence, qint64(2));

@@ -122,12 +122,12 @@ void tst_Consolidation::dryRunReportsWithoutWriting()
 {
     TempService svc(quietEnv());
     QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("a"), QStringLiteral("entity"), QStringLiteral("Paris"),
-                               QStringLiteral("Capital of France.")),
-                          node(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("paris"),
-                               QStringLiteral("capital of  France")),
-                          node(QStringLiteral("c"), QStringLiteral("event"), QStringLiteral("Paris"),
-                               QStringLiteral("Capital of France."))}));
+                         {node(QStringLiteral("a"), QStringLiteral("entity"),
+                               QStringLiteral("Paris"), QStringLiteral("Capital of France.")),
+                          node(QStringLiteral("b"), QStringLiteral("entity"),
+                               QStringLiteral("paris"), QStringLiteral("capital of  France")),
+                          node(QStringLiteral("c"), QStringLiteral("event"),
+                               QStringLiteral("Paris"), QStringLiteral("Capital of France."))}));
     const qint64 commits = commitCount(svc.service());
     QSignalSpy committed(svc.service(), &MemoryService::committed);
 
@@ -135,7 +135,7 @@ void tst_Consolidation::dryRunReportsWithoutWriting()
     QVERIFY(report);
     QVERIFY(!report.value().apply);
     QCOMPARE(report.value().nodesScanned, 3);
-    QCOMPARE(report.value().merges.size(), 1);   // c has another type
+    QCOMPARE(report.value().merges.size(), 1); // c has another type
     const ConsolidationMerge merge = report.value().merges.first();
     QCOMPARE(merge.canonicalId, byClientId(svc.service(), QStringLiteral("a")).id);
     QCOMPARE(merge.duplicateId, byClientId(svc.service(), QStringLiteral("b")).id);
@@ -144,19 +144,22 @@ void tst_Consolidation::dryRunReportsWithoutWriting()
 
     QCOMPARE(commitCount(svc.service()), commits);
     QCOMPARE(committed.count(), 0);
-    QVERIFY(!byClientId(svc.service(), QStringLiteral("b")).slotData.contains(QStringLiteral("alias_of")));
-    QVERIFY(!byClientId(svc.service(), QStringLiteral("a")).slotData.contains(QStringLiteral("merged_from")));
+    QVERIFY(!byClientId(svc.service(), QStringLiteral("b"))
+                 .slotData.contains(QStringLiteral("alias_of")));
+    QVERIFY(!byClientId(svc.service(), QStringLiteral("a"))
+                 .slotData.contains(QStringLiteral("merged_from")));
     QCOMPARE(report.value().toJson().value(QStringLiteral("dry_run")).toBool(), true);
 }
 
 void tst_Consolidation::applyMarksDuplicateAndCanonical()
 {
     TempService svc(quietEnv());
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("a"), QStringLiteral("entity"), QStringLiteral("Paris"),
-                               QStringLiteral("Capital of France."), {{QStringLiteral("salience"), 0.2}}),
-                          node(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("Paris"),
-                               QStringLiteral("Capital of France."), {{QStringLiteral("salience"), 0.9}})}));
+    QVERIFY(writeInOrder(
+        svc.service(),
+        {node(QStringLiteral("a"), QStringLiteral("entity"), QStringLiteral("Paris"),
+              QStringLiteral("Capital of France."), {{QStringLiteral("salience"), 0.2}}),
+         node(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("Paris"),
+              QStringLiteral("Capital of France."), {{QStringLiteral("salience"), 0.9}})}));
     const qint64 commits = commitCount(svc.service());
     QSignalSpy committed(svc.service(), &MemoryService::committed);
 
@@ -190,11 +193,12 @@ void tst_Consolidation::applyMarksDuplicateAndCanonical()
 void tst_Consolidation::rerunIsIdempotentAndAppendsNewDuplicates()
 {
     TempService svc(quietEnv());
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("a"), QStringLiteral("concept"), QStringLiteral("Blue-green deploys"),
-                               QStringLiteral("Two identical environments.")),
-                          node(QStringLiteral("b"), QStringLiteral("concept"), QStringLiteral("Blue green deploys"),
-                               QStringLiteral("Two identical environments"))}));
+    QVERIFY(writeInOrder(
+        svc.service(),
+        {node(QStringLiteral("a"), QStringLiteral("concept"), QStringLiteral("Blue-green deploys"),
+              QStringLiteral("Two identical environments.")),
+         node(QStringLiteral("b"), QStringLiteral("concept"), QStringLiteral("Blue green deploys"),
+              QStringLiteral("Two identical environments"))}));
     QVERIFY(svc->consolidate(kTenant, kScope, true));
     const qint64 commits = commitCount(svc.service());
 
@@ -204,9 +208,9 @@ void tst_Consolidation::rerunIsIdempotentAndAppendsNewDuplicates()
     QVERIFY(again.value().commitId.isEmpty());
     QCOMPARE(commitCount(svc.service()), commits);
 
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("c"), QStringLiteral("concept"), QStringLiteral("BLUE GREEN DEPLOYS"),
-                               QStringLiteral("two identical environments!"))}));
+    QVERIFY(writeInOrder(svc.service(), {node(QStringLiteral("c"), QStringLiteral("concept"),
+                                              QStringLiteral("BLUE GREEN DEPLOYS"),
+                                              QStringLiteral("two identical environments!"))}));
     auto third = svc->consolidate(kTenant, kScope, true);
     QVERIFY(third);
     QCOMPARE(third.value().merges.size(), 1);
@@ -220,15 +224,17 @@ void tst_Consolidation::rerunIsIdempotentAndAppendsNewDuplicates()
 void tst_Consolidation::embeddingsAboveThresholdAreDuplicates()
 {
     TempService svc(quietEnv());
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("a"), QStringLiteral("concept"), QStringLiteral("Rollback plan"),
-                               QStringLiteral("How we undo a release"), {{QStringLiteral("embedding"), vector(0.0)}}),
-                          node(QStringLiteral("near"), QStringLiteral("concept"), QStringLiteral("Release rollback"),
-                               QStringLiteral("Undoing a deploy"), {{QStringLiteral("embedding"), vector(0.1)}}),
-                          node(QStringLiteral("far"), QStringLiteral("concept"), QStringLiteral("Release notes"),
-                               QStringLiteral("What changed"), {{QStringLiteral("embedding"), vector(0.5)}}),
-                          node(QStringLiteral("other-type"), QStringLiteral("event"), QStringLiteral("Rolled back"),
-                               QStringLiteral("We undid 1.2"), {{QStringLiteral("embedding"), vector(0.0)}})}));
+    QVERIFY(writeInOrder(
+        svc.service(),
+        {node(QStringLiteral("a"), QStringLiteral("concept"), QStringLiteral("Rollback plan"),
+              QStringLiteral("How we undo a release"),
+              {{QStringLiteral("embedding"), vector(0.0)}}),
+         node(QStringLiteral("near"), QStringLiteral("concept"), QStringLiteral("Release rollback"),
+              QStringLiteral("Undoing a deploy"), {{QStringLiteral("embedding"), vector(0.1)}}),
+         node(QStringLiteral("far"), QStringLiteral("concept"), QStringLiteral("Release notes"),
+              QStringLiteral("What changed"), {{QStringLiteral("embedding"), vector(0.5)}}),
+         node(QStringLiteral("other-type"), QStringLiteral("event"), QStringLiteral("Rolled back"),
+              QStringLiteral("We undid 1.2"), {{QStringLiteral("embedding"), vector(0.0)}})}));
     auto report = svc->consolidate(kTenant, kScope, false);
     QVERIFY(report);
     QCOMPARE(report.value().merges.size(), 1);
@@ -243,11 +249,14 @@ void tst_Consolidation::embeddingsAboveThresholdAreDuplicates()
 void tst_Consolidation::contradictoryTopicsAreSkipped()
 {
     TempService svc(quietEnv());
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("yes"), QStringLiteral("topic"), QStringLiteral("Friday deploys"),
-                               QStringLiteral("Deploys happen on Fridays"), {{QStringLiteral("embedding"), vector(0.0)}}),
-                          node(QStringLiteral("no"), QStringLiteral("topic"), QStringLiteral("Friday deploys"),
-                               QStringLiteral("Deploys never happen on Fridays"), {{QStringLiteral("embedding"), vector(0.05)}})}));
+    QVERIFY(writeInOrder(
+        svc.service(),
+        {node(QStringLiteral("yes"), QStringLiteral("topic"), QStringLiteral("Friday deploys"),
+              QStringLiteral("Deploys happen on Fridays"),
+              {{QStringLiteral("embedding"), vector(0.0)}}),
+         node(QStringLiteral("no"), QStringLiteral("topic"), QStringLiteral("Friday deploys"),
+              QStringLiteral("Deploys never happen on Fridays"),
+              {{QStringLiteral("embedding"), vector(0.05)}})}));
     auto report = svc->consolidate(kTenant, kScope, true);
     QVERIFY(report);
     QVERIFY(report.value().merges.isEmpty());
@@ -257,45 +266,64 @@ void tst_Consolidation::contradictoryTopicsAreSkipped()
     QCOMPARE(skip.reason, QStringLiteral("contradictory_candidate"));
     QCOMPARE(skip.nodeId, byClientId(svc.service(), QStringLiteral("no")).id);
     QCOMPARE(skip.otherId, byClientId(svc.service(), QStringLiteral("yes")).id);
-    QVERIFY(!byClientId(svc.service(), QStringLiteral("no")).slotData.contains(QStringLiteral("alias_of")));
-    QCOMPARE(report.value().toJson().value(QStringLiteral("skipped")).toArray().first().toObject()
-                 .value(QStringLiteral("reason")).toString(), QStringLiteral("contradictory_candidate"));
+    QVERIFY(!byClientId(svc.service(), QStringLiteral("no"))
+                 .slotData.contains(QStringLiteral("alias_of")));
+    QCOMPARE(report.value()
+                 .toJson()
+                 .value(QStringLiteral("skipped"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("reason"))
+                 .toString(),
+             QStringLiteral("contradictory_candidate"));
 }
 
 void tst_Consolidation::differentPolarityIsContradictory()
 {
     TempService svc(quietEnv());
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("pro"), QStringLiteral("concept"), QStringLiteral("Monorepo"),
-                               QStringLiteral("One repository for all services"),
-                               {{QStringLiteral("slots"), QJsonObject{{QStringLiteral("stance"), QStringLiteral("for")}}}}),
-                          node(QStringLiteral("con"), QStringLiteral("concept"), QStringLiteral("Monorepo"),
-                               QStringLiteral("One repository for all services"),
-                               {{QStringLiteral("slots"), QJsonObject{{QStringLiteral("stance"), QStringLiteral("against")}}}}),
-                          // Events are not topic/concept: identical ones merge whatever they say.
-                          node(QStringLiteral("e1"), QStringLiteral("event"), QStringLiteral("Build"),
-                               QStringLiteral("Build passed"), {{QStringLiteral("slots"), QJsonObject{{QStringLiteral("polarity"), 1}}}}),
-                          node(QStringLiteral("e2"), QStringLiteral("event"), QStringLiteral("Build"),
-                               QStringLiteral("Build passed"), {{QStringLiteral("slots"), QJsonObject{{QStringLiteral("polarity"), -1}}}})}));
+    QVERIFY(writeInOrder(
+        svc.service(),
+        {node(QStringLiteral("pro"), QStringLiteral("concept"), QStringLiteral("Monorepo"),
+              QStringLiteral("One repository for all services"),
+              {{QStringLiteral("slots"),
+                QJsonObject{{QStringLiteral("stance"), QStringLiteral("for")}}}}),
+         node(QStringLiteral("con"), QStringLiteral("concept"), QStringLiteral("Monorepo"),
+              QStringLiteral("One repository for all services"),
+              {{QStringLiteral("slots"),
+                QJsonObject{{QStringLiteral("stance"), QStringLiteral("against")}}}}),
+         // Events are not topic/concept: identical ones merge whatever they say.
+         node(QStringLiteral("e1"), QStringLiteral("event"), QStringLiteral("Build"),
+              QStringLiteral("Build passed"),
+              {{QStringLiteral("slots"), QJsonObject{{QStringLiteral("polarity"), 1}}}}),
+         node(QStringLiteral("e2"), QStringLiteral("event"), QStringLiteral("Build"),
+              QStringLiteral("Build passed"),
+              {{QStringLiteral("slots"), QJsonObject{{QStringLiteral("polarity"), -1}}}})}));
     auto report = svc->consolidate(kTenant, kScope, false);
     QVERIFY(report);
     QCOMPARE(report.value().skipped.size(), 1);
-    QCOMPARE(report.value().skipped.first().nodeId, byClientId(svc.service(), QStringLiteral("con")).id);
+    QCOMPARE(report.value().skipped.first().nodeId,
+             byClientId(svc.service(), QStringLiteral("con")).id);
     QCOMPARE(report.value().merges.size(), 1);
-    QCOMPARE(report.value().merges.first().duplicateId, byClientId(svc.service(), QStringLiteral("e2")).id);
+    QCOMPARE(report.value().merges.first().duplicateId,
+             byClientId(svc.service(), QStringLiteral("e2")).id);
 }
 
 void tst_Consolidation::recallReturnsConsolidationSlots()
 {
     TempService svc(quietEnv());
-    QVERIFY(writeInOrder(svc.service(),
-                         {node(QStringLiteral("a"), QStringLiteral("concept"), QStringLiteral("Rollback plan"),
-                               QStringLiteral("How we undo a release"), {{QStringLiteral("embedding"), vector(0.0)}}),
-                          node(QStringLiteral("b"), QStringLiteral("concept"), QStringLiteral("Rollback plan"),
-                               QStringLiteral("How we undo a release"), {{QStringLiteral("embedding"), vector(0.01)}})}));
+    QVERIFY(
+        writeInOrder(svc.service(),
+                     {node(QStringLiteral("a"), QStringLiteral("concept"),
+                           QStringLiteral("Rollback plan"), QStringLiteral("How we undo a release"),
+                           {{QStringLiteral("embedding"), vector(0.0)}}),
+                      node(QStringLiteral("b"), QStringLiteral("concept"),
+                           QStringLiteral("Rollback plan"), QStringLiteral("How we undo a release"),
+                           {{QStringLiteral("embedding"), vector(0.01)}})}));
     QVERIFY(svc->consolidate(kTenant, kScope, true));
 
-    QJsonObject body{{QStringLiteral("query_embedding"), vector(0.0)}, {QStringLiteral("include_slots"), true}};
+    QJsonObject body{{QStringLiteral("query_embedding"), vector(0.0)},
+                     {QStringLiteral("include_slots"), true}};
     auto request = RecallRequest::fromJson(body, false, 8000);
     QVERIFY(request);
     auto outcome = svc->recall(request.value(), RequestMeta());
@@ -307,7 +335,8 @@ void tst_Consolidation::recallReturnsConsolidationSlots()
     const QString b = byClientId(svc.service(), QStringLiteral("b")).id;
     QVERIFY(byId.contains(a) && byId.contains(b));
     QCOMPARE(byId.value(b).slotData.value(QStringLiteral("alias_of")).toString(), a);
-    QCOMPARE(toStrings(byId.value(a).slotData.value(QStringLiteral("merged_from"))), QStringList{b});
+    QCOMPARE(toStrings(byId.value(a).slotData.value(QStringLiteral("merged_from"))),
+             QStringList{b});
 }
 
 QTEST_GUILESS_MAIN(tst_Consolidation)

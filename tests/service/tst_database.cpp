@@ -44,10 +44,12 @@ void tst_Database::reopenKeepsDataAndDoesNotRemigrate()
         auto db = Database::open(path);
         QVERIFY(db.ok());
         auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
-            auto r = runSql(c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
-                                              " parent_hash, input_sha256, diff_sha256, diff, actor,"
-                                              " kind, commit_hash, created_at) VALUES"
-                                              " ('c1','default','default',1,'','x','y','{}','a','write','h1',0)"));
+            auto r = runSql(
+                c,
+                QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                               " parent_hash, input_sha256, diff_sha256, diff, actor,"
+                               " kind, commit_hash, created_at) VALUES"
+                               " ('c1','default','default',1,'','x','y','{}','a','write','h1',0)"));
             if (!r)
                 return r.error();
             return {};
@@ -92,9 +94,10 @@ void tst_Database::rowsWithoutLaneReadAsShared()
         auto db = Database::open(svc.dataDir() + QStringLiteral("/memorygraph.sqlite"));
         QVERIFY(db.ok());
         auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
-            auto r = runSql(c, QStringLiteral("INSERT INTO nodes (id, tenant_id, scope, type, title,"
-                                              " created_at, updated_at, commit_id) VALUES"
-                                              " ('n-legacy','default','default','event','old',0,0,'c0')"));
+            auto r = runSql(
+                c, QStringLiteral("INSERT INTO nodes (id, tenant_id, scope, type, title,"
+                                  " created_at, updated_at, commit_id) VALUES"
+                                  " ('n-legacy','default','default','event','old',0,0,'c0')"));
             if (!r)
                 return r.error();
             return {};
@@ -113,10 +116,11 @@ void tst_Database::failedWriteRollsBack()
     auto db = Database::open(dir.filePath(QStringLiteral("a.sqlite")));
     QVERIFY(db.ok());
     auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
-        auto r = runSql(c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
-                                          " parent_hash, input_sha256, diff_sha256, diff, actor,"
-                                          " kind, commit_hash, created_at) VALUES"
-                                          " ('c1','default','default',1,'','x','y','{}','a','write','h1',0)"));
+        auto r = runSql(
+            c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                              " parent_hash, input_sha256, diff_sha256, diff, actor,"
+                              " kind, commit_hash, created_at) VALUES"
+                              " ('c1','default','default',1,'','x','y','{}','a','write','h1',0)"));
         if (!r)
             return r.error();
         return Error::invalidField(QStringLiteral("x"), QStringLiteral("late failure"));
@@ -141,12 +145,14 @@ void tst_Database::readersRunWhileWriterCommits()
         int ok = 0;
         for (int i = 0; i < 200; ++i) {
             auto w = db->write([i](QSqlDatabase &c) -> Result<void> {
-                auto r = runSql(c, QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
-                                                  " parent_hash, input_sha256, diff_sha256, diff,"
-                                                  " actor, kind, commit_hash, created_at) VALUES"
-                                                  " (?, 'default', 'default', ?, '', 'x', 'y', '{}',"
-                                                  " 'a', 'write', ?, 0)"),
-                                {QStringLiteral("c%1").arg(i), i + 1, QStringLiteral("h%1").arg(i)});
+                auto r
+                    = runSql(c,
+                             QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                                            " parent_hash, input_sha256, diff_sha256, diff,"
+                                            " actor, kind, commit_hash, created_at) VALUES"
+                                            " (?, 'default', 'default', ?, '', 'x', 'y', '{}',"
+                                            " 'a', 'write', ?, 0)"),
+                             {QStringLiteral("c%1").arg(i), i + 1, QStringLiteral("h%1").arg(i)});
                 if (!r)
                     return r.error();
                 return {};
@@ -183,7 +189,8 @@ void tst_Database::refusesNewerSchema()
         auto db = Database::open(path);
         QVERIFY(db.ok());
         auto w = db.value()->write([](QSqlDatabase &c) -> Result<void> {
-            auto r = runSql(c, QStringLiteral("INSERT INTO schema_migrations VALUES (999, 'future', 0)"));
+            auto r = runSql(
+                c, QStringLiteral("INSERT INTO schema_migrations VALUES (999, 'future', 0)"));
             if (!r)
                 return r.error();
             return {};

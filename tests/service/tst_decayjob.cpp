@@ -113,14 +113,15 @@ void tst_DecayJob::formulasFollowTheReference()
     QCOMPARE(Decay::feedbackSignal({{QStringLiteral("feedback_quality"), 0.4}}), 0.4);
     QCOMPARE(Decay::feedbackSignal({{QStringLiteral("feedback_quality"), 3}}), 1.0);
     QCOMPARE(Decay::feedbackSignal({{QStringLiteral("feedback_positive"), 3},
-                                    {QStringLiteral("feedback_negative"), 1}}), 0.5);
+                                    {QStringLiteral("feedback_negative"), 1}}),
+             0.5);
     QCOMPARE(Decay::feedbackSignal({{QStringLiteral("feedback_positive"), 3}}), 0.0);
     QCOMPARE(Decay::feedbackSignal({}), 0.0);
 
     QCOMPARE(Decay::decayScale(false, 0), 1.0);
     QCOMPARE(Decay::decayScale(true, 0), 0.6);
-    QCOMPARE(Decay::decayScale(false, 1.0), 0.5);       // useful memories fade slower
-    QCOMPARE(Decay::decayScale(false, -1.0), 2.0);      // bad ones faster
+    QCOMPARE(Decay::decayScale(false, 1.0), 0.5);  // useful memories fade slower
+    QCOMPARE(Decay::decayScale(false, -1.0), 2.0); // bad ones faster
     QCOMPARE(Decay::decayScale(true, 1.0), 0.3);
     QCOMPARE(Decay::decayScale(true, -0.5), 0.9);
 
@@ -151,12 +152,13 @@ void tst_DecayJob::settingsComeFromTheEnvironment()
     QCOMPARE(defaults.value().scopeActiveNodeBudget, 0);
     QCOMPARE(defaults.value().decayIntervalHours, 24);
 
-    auto set = ServiceConfig::fromEnvironment(quietEnv({{QStringLiteral("MEMORY_ADAPTIVE_DECAY_ENABLED"), QStringLiteral("false")},
-                                                        {QStringLiteral("MEMORY_ADAPTIVE_RECENT_DAYS"), QStringLiteral("3")},
-                                                        {QStringLiteral("MEMORY_SALIENCE_DECAY_FACTOR"), QStringLiteral("0.9")},
-                                                        {QStringLiteral("MEMORY_SCOPE_HOT_NODE_BUDGET"), QStringLiteral("50")},
-                                                        {QStringLiteral("MEMORY_SCOPE_ACTIVE_NODE_BUDGET"), QStringLiteral("80")},
-                                                        {QStringLiteral("MEMORY_DECAY_INTERVAL_HOURS"), QStringLiteral("0")}}));
+    auto set = ServiceConfig::fromEnvironment(
+        quietEnv({{QStringLiteral("MEMORY_ADAPTIVE_DECAY_ENABLED"), QStringLiteral("false")},
+                  {QStringLiteral("MEMORY_ADAPTIVE_RECENT_DAYS"), QStringLiteral("3")},
+                  {QStringLiteral("MEMORY_SALIENCE_DECAY_FACTOR"), QStringLiteral("0.9")},
+                  {QStringLiteral("MEMORY_SCOPE_HOT_NODE_BUDGET"), QStringLiteral("50")},
+                  {QStringLiteral("MEMORY_SCOPE_ACTIVE_NODE_BUDGET"), QStringLiteral("80")},
+                  {QStringLiteral("MEMORY_DECAY_INTERVAL_HOURS"), QStringLiteral("0")}}));
     QVERIFY(set);
     QCOMPARE(set.value().adaptiveDecayEnabled, false);
     QCOMPARE(set.value().adaptiveRecentDays, 3);
@@ -166,10 +168,11 @@ void tst_DecayJob::settingsComeFromTheEnvironment()
     QCOMPARE(set.value().decayIntervalHours, 0);
 
     // Bad values fall back to the defaults instead of refusing to start.
-    auto bad = ServiceConfig::fromEnvironment(quietEnv({{QStringLiteral("MEMORY_ADAPTIVE_DECAY_ENABLED"), QStringLiteral("maybe")},
-                                                        {QStringLiteral("MEMORY_SALIENCE_DECAY_FACTOR"), QStringLiteral("1.5")},
-                                                        {QStringLiteral("MEMORY_ADAPTIVE_RECENT_DAYS"), QStringLiteral("soon")},
-                                                        {QStringLiteral("MEMORY_DECAY_INTERVAL_HOURS"), QStringLiteral("-2")}}));
+    auto bad = ServiceConfig::fromEnvironment(
+        quietEnv({{QStringLiteral("MEMORY_ADAPTIVE_DECAY_ENABLED"), QStringLiteral("maybe")},
+                  {QStringLiteral("MEMORY_SALIENCE_DECAY_FACTOR"), QStringLiteral("1.5")},
+                  {QStringLiteral("MEMORY_ADAPTIVE_RECENT_DAYS"), QStringLiteral("soon")},
+                  {QStringLiteral("MEMORY_DECAY_INTERVAL_HOURS"), QStringLiteral("-2")}}));
     QVERIFY(bad);
     QCOMPARE(bad.value().adaptiveDecayEnabled, true);
     QCOMPARE(bad.value().salienceDecayFactor, 0.995);
@@ -200,7 +203,11 @@ void tst_DecayJob::salienceDecaysInOneCommit()
     QCOMPARE(commit.id, report.value().commitId);
     QCOMPARE(commit.kind, QStringLiteral("adaptive_decay"));
     QCOMPARE(commit.sequence, before.sequence + 1);
-    QCOMPARE(commit.diff.value(QStringLiteral("salience")).toObject().value(QStringLiteral("changed")).toInt(), 2);
+    QCOMPARE(commit.diff.value(QStringLiteral("salience"))
+                 .toObject()
+                 .value(QStringLiteral("changed"))
+                 .toInt(),
+             2);
 
     // A node used today decays at 0.6 of the rate.
     TempService fresh(quietEnv());
@@ -212,7 +219,7 @@ void tst_DecayJob::salienceDecaysInOneCommit()
 void tst_DecayJob::demotionUsesThePreRunState()
 {
     TempService svc(quietEnv());
-    QJsonArray nodes = fillers(60);   // budget max(1, floor(0.05 x 63)) = 3
+    QJsonArray nodes = fillers(60); // budget max(1, floor(0.05 x 63)) = 3
     nodes.append(node(QStringLiteral("fading"), QStringLiteral("hot"), 0.30));
     nodes.append(node(QStringLiteral("borderline"), QStringLiteral("hot"), 0.3505));
     nodes.append(node(QStringLiteral("quiet-warm"), QStringLiteral("warm"), 0.10));
@@ -259,15 +266,21 @@ void tst_DecayJob::demotedNodeCarriesTransitionSlots()
     QCOMPARE(stale.id, move.nodeId);
     QCOMPARE(stale.tier, QStringLiteral("cold"));
     QCOMPARE(stale.commitId, report.value().commitId);
-    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_ms")).toInteger(), now.toMSecsSinceEpoch());
-    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_from")).toString(), QStringLiteral("warm"));
-    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_to")).toString(), QStringLiteral("cold"));
-    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_job")).toString(), QStringLiteral("adaptive_decay"));
+    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_ms")).toInteger(),
+             now.toMSecsSinceEpoch());
+    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_from")).toString(),
+             QStringLiteral("warm"));
+    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_to")).toString(),
+             QStringLiteral("cold"));
+    QCOMPARE(stale.slotData.value(QStringLiteral("last_tier_transition_job")).toString(),
+             QStringLiteral("adaptive_decay"));
 
-    const QJsonArray transitions = latestCommit(svc.service()).diff.value(QStringLiteral("transitions")).toArray();
+    const QJsonArray transitions
+        = latestCommit(svc.service()).diff.value(QStringLiteral("transitions")).toArray();
     QCOMPARE(transitions.size(), 1);
     QCOMPARE(transitions.first().toObject().value(QStringLiteral("node_id")).toString(), stale.id);
-    QCOMPARE(transitions.first().toObject().value(QStringLiteral("to")).toString(), QStringLiteral("cold"));
+    QCOMPARE(transitions.first().toObject().value(QStringLiteral("to")).toString(),
+             QStringLiteral("cold"));
 
     // Cold to archive needs 120 days and salience under 0.03.
     TempService svc2(quietEnv());
@@ -282,8 +295,10 @@ void tst_DecayJob::demotedNodeCarriesTransitionSlots()
 void tst_DecayJob::protectedAndArchivedNodesAreUntouched()
 {
     TempService svc(quietEnv());
-    QVERIFY(write(svc.service(), {node(QStringLiteral("pinned"), QStringLiteral("hot"), 0.1, {{QStringLiteral("pin"), true}}),
-                                  node(QStringLiteral("held"), QStringLiteral("warm"), 0.01, {{QStringLiteral("legal_hold"), QStringLiteral("yes")}}),
+    QVERIFY(write(svc.service(), {node(QStringLiteral("pinned"), QStringLiteral("hot"), 0.1,
+                                       {{QStringLiteral("pin"), true}}),
+                                  node(QStringLiteral("held"), QStringLiteral("warm"), 0.01,
+                                       {{QStringLiteral("legal_hold"), QStringLiteral("yes")}}),
                                   node(QStringLiteral("archived"), QStringLiteral("archive"), 0.4),
                                   node(QStringLiteral("plain"), QStringLiteral("hot"), 0.1)}));
     auto report = svc->runAdaptiveDecay(kTenant, kScope, daysLater(200));
@@ -292,7 +307,8 @@ void tst_DecayJob::protectedAndArchivedNodesAreUntouched()
     QCOMPARE(report.value().mutableNodes, 1);
     QCOMPARE(report.value().salienceChanged, 1);
     QCOMPARE(report.value().moves.size(), 1);
-    QCOMPARE(report.value().moves.first().nodeId, byClientId(svc.service(), QStringLiteral("plain")).id);
+    QCOMPARE(report.value().moves.first().nodeId,
+             byClientId(svc.service(), QStringLiteral("plain")).id);
 
     const NodeRecord pinned = byClientId(svc.service(), QStringLiteral("pinned"));
     QCOMPARE(pinned.tier, QStringLiteral("hot"));
@@ -308,7 +324,8 @@ void tst_DecayJob::protectedAndArchivedNodesAreUntouched()
 void tst_DecayJob::runWithoutChangeWritesNoCommit()
 {
     TempService svc(quietEnv());
-    QVERIFY(write(svc.service(), {node(QStringLiteral("pinned"), QStringLiteral("hot"), 0.5, {{QStringLiteral("pin"), true}}),
+    QVERIFY(write(svc.service(), {node(QStringLiteral("pinned"), QStringLiteral("hot"), 0.5,
+                                       {{QStringLiteral("pin"), true}}),
                                   node(QStringLiteral("archived"), QStringLiteral("archive"), 0.5),
                                   node(QStringLiteral("zero"), QStringLiteral("hot"), 0.0)}));
     const CommitRecord before = latestCommit(svc.service());
@@ -328,7 +345,7 @@ void tst_DecayJob::dailyBudgetLimitsTransitions()
 {
     TempService svc(quietEnv());
     QJsonArray nodes = fillers(36);
-    for (int i = 0; i < 4; ++i)   // 40 mutable nodes: budget 2 transitions a day
+    for (int i = 0; i < 4; ++i) // 40 mutable nodes: budget 2 transitions a day
         nodes.append(node(QStringLiteral("weak-%1").arg(i), QStringLiteral("hot"), 0.1 + 0.01 * i));
     QVERIFY(write(svc.service(), nodes));
 
@@ -360,9 +377,10 @@ void tst_DecayJob::dailyBudgetLimitsTransitions()
 
 void tst_DecayJob::hotBudgetShedsLeastSalient()
 {
-    TempService svc(quietEnv({{QStringLiteral("MEMORY_SCOPE_HOT_NODE_BUDGET"), QStringLiteral("18")}}));
+    TempService svc(
+        quietEnv({{QStringLiteral("MEMORY_SCOPE_HOT_NODE_BUDGET"), QStringLiteral("18")}}));
     QJsonArray nodes;
-    for (int i = 0; i < 20; ++i)   // budget max(1, floor(1)) = 1 per day
+    for (int i = 0; i < 20; ++i) // budget max(1, floor(1)) = 1 per day
         nodes.append(node(QStringLiteral("n-%1").arg(i), QStringLiteral("hot"), 0.5 + 0.02 * i));
     QVERIFY(write(svc.service(), nodes));
     auto report = svc->runAdaptiveDecay(kTenant, kScope, daysLater(1));
@@ -370,7 +388,8 @@ void tst_DecayJob::hotBudgetShedsLeastSalient()
     QCOMPARE(report.value().moves.size(), 1);
     QCOMPARE(report.value().deferredMoves, 1);
     QCOMPARE(report.value().moves.first().reason, QStringLiteral("hot_budget"));
-    QCOMPARE(report.value().moves.first().nodeId, byClientId(svc.service(), QStringLiteral("n-0")).id);
+    QCOMPARE(report.value().moves.first().nodeId,
+             byClientId(svc.service(), QStringLiteral("n-0")).id);
     QCOMPARE(byClientId(svc.service(), QStringLiteral("n-0")).tier, QStringLiteral("warm"));
 }
 
@@ -409,14 +428,15 @@ void tst_DecayJob::schedulerSweepsOnItsOwnThread()
     scheduler.setInterval(std::chrono::hours(1));
 
     QThread *sweepThread = nullptr;
-    connect(svc.service(), &MemoryService::committed, this,
-            [&sweepThread]() { sweepThread = QThread::currentThread(); }, Qt::DirectConnection);
+    connect(
+        svc.service(), &MemoryService::committed, this,
+        [&sweepThread]() { sweepThread = QThread::currentThread(); }, Qt::DirectConnection);
     QSignalSpy finished(&scheduler, &MaintenanceScheduler::sweepFinished);
     scheduler.start(std::chrono::milliseconds(0));
     QVERIFY(scheduler.isScheduled());
     QVERIFY(finished.wait(10000));
-    QCOMPARE(finished.first().at(0).toInt(), 1);   // scopes
-    QCOMPARE(finished.first().at(1).toInt(), 1);   // commits
+    QCOMPARE(finished.first().at(0).toInt(), 1); // scopes
+    QCOMPARE(finished.first().at(1).toInt(), 1); // commits
     QVERIFY(sweepThread && sweepThread != QThread::currentThread());
     QVERIFY(scheduler.lastSweep().isValid());
     QVERIFY(QFile::exists(scheduler.stateFile()));
@@ -430,7 +450,8 @@ void tst_DecayJob::schedulerSweepsOnItsOwnThread()
 
 void tst_DecayJob::zeroIntervalDisablesTheSchedule()
 {
-    TempService svc(quietEnv({{QStringLiteral("MEMORY_DECAY_INTERVAL_HOURS"), QStringLiteral("0")}}));
+    TempService svc(
+        quietEnv({{QStringLiteral("MEMORY_DECAY_INTERVAL_HOURS"), QStringLiteral("0")}}));
     MaintenanceScheduler scheduler(svc.service());
     QCOMPARE(scheduler.interval().count(), 0);
     scheduler.start(std::chrono::milliseconds(0));

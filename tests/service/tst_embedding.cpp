@@ -1,8 +1,8 @@
+#include "service/core/vocabulary.h"
 #include "service/embedding/embeddingprovider.h"
 #include "service/embedding/fakeembeddingprovider.h"
 #include "service/embedding/lexicalterms.h"
 #include "service/embedding/localembeddingprovider.h"
-#include "service/core/vocabulary.h"
 
 #include <QTest>
 
@@ -252,9 +252,9 @@ void tst_Embedding::localStemsSafely()
 
 void tst_Embedding::localTermsDropStopWordsAndFoldCase()
 {
-    QCOMPARE(Lexical::terms(QStringLiteral("The USER is in the Editor, and it's DARK.")),
-             (QStringList{QStringLiteral("user"), QStringLiteral("editor"),
-                          QStringLiteral("dark")}));
+    QCOMPARE(
+        Lexical::terms(QStringLiteral("The USER is in the Editor, and it's DARK.")),
+        (QStringList{QStringLiteral("user"), QStringLiteral("editor"), QStringLiteral("dark")}));
     // Full-width letters fold to ASCII under NFKC.
     QCOMPARE(Lexical::terms(QStringLiteral("ｄａｒｋ")), QStringList{QStringLiteral("dark")});
 }
@@ -264,7 +264,8 @@ void tst_Embedding::localHandlesNonLatinText()
     // Han is written without spaces; one term per character gives overlap to shared words.
     QCOMPARE(Lexical::terms(QStringLiteral("深色模式")).size(), 4);
     const double near = localCosine(QStringLiteral("用户喜欢深色模式"), QStringLiteral("深色模式"));
-    const double far = localCosine(QStringLiteral("用户喜欢深色模式"), QStringLiteral("季度收入增长"));
+    const double far
+        = localCosine(QStringLiteral("用户喜欢深色模式"), QStringLiteral("季度收入增长"));
     QVERIFY2(near > far + 0.2, qPrintable(QStringLiteral("%1 vs %2").arg(near).arg(far)));
 
     const double cyr = localCosine(QStringLiteral("тёмная тема редактора"),

@@ -29,7 +29,10 @@ QString s(const char *text)
 class CountingProvider final : public EmbeddingProvider
 {
 public:
-    explicit CountingProvider(std::shared_ptr<std::atomic<int>> queryCalls) : m_queryCalls(std::move(queryCalls)) {}
+    explicit CountingProvider(std::shared_ptr<std::atomic<int>> queryCalls)
+        : m_queryCalls(std::move(queryCalls))
+    {
+    }
 
     QString name() const override { return m_inner.name(); }
     QString model() const override { return m_inner.model(); }
@@ -107,11 +110,13 @@ void tst_EmbeddingAdmission::refusedRecallTextSpendsNoEmbedding_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("code");
     const RequestMeta a = as(s("agent-a"), s("team-a"));
-    QTest::newRow("another tenant") << QJsonObject{{s("tenant_id"), s("globex")}} << a << 403 << s("forbidden");
-    QTest::newRow("another agent") << QJsonObject{{s("consumer_agent_id"), s("agent-b")}} << a << 403
-                                   << s("identity_mismatch");
-    QTest::newRow("agent-only claims a team") << QJsonObject{{s("consumer_team_id"), s("team-b")}}
-                                              << as(s("agent-c"), QString()) << 403 << s("identity_mismatch");
+    QTest::newRow("another tenant")
+        << QJsonObject{{s("tenant_id"), s("globex")}} << a << 403 << s("forbidden");
+    QTest::newRow("another agent") << QJsonObject{{s("consumer_agent_id"), s("agent-b")}} << a
+                                   << 403 << s("identity_mismatch");
+    QTest::newRow("agent-only claims a team")
+        << QJsonObject{{s("consumer_team_id"), s("team-b")}} << as(s("agent-c"), QString()) << 403
+        << s("identity_mismatch");
     QTest::newRow("rules_context of another agent")
         << QJsonObject{{s("rules_context"), QJsonObject{{s("agent_id"), s("agent-b")}}}} << a << 403
         << s("identity_mismatch");
@@ -139,17 +144,20 @@ void tst_EmbeddingAdmission::refusedAssembleSpendsNoEmbedding_data()
     QTest::addColumn<RequestMeta>("meta");
     QTest::addColumn<QString>("code");
     const RequestMeta a = as(s("agent-a"), s("team-a"));
-    QTest::newRow("another tenant") << QJsonObject{{s("tenant_id"), s("globex")}} << a << s("forbidden");
-    QTest::newRow("consumer_agent_id of another agent") << QJsonObject{{s("consumer_agent_id"), s("agent-b")}} << a
-                                                        << s("identity_mismatch");
-    QTest::newRow("agent-only claims consumer_team_id") << QJsonObject{{s("consumer_team_id"), s("team-b")}}
-                                                        << as(s("agent-c"), QString()) << s("identity_mismatch");
+    QTest::newRow("another tenant")
+        << QJsonObject{{s("tenant_id"), s("globex")}} << a << s("forbidden");
+    QTest::newRow("consumer_agent_id of another agent")
+        << QJsonObject{{s("consumer_agent_id"), s("agent-b")}} << a << s("identity_mismatch");
+    QTest::newRow("agent-only claims consumer_team_id")
+        << QJsonObject{{s("consumer_team_id"), s("team-b")}} << as(s("agent-c"), QString())
+        << s("identity_mismatch");
     QTest::newRow("context of another agent")
-        << QJsonObject{{s("context"), QJsonObject{{s("agent"), QJsonObject{{s("id"), s("agent-b")}}}}}} << a
-        << s("identity_mismatch");
+        << QJsonObject{{s("context"),
+                        QJsonObject{{s("agent"), QJsonObject{{s("id"), s("agent-b")}}}}}}
+        << a << s("identity_mismatch");
     QTest::newRow("agent-only claims context.team_id")
-        << QJsonObject{{s("context"), QJsonObject{{s("team_id"), s("team-b")}}}} << as(s("agent-c"), QString())
-        << s("identity_mismatch");
+        << QJsonObject{{s("context"), QJsonObject{{s("team_id"), s("team-b")}}}}
+        << as(s("agent-c"), QString()) << s("identity_mismatch");
 }
 
 void tst_EmbeddingAdmission::refusedAssembleSpendsNoEmbedding()

@@ -1,12 +1,12 @@
 // The data folder holds every tenant's memory: whatever the umask, the folder (and the index
 // folder inside it) is 0700 and every file the service writes there is 0600.
 
+#include "service/api/recallrequest.h"
+#include "service/api/writerequest.h"
 #include "service/core/config.h"
+#include "service/core/vocabulary.h"
 #include "service/lifecycle/maintenancescheduler.h"
 #include "service/memoryservice.h"
-#include "service/api/recallrequest.h"
-#include "service/core/vocabulary.h"
-#include "service/api/writerequest.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -30,7 +30,9 @@ constexpr mode_t kFileMode = 0600;
 
 mode_t modeOf(const QString &path)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return mode_t(-1);
     return st.st_mode & 07777;
@@ -73,7 +75,8 @@ bool writeAndRecall(MemoryService *service)
                                          {QStringLiteral("nodes"), QJsonArray{node}}});
     if (!write || !service->write(write.value(), RequestMeta{}))
         return false;
-    auto recall = RecallRequest::fromJson({{QStringLiteral("query_embedding"), unitVector()}}, false, 4096);
+    auto recall
+        = RecallRequest::fromJson({{QStringLiteral("query_embedding"), unitVector()}}, false, 4096);
     return recall && service->recall(recall.value(), RequestMeta{});
 }
 
@@ -89,7 +92,8 @@ QStringList wrongModes(const QString &root)
         const QString path = it.next();
         const mode_t wanted = it.fileInfo().isDir() ? kFolderMode : kFileMode;
         if (modeOf(path) != wanted)
-            wrong << QStringLiteral("%1 is %2, expected %3").arg(path, octal(modeOf(path)), octal(wanted));
+            wrong << QStringLiteral("%1 is %2, expected %3")
+                         .arg(path, octal(modeOf(path)), octal(wanted));
     }
     return wrong;
 }
@@ -143,7 +147,7 @@ void tst_FilePermissions::freshFolderIsOwnerOnly()
     QVERIFY(writeAndRecall(service.get()));
     service->saveIndexes();
     {
-        MaintenanceScheduler scheduler(service.get());   // writes maintenance.json
+        MaintenanceScheduler scheduler(service.get()); // writes maintenance.json
         scheduler.setInterval(std::chrono::hours(1));
         QSignalSpy finished(&scheduler, &MaintenanceScheduler::sweepFinished);
         scheduler.start(std::chrono::milliseconds(0));
@@ -153,11 +157,14 @@ void tst_FilePermissions::freshFolderIsOwnerOnly()
 
     // While open: the database with its -wal and -shm, the saved index, maintenance.json.
     const QStringList names = entriesUnder(dataDir);
-    QVERIFY2(names.contains(QStringLiteral("memorygraph.sqlite-wal")), qPrintable(names.join(u' ')));
-    QVERIFY2(names.contains(QStringLiteral("memorygraph.sqlite-shm")), qPrintable(names.join(u' ')));
+    QVERIFY2(names.contains(QStringLiteral("memorygraph.sqlite-wal")),
+             qPrintable(names.join(u' ')));
+    QVERIFY2(names.contains(QStringLiteral("memorygraph.sqlite-shm")),
+             qPrintable(names.join(u' ')));
     QVERIFY2(names.contains(QStringLiteral("maintenance.json")), qPrintable(names.join(u' ')));
-    QVERIFY2(std::any_of(names.begin(), names.end(),
-                         [](const QString &n) { return n.startsWith(u"index/") && n.endsWith(u".mgvi"); }),
+    QVERIFY2(std::any_of(
+                 names.begin(), names.end(),
+                 [](const QString &n) { return n.startsWith(u"index/") && n.endsWith(u".mgvi"); }),
              qPrintable(names.join(u' ')));
     QStringList wrong = wrongModes(dataDir);
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QStringLiteral("; "))));
@@ -181,7 +188,9 @@ void tst_FilePermissions::looseExistingFolderIsTightened()
         QFile old(dataDir + QStringLiteral("/memorygraph.sqlite"));
         QVERIFY(old.open(QIODevice::WriteOnly));
     }
-    QVERIFY(::chmod(QFile::encodeName(dataDir + QStringLiteral("/memorygraph.sqlite")).constData(), 0644) == 0);
+    QVERIFY(::chmod(QFile::encodeName(dataDir + QStringLiteral("/memorygraph.sqlite")).constData(),
+                    0644)
+            == 0);
 
     auto service = openService(dataDir);
     QVERIFY(service);

@@ -2,8 +2,8 @@
 // beyond float32 (1e39) must be refused with the element named, never turned into infinity.
 
 #include "service/api/recallrequest.h"
-#include "service/core/vocabulary.h"
 #include "service/api/writerequest.h"
+#include "service/core/vocabulary.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -43,8 +43,12 @@ QJsonObject writeBodyWith(const QJsonArray &embedding)
 
 QString issuePath(const Error &error)
 {
-    return error.details.value(QStringLiteral("issues")).toArray().first().toObject()
-        .value(QStringLiteral("path")).toString();
+    return error.details.value(QStringLiteral("issues"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(QStringLiteral("path"))
+        .toString();
 }
 
 } // namespace
@@ -100,7 +104,8 @@ void tst_Float32Range::writeRefusesOutOfRange()
 void tst_Float32Range::extremesThatFitAreKept()
 {
     const double largest = double(FLT_MAX);
-    const auto recall = RecallRequest::fromJson(recallBody(embeddingWith(2, -largest)), false, 4096);
+    const auto recall
+        = RecallRequest::fromJson(recallBody(embeddingWith(2, -largest)), false, 4096);
     QVERIFY2(recall.ok(), recall.ok() ? "" : qPrintable(recall.error().message));
     QCOMPARE(recall.value().queryEmbedding.at(2), -FLT_MAX);
 

@@ -81,7 +81,9 @@ Result<WriteResult> writeNodes(MemoryService *svc, const RequestMeta &meta, cons
 
 QJsonObject note(const QString &clientId, const QJsonObject &extra = {})
 {
-    QJsonObject n{{s("client_id"), clientId}, {s("type"), s("event")}, {s("text_summary"), clientId + s(" text")}};
+    QJsonObject n{{s("client_id"), clientId},
+                  {s("type"), s("event")},
+                  {s("text_summary"), clientId + s(" text")}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
         n.insert(it.key(), it.value());
     return n;
@@ -93,8 +95,7 @@ using MemoryGraph::Test::why;
 /// One facade call made with `meta`, reduced to its error (or none).
 using Call = std::function<std::optional<Error>(MemoryService *, const RequestMeta &)>;
 
-template <typename T>
-std::optional<Error> errorOf(const Result<T> &r)
+template<typename T> std::optional<Error> errorOf(const Result<T> &r)
 {
     return r ? std::nullopt : std::optional<Error>(r.error());
 }
@@ -148,8 +149,10 @@ Call toolFeedbackCall(const QJsonObject &context)
 {
     return [context](MemoryService *svc, const RequestMeta &meta) -> std::optional<Error> {
         auto req = ToolFeedbackRequest::fromJson(
-            QJsonObject{{s("context"), context}, {s("candidates"), QJsonArray{s("rm"), s("trash")}},
-                        {s("selected_tool"), s("trash")}, {s("outcome"), s("positive")},
+            QJsonObject{{s("context"), context},
+                        {s("candidates"), QJsonArray{s("rm"), s("trash")}},
+                        {s("selected_tool"), s("trash")},
+                        {s("outcome"), s("positive")},
                         {s("input_text"), s("worked")}},
             8000);
         if (!req)
@@ -199,8 +202,8 @@ private slots:
     void callerWithoutCredentialKeepsItsActor();
 };
 
-#define OPEN_SERVICE(name)                                                                         \
-    TempService name(Test::apiKeyTestEnvironment());                                                        \
+#define OPEN_SERVICE(name) \
+    TempService name(Test::apiKeyTestEnvironment()); \
     QVERIFY2(name.isValid(), qPrintable(name.errorText()))
 
 void tst_IdentityClaims::agentOnlyCredentialCannotClaimATeam_data()
@@ -208,19 +211,22 @@ void tst_IdentityClaims::agentOnlyCredentialCannotClaimATeam_data()
     QTest::addColumn<Call>("call");
     QTest::addColumn<QString>("field");
     const QJsonObject team{{s("team_id"), s("team-b")}};
-    QTest::newRow("recall consumer_team_id") << recallCall({{s("consumer_team_id"), s("team-b")}})
-                                             << s("consumer_team_id");
-    QTest::newRow("resolve consumer_team_id") << resolveCall({{s("consumer_team_id"), s("team-b")}})
-                                              << s("consumer_team_id");
-    QTest::newRow("replay get consumer_team_id") << replayGetCall({{s("consumer_team_id"), s("team-b")}})
-                                                 << s("consumer_team_id");
-    QTest::newRow("write owner_team_id") << writeCall({{s("owner_team_id"), s("team-b")}}) << s("owner_team_id");
-    QTest::newRow("write node owner_team_id") << writeCall({}, {{s("owner_team_id"), s("team-b")}})
-                                              << s("nodes[0].owner_team_id");
+    QTest::newRow("recall consumer_team_id")
+        << recallCall({{s("consumer_team_id"), s("team-b")}}) << s("consumer_team_id");
+    QTest::newRow("resolve consumer_team_id")
+        << resolveCall({{s("consumer_team_id"), s("team-b")}}) << s("consumer_team_id");
+    QTest::newRow("replay get consumer_team_id")
+        << replayGetCall({{s("consumer_team_id"), s("team-b")}}) << s("consumer_team_id");
+    QTest::newRow("write owner_team_id")
+        << writeCall({{s("owner_team_id"), s("team-b")}}) << s("owner_team_id");
+    QTest::newRow("write node owner_team_id")
+        << writeCall({}, {{s("owner_team_id"), s("team-b")}}) << s("nodes[0].owner_team_id");
     QTest::newRow("evaluate context.team_id") << evaluateCall(team) << s("context.team_id");
     QTest::newRow("evaluate context.agent.team_id")
-        << evaluateCall({{s("agent"), QJsonObject{{s("team_id"), s("team-b")}}}}) << s("context.agent.team_id");
-    QTest::newRow("tools/feedback context.team_id") << toolFeedbackCall(team) << s("context.team_id");
+        << evaluateCall({{s("agent"), QJsonObject{{s("team_id"), s("team-b")}}}})
+        << s("context.agent.team_id");
+    QTest::newRow("tools/feedback context.team_id")
+        << toolFeedbackCall(team) << s("context.team_id");
     QTest::newRow("recall rules_context team")
         << recallCall({{s("rules_context"), team}}) << s("context.team_id");
 }
@@ -247,17 +253,18 @@ void tst_IdentityClaims::agentOnlyCredentialCannotReadAnotherTeamsPrivateNode()
     QVERIFY2(written.ok(), why(written));
     const QString id = written.value().nodes.first().id;
 
-    auto req = ResolveRequest::fromJson(QJsonObject{{s("uri"), recordUri(kTenant, kScope, s("event"), id)},
-                                                    {s("consumer_team_id"), s("team-b")}});
+    auto req = ResolveRequest::fromJson(
+        QJsonObject{{s("uri"), recordUri(kTenant, kScope, s("event"), id)},
+                    {s("consumer_team_id"), s("team-b")}});
     QVERIFY(req.ok());
     auto read = svc->resolveUri(req.value(), agentOnly());
     QVERIFY2(!read.ok(), "an agent-only credential read another team's private node");
     QCOMPARE(read.error().status, 403);
     QCOMPARE(read.error().code, s("identity_mismatch"));
 
-    auto recallReq = RecallRequest::fromJson(QJsonObject{{s("query_embedding"), axis(7)},
-                                                         {s("consumer_team_id"), s("team-b")}},
-                                             false, 8000);
+    auto recallReq = RecallRequest::fromJson(
+        QJsonObject{{s("query_embedding"), axis(7)}, {s("consumer_team_id"), s("team-b")}}, false,
+        8000);
     QVERIFY(recallReq.ok());
     auto recalled = svc->recall(recallReq.value(), agentOnly());
     QVERIFY(!recalled.ok());
@@ -268,18 +275,19 @@ void tst_IdentityClaims::teamOnlyCredentialCannotClaimAnAgent_data()
 {
     QTest::addColumn<Call>("call");
     QTest::addColumn<QString>("field");
-    QTest::newRow("recall consumer_agent_id") << recallCall({{s("consumer_agent_id"), s("agent-b")}})
-                                              << s("consumer_agent_id");
-    QTest::newRow("write producer_agent_id") << writeCall({{s("producer_agent_id"), s("agent-b")}})
-                                             << s("producer_agent_id");
-    QTest::newRow("write owner_agent_id") << writeCall({{s("owner_agent_id"), s("agent-b")}})
-                                          << s("owner_agent_id");
-    QTest::newRow("write node owner_agent_id") << writeCall({}, {{s("owner_agent_id"), s("agent-b")}})
-                                               << s("nodes[0].owner_agent_id");
+    QTest::newRow("recall consumer_agent_id")
+        << recallCall({{s("consumer_agent_id"), s("agent-b")}}) << s("consumer_agent_id");
+    QTest::newRow("write producer_agent_id")
+        << writeCall({{s("producer_agent_id"), s("agent-b")}}) << s("producer_agent_id");
+    QTest::newRow("write owner_agent_id")
+        << writeCall({{s("owner_agent_id"), s("agent-b")}}) << s("owner_agent_id");
+    QTest::newRow("write node owner_agent_id")
+        << writeCall({}, {{s("owner_agent_id"), s("agent-b")}}) << s("nodes[0].owner_agent_id");
     QTest::newRow("evaluate context.agent.id")
-        << evaluateCall({{s("agent"), QJsonObject{{s("id"), s("agent-b")}}}}) << s("context.agent.id");
-    QTest::newRow("evaluate context.agent_id") << evaluateCall({{s("agent_id"), s("agent-b")}})
-                                               << s("context.agent_id");
+        << evaluateCall({{s("agent"), QJsonObject{{s("id"), s("agent-b")}}}})
+        << s("context.agent.id");
+    QTest::newRow("evaluate context.agent_id")
+        << evaluateCall({{s("agent_id"), s("agent-b")}}) << s("context.agent_id");
 }
 
 void tst_IdentityClaims::teamOnlyCredentialCannotClaimAnAgent()
@@ -303,8 +311,9 @@ void tst_IdentityClaims::serviceAccountMayNameAgentsAndTeams()
                               {{s("producer_agent_id"), s("agent-b")}});
     QVERIFY2(written.ok(), why(written));
     const QString id = written.value().nodes.first().id;
-    auto req = ResolveRequest::fromJson(QJsonObject{{s("uri"), recordUri(kTenant, kScope, s("event"), id)},
-                                                    {s("consumer_team_id"), s("team-b")}});
+    auto req = ResolveRequest::fromJson(
+        QJsonObject{{s("uri"), recordUri(kTenant, kScope, s("event"), id)},
+                    {s("consumer_team_id"), s("team-b")}});
     QVERIFY(req.ok());
     auto read = svc->resolveUri(req.value(), serviceAccount());
     QVERIFY2(read.ok(), why(read));
@@ -327,7 +336,8 @@ void tst_IdentityClaims::commitActorIsTheCredentialIdentity()
     QCOMPARE(c.actor, s("agent-a"));
     QVERIFY(!c.diff.contains(s("actor_label")));
 
-    auto team = writeNodes(svc.service(), teamOnly(), {note(s("n3"))}, {{s("actor"), s("deploy-bot")}});
+    auto team
+        = writeNodes(svc.service(), teamOnly(), {note(s("n3"))}, {{s("actor"), s("deploy-bot")}});
     QVERIFY2(team.ok(), why(team));
     c = latestCommit(svc.service());
     QCOMPARE(c.actor, s("team:team-t"));
@@ -347,32 +357,41 @@ void tst_IdentityClaims::commitActorOfEveryStateChange()
 {
     OPEN_SERVICE(svc);
     const RequestMeta a = as(s("agent-a"), s("team-a"));
-    auto rule = writeNodes(svc.service(), a,
-                           {QJsonObject{{s("client_id"), s("r1")}, {s("type"), s("rule")},
-                                        {s("text_summary"), s("deny rm")},
-                                        {s("slots"), QJsonObject{{s("then"), QJsonObject{{s("tool"), QJsonObject{
-                                                                     {s("deny"), QJsonArray{s("rm")}}}}}}}}}});
+    auto rule = writeNodes(
+        svc.service(), a,
+        {QJsonObject{
+            {s("client_id"), s("r1")},
+            {s("type"), s("rule")},
+            {s("text_summary"), s("deny rm")},
+            {s("slots"),
+             QJsonObject{
+                 {s("then"),
+                  QJsonObject{{s("tool"), QJsonObject{{s("deny"), QJsonArray{s("rm")}}}}}}}}}});
     QVERIFY2(rule.ok(), why(rule));
     const QString ruleId = rule.value().nodes.first().id;
 
-    auto state = RuleStateRequest::fromJson(QJsonObject{{s("rule_node_id"), ruleId}, {s("state"), s("ACTIVE")},
-                                                        {s("actor"), s("agent-b")}, {s("input_text"), s("go")}});
+    auto state = RuleStateRequest::fromJson(QJsonObject{{s("rule_node_id"), ruleId},
+                                                        {s("state"), s("ACTIVE")},
+                                                        {s("actor"), s("agent-b")},
+                                                        {s("input_text"), s("go")}});
     QVERIFY(state.ok());
     QVERIFY(svc->setRuleState(state.value(), a).ok());
     QCOMPARE(latestCommit(svc.service()).actor, s("agent-a"));
     QCOMPARE(latestCommit(svc.service()).diff.value(s("actor_label")).toString(), s("agent-b"));
 
-    auto feedback = RuleFeedbackRequest::fromJson(
-        QJsonObject{{s("rule_node_id"), ruleId}, {s("outcome"), s("positive")}, {s("actor"), s("agent-b")},
-                    {s("input_text"), s("ok")}},
-        8000);
+    auto feedback = RuleFeedbackRequest::fromJson(QJsonObject{{s("rule_node_id"), ruleId},
+                                                              {s("outcome"), s("positive")},
+                                                              {s("actor"), s("agent-b")},
+                                                              {s("input_text"), s("ok")}},
+                                                  8000);
     QVERIFY(feedback.ok());
     QVERIFY(svc->ruleFeedback(feedback.value(), a).ok());
     QCOMPARE(latestCommit(svc.service()).actor, s("agent-a"));
 
-    auto activate = NodesActivateRequest::fromJson(
-        QJsonObject{{s("node_ids"), QJsonArray{ruleId}}, {s("actor"), s("agent-b")}, {s("input_text"), s("used")}},
-        8000);
+    auto activate = NodesActivateRequest::fromJson(QJsonObject{{s("node_ids"), QJsonArray{ruleId}},
+                                                               {s("actor"), s("agent-b")},
+                                                               {s("input_text"), s("used")}},
+                                                   8000);
     QVERIFY(activate.ok());
     QVERIFY(svc->activateNodes(activate.value(), a).ok());
     const CommitRecord activation = latestCommit(svc.service());
@@ -380,11 +399,14 @@ void tst_IdentityClaims::commitActorOfEveryStateChange()
     QCOMPARE(activation.diff.value(s("actor")).toString(), s("agent-a"));
     QCOMPARE(activation.diff.value(s("actor_label")).toString(), s("agent-b"));
 
-    auto tools = ToolFeedbackRequest::fromJson(
-        QJsonObject{{s("context"), QJsonObject()}, {s("candidates"), QJsonArray{s("rm"), s("ls")}},
-                    {s("selected_tool"), s("ls")}, {s("outcome"), s("positive")}, {s("actor"), s("agent-b")},
-                    {s("input_text"), s("ls worked")}},
-        8000);
+    auto tools
+        = ToolFeedbackRequest::fromJson(QJsonObject{{s("context"), QJsonObject()},
+                                                    {s("candidates"), QJsonArray{s("rm"), s("ls")}},
+                                                    {s("selected_tool"), s("ls")},
+                                                    {s("outcome"), s("positive")},
+                                                    {s("actor"), s("agent-b")},
+                                                    {s("input_text"), s("ls worked")}},
+                                        8000);
     QVERIFY(tools.ok());
     QVERIFY(svc->toolFeedback(tools.value(), a).ok());
     QCOMPARE(latestCommit(svc.service()).actor, s("agent-a"));
@@ -398,9 +420,10 @@ void tst_IdentityClaims::commitActorOfEveryStateChange()
 
 void tst_IdentityClaims::callerWithoutCredentialKeepsItsActor()
 {
-    TempService svc;   // auth off: the local operator names the actor
+    TempService svc; // auth off: the local operator names the actor
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    auto written = writeNodes(svc.service(), RequestMeta(), {note(s("n1"))}, {{s("actor"), s("ops")}});
+    auto written
+        = writeNodes(svc.service(), RequestMeta(), {note(s("n1"))}, {{s("actor"), s("ops")}});
     QVERIFY2(written.ok(), why(written));
     auto commits = svc->listCommits(s("default"), kScope, 0, 1);
     QVERIFY(commits.ok());

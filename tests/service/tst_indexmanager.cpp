@@ -1,5 +1,5 @@
-#include "service/index/indexmanager.h"
 #include "service/core/vocabulary.h"
+#include "service/index/indexmanager.h"
 #include "service/storage/database.h"
 
 #include <QDir>
@@ -118,7 +118,7 @@ void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
     QCOMPARE(labelsOf(hits.value()), QVector<qint64>({11, 12}));
     QVERIFY(qAbs(hits.value().at(0).similarity - 1.0f) < 1e-4f);
     const float pendingSimilarity = hits.value().at(1).similarity;
-    QCOMPARE(manager->pendingCount(kTenant, kScope), 2);   // searching does not drain
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 2); // searching does not drain
 
     manager->setDrainPaused(false);
     manager->waitForDrains();
@@ -141,7 +141,8 @@ void tst_IndexManager::reembeddedLabelReturnsItsNewestVector()
     const QVector<float> oldVector = randomVector(rng);
     const QVector<float> newVector = randomVector(rng);
     for (qint64 label = 1; label <= 20; ++label)
-        manager->apply(kTenant, kScope, label, label, bytesOf(label == 5 ? oldVector : randomVector(rng)));
+        manager->apply(kTenant, kScope, label, label,
+                       bytesOf(label == 5 ? oldVector : randomVector(rng)));
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
 
@@ -155,7 +156,7 @@ void tst_IndexManager::reembeddedLabelReturnsItsNewestVector()
     auto byOld = manager->search(kTenant, kScope, oldVector, 20);
     QVERIFY(byOld);
     QCOMPARE(byOld.value().size(), 20);
-    QVERIFY(byOld.value().at(0).label != 5);   // the index still holds the old vector of 5
+    QVERIFY(byOld.value().at(0).label != 5); // the index still holds the old vector of 5
     QCOMPARE(labelsOf(byOld.value()).count(5), 1);
     auto byNew = manager->search(kTenant, kScope, newVector, 3);
     QVERIFY(byNew);
@@ -165,7 +166,7 @@ void tst_IndexManager::reembeddedLabelReturnsItsNewestVector()
     manager->setDrainPaused(false);
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
-    manager->apply(kTenant, kScope, 5, 28, bytesOf(oldVector));   // still older than 30
+    manager->apply(kTenant, kScope, 5, 28, bytesOf(oldVector)); // still older than 30
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
     byNew = manager->search(kTenant, kScope, newVector, 1);
     QVERIFY(byNew);
@@ -246,8 +247,8 @@ void tst_IndexManager::overridesHoldOnTheGraphSearchPath()
     auto manager = f.openManager();
     QVERIFY(manager);
     std::mt19937 rng(6);
-    constexpr qint64 kCount = 1100;   // above the exact-scan threshold: hnswlib answers
-    manager->setMaxPending(256);      // below kCount, so the load meets back-pressure
+    constexpr qint64 kCount = 1100; // above the exact-scan threshold: hnswlib answers
+    manager->setMaxPending(256);    // below kCount, so the load meets back-pressure
     QVector<QVector<float>> vectors;
     int mostPending = 0;
     for (qint64 label = 1; label <= kCount; ++label) {
@@ -305,7 +306,7 @@ void tst_IndexManager::concurrentWritesAndSearchesStayConsistent()
         QHash<qint64, QVector<float>> *mine = &newest[w];
         threads << QThread::create([&, w, mine] {
             std::mt19937 rng(100 + w);
-            for (int round = 0; round < 2; ++round) {   // the second round re-embeds every label
+            for (int round = 0; round < 2; ++round) { // the second round re-embeds every label
                 for (int i = 0; i < kLabelsPerWriter; ++i) {
                     const qint64 label = qint64(w) * 1000 + i;
                     const QVector<float> v = randomVector(rng);

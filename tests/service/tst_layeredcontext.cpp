@@ -47,7 +47,8 @@ QStringList droppedReasons(const Output &out, const char *layerName)
     QStringList reasons;
     for (const QJsonValue &v : out.body.value(s("dropped_reasons")).toArray()) {
         if (v.toObject().value(s("layer")).toString() == s(layerName))
-            reasons << v.toObject().value(s("id")).toString() + s(":") + v.toObject().value(s("reason")).toString();
+            reasons << v.toObject().value(s("id")).toString() + s(":")
+                           + v.toObject().value(s("reason")).toString();
     }
     return reasons;
 }
@@ -76,7 +77,8 @@ private slots:
         MemoryItem rule = item("r1", "rule", "", "prefer pytest");
         rule.ruleState = s("active");
         in.items = {item("e1", "entity", "Alice", "the owner"), item("t1", "topic", "Billing", ""),
-                    item("v1", "event", "", "deploy failed"), item("x1", "evidence", "", "log line"), rule};
+                    item("v1", "event", "", "deploy failed"),
+                    item("x1", "evidence", "", "log line"), rule};
         in.citations = {{s("v1"), s("memorygraph://default/default/event/v1")}};
         in.selectedTool = s("pytest");
         in.toolRanking = {s("pytest"), s("unittest")};
@@ -87,10 +89,12 @@ private slots:
         QCOMPARE(itemTexts(out, "facts"), (QStringList{s("Alice: the owner"), s("Billing")}));
         QCOMPARE(itemTexts(out, "episodes"), (QStringList{s("deploy failed"), s("log line")}));
         QCOMPARE(itemTexts(out, "rules"), QStringList{s("[active] prefer pytest (r1)")});
-        QCOMPARE(itemTexts(out, "decisions"), (QStringList{s("decision_id: d-1"), s("run_id: run-1")}));
+        QCOMPARE(itemTexts(out, "decisions"),
+                 (QStringList{s("decision_id: d-1"), s("run_id: run-1")}));
         QCOMPARE(itemTexts(out, "tools"),
                  (QStringList{s("selected tool: pytest"), s("tool ranking: pytest, unittest")}));
-        QCOMPARE(itemTexts(out, "citations"), QStringList{s("memorygraph://default/default/event/v1")});
+        QCOMPARE(itemTexts(out, "citations"),
+                 QStringList{s("memorygraph://default/default/event/v1")});
         QCOMPARE(out.body.value(s("order")).toArray().size(), 7);
         QCOMPARE(out.body.value(s("version")).toInt(), 1);
         QCOMPARE(out.body.value(s("mode")).toString(), s("experimental_context_orchestrator_v0"));
@@ -101,9 +105,9 @@ private slots:
         QVERIFY(text.indexOf(s("# Rules")) < text.indexOf(s("# Decisions")));
         QVERIFY(text.indexOf(s("# Decisions")) < text.indexOf(s("# Tools")));
         QVERIFY(text.indexOf(s("# Tools")) < text.indexOf(s("# Citations")));
-        QVERIFY(!text.contains(s("# Static Context")));   // no block, no header
-        QCOMPARE(out.layersWithContent,
-                 (QStringList{s("facts"), s("episodes"), s("rules"), s("decisions"), s("tools"), s("citations")}));
+        QVERIFY(!text.contains(s("# Static Context"))); // no block, no header
+        QCOMPARE(out.layersWithContent, (QStringList{s("facts"), s("episodes"), s("rules"),
+                                                     s("decisions"), s("tools"), s("citations")}));
         QCOMPARE(out.body.value(s("merged_text")).toString(), text);
     }
 
@@ -115,7 +119,8 @@ private slots:
         MemoryItem recalledActive = item("r4", "rule", "", "active recalled");
         recalledActive.ruleState = s("active");
         in.items = {recalled, item("r2", "rule", "", "other rule"), recalledActive};
-        in.rules = {{s("r3"), s("active rule"), s("active")}, {s("r1"), s("evaluated text"), s("shadow")}};
+        in.rules = {{s("r3"), s("active rule"), s("active")},
+                    {s("r1"), s("evaluated text"), s("shadow")}};
         // Recalled shadow (or unevaluated) rules stay out unless shadow rules were asked for.
         Output out = build(in);
         QCOMPARE(itemTexts(out, "rules"),
@@ -172,15 +177,17 @@ private slots:
     void defaultBudgetsAndCapsFollowTheReference()
     {
         const QList<std::pair<const char *, std::pair<int, int>>> expected{
-            {"facts", {1200, 16}}, {"episodes", {1600, 20}}, {"rules", {1000, 16}}, {"static", {1200, 6}},
-            {"decisions", {700, 10}}, {"tools", {700, 10}}, {"citations", {1000, 24}}};
+            {"facts", {1200, 16}},    {"episodes", {1600, 20}}, {"rules", {1000, 16}},
+            {"static", {1200, 6}},    {"decisions", {700, 10}}, {"tools", {700, 10}},
+            {"citations", {1000, 24}}};
         for (const auto &[name, limits] : expected) {
             QCOMPARE(defaultLayerChars(s(name)), limits.first);
             QCOMPARE(defaultLayerMaxItems(s(name)), limits.second);
         }
         Input in;
         for (int i = 0; i < 30; ++i)
-            in.items.append(item(QByteArray("e" + QByteArray::number(i)).constData(), "event", "", "x"));
+            in.items.append(
+                item(QByteArray("e" + QByteArray::number(i)).constData(), "event", "", "x"));
         const Output out = build(in);
         QCOMPARE(layer(out, "episodes").value(s("kept_count")).toInt(), 20);
         QCOMPARE(out.body.value(s("budget")).toObject().value(s("total_chars")).toInt(), 4000);
@@ -189,14 +196,16 @@ private slots:
     void forgettingPolicyRemovesItemsBeforeBudgeting()
     {
         Input in;
-        in.items = {item("a", "event", "", "archived", "archive"), item("c", "event", "", "cold", "cold"),
-                    item("l", "event", "", "low", "warm", 0.1), item("k", "event", "", "kept", "hot", 0.9),
-                    item("u", "event", "", "unknown tier", "", -1)};
+        in.items = {
+            item("a", "event", "", "archived", "archive"), item("c", "event", "", "cold", "cold"),
+            item("l", "event", "", "low", "warm", 0.1), item("k", "event", "", "kept", "hot", 0.9),
+            item("u", "event", "", "unknown tier", "", -1)};
         in.options.forgetting.minSalience = 0.2;
         Output out = build(in);
         QCOMPARE(itemTexts(out, "episodes"), (QStringList{s("kept"), s("unknown tier")}));
         QCOMPARE(droppedReasons(out, "episodes"),
-                 (QStringList{s("a:forgotten_archived"), s("c:forgotten_tier"), s("l:forgotten_low_salience")}));
+                 (QStringList{s("a:forgotten_archived"), s("c:forgotten_tier"),
+                              s("l:forgotten_low_salience")}));
         QCOMPARE(out.forgottenItems, 3);
         QCOMPARE(layer(out, "episodes").value(s("forgotten_count")).toInt(), 3);
         QCOMPARE(out.body.value(s("forgetting")).toObject().value(s("forgotten_items")).toInt(), 3);
@@ -227,7 +236,8 @@ private slots:
         const BlockScore score = scoreBlock(b, in);
         // 10 priority + 20 intent + 10 tag + 15 tool + 5 * 2 shared words (deploy, billing).
         QCOMPARE(score.score, 65);
-        QCOMPARE(score.matched, (QStringList{s("intent:release"), s("tag:billing"), s("tool:kubectl"), s("lexical:2")}));
+        QCOMPARE(score.matched, (QStringList{s("intent:release"), s("tag:billing"),
+                                             s("tool:kubectl"), s("lexical:2")}));
 
         StaticBlock always = block("pinned", 0, true);
         QCOMPARE(scoreBlock(always, in).score, 100);
@@ -236,20 +246,23 @@ private slots:
     void staticSelectionHonoursMinScoreMaxBlocksAndAlwaysInclude()
     {
         Input in;
-        in.blocks = {block("low", 40), block("b1", 60), block("b2", 70), block("b3", 80), block("pin", 0, true)};
+        in.blocks = {block("low", 40), block("b1", 60), block("b2", 70), block("b3", 80),
+                     block("pin", 0, true)};
         in.injection.maxBlocks = 2;
         Output out = build(in);
         QCOMPARE(itemTexts(out, "static"),
-                 (QStringList{s("pin: content of pin"), s("b3: content of b3"), s("b2: content of b2")}));
+                 (QStringList{s("pin: content of pin"), s("b3: content of b3"),
+                              s("b2: content of b2")}));
         QCOMPARE(out.staticBlocksSelected, 3);
         QCOMPARE(out.staticBlocksRejected, 2);
         QVERIFY(out.mergedText.contains(s("# Static Context\n- pin: content of pin")));
         QStringList reasons;
         const QJsonObject injection = out.body.value(s("static_injection")).toObject();
         for (const QJsonValue &v : injection.value(s("selection_trace")).toArray())
-            reasons << v.toObject().value(s("id")).toString() + s(":") + v.toObject().value(s("reason")).toString();
-        QCOMPARE(reasons, (QStringList{s("pin:always_include"), s("b3:score"), s("b2:score"), s("b1:max_blocks"),
-                                       s("low:below_min_score")}));
+            reasons << v.toObject().value(s("id")).toString() + s(":")
+                           + v.toObject().value(s("reason")).toString();
+        QCOMPARE(reasons, (QStringList{s("pin:always_include"), s("b3:score"), s("b2:score"),
+                                       s("b1:max_blocks"), s("low:below_min_score")}));
         QCOMPARE(injection.value(s("candidate_count")).toInt(), 5);
         QCOMPARE(injection.value(s("selected_count")).toInt(), 3);
 
@@ -269,8 +282,10 @@ private slots:
         in.options.includeMergeTrace = false;
         const Output out = build(in);
         QCOMPARE(out.body.value(s("order")).toArray(), QJsonArray({s("episodes"), s("citations")}));
-        QCOMPARE(out.body.value(s("layers")).toObject().keys(), (QStringList{s("citations"), s("episodes")}));
-        QCOMPARE(out.mergedText, s("# Episodes\n- episode\n\n# Citations\n- memorygraph://t/s/event/v1"));
+        QCOMPARE(out.body.value(s("layers")).toObject().keys(),
+                 (QStringList{s("citations"), s("episodes")}));
+        QCOMPARE(out.mergedText,
+                 s("# Episodes\n- episode\n\n# Citations\n- memorygraph://t/s/event/v1"));
         QVERIFY(!out.body.contains(s("merge_trace")));
     }
 
@@ -283,14 +298,16 @@ private slots:
         QCOMPARE(trace.size(), 1);
         QCOMPARE(trace.at(0).toObject().value(s("layer")).toString(), s("facts"));
         QCOMPARE(trace.at(0).toObject().value(s("header")).toString(), s("# Facts"));
-        QCOMPARE(trace.at(0).toObject().value(s("kept_ids")).toArray(), QJsonArray({s("e1"), s("e2")}));
+        QCOMPARE(trace.at(0).toObject().value(s("kept_ids")).toArray(),
+                 QJsonArray({s("e1"), s("e2")}));
     }
 
     void sameInputGivesTheSameOutput()
     {
         Input in;
         in.queryText = s("deploy billing");
-        in.items = {item("e1", "entity", "E", "fact"), item("v1", "event", "", "deploy log", "cold")};
+        in.items
+            = {item("e1", "entity", "E", "fact"), item("v1", "event", "", "deploy log", "cold")};
         in.blocks = {block("b1", 55), block("b2", 90)};
         in.rules = {{s("r1"), s("rule"), s("active")}};
         QCOMPARE(build(in).body, build(in).body);

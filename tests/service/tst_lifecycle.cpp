@@ -71,7 +71,8 @@ QString idOf(const Result<WriteResult> &w, const QString &clientId)
     return {};
 }
 
-NodeRecord fetch(MemoryService *svc, const QString &id, const QString &tenant = QStringLiteral("default"))
+NodeRecord fetch(MemoryService *svc, const QString &id,
+                 const QString &tenant = QStringLiteral("default"))
 {
     auto d = svc->nodeDetail(tenant, QStringLiteral("default"), id);
     return d ? d.value().node : NodeRecord();
@@ -83,7 +84,8 @@ qint64 commitCount(MemoryService *svc)
     return c ? c.value().size() : -1;
 }
 
-Result<RehydrateOutcome> rehydrate(MemoryService *svc, const QJsonObject &fields, RequestMeta meta = {})
+Result<RehydrateOutcome> rehydrate(MemoryService *svc, const QJsonObject &fields,
+                                   RequestMeta meta = {})
 {
     QJsonObject body = fields;
     if (!body.contains(QStringLiteral("input_text")))
@@ -159,11 +161,12 @@ void tst_Lifecycle::tierTransitionTable_data()
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("target");
     QTest::addColumn<bool>("moves");
-    const QStringList tiers{QStringLiteral("archive"), QStringLiteral("cold"), QStringLiteral("warm"),
-                            QStringLiteral("hot")};
+    const QStringList tiers{QStringLiteral("archive"), QStringLiteral("cold"),
+                            QStringLiteral("warm"), QStringLiteral("hot")};
     for (int t = 2; t < 4; ++t) {
         for (int f = 0; f < 4; ++f)
-            QTest::addRow("%s->%s", qPrintable(tiers[f]), qPrintable(tiers[t])) << tiers[f] << tiers[t] << (f < t);
+            QTest::addRow("%s->%s", qPrintable(tiers[f]), qPrintable(tiers[t]))
+                << tiers[f] << tiers[t] << (f < t);
     }
 }
 
@@ -177,7 +180,9 @@ void tst_Lifecycle::tierTransitionTable()
     QVERIFY(w);
     const QString id = idOf(w, QStringLiteral("n"));
     const qint64 before = commitCount(svc.service());
-    auto r = rehydrate(svc.service(), {{"node_ids", ids({id})}, {"target_tier", target}, {"reason", "  needed   again "}});
+    auto r = rehydrate(
+        svc.service(),
+        {{"node_ids", ids({id})}, {"target_tier", target}, {"reason", "  needed   again "}});
     QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
     const NodeRecord n = fetch(svc.service(), id);
     QCOMPARE(r.value().movedIds, moves ? QStringList{id} : QStringList());
@@ -188,12 +193,17 @@ void tst_Lifecycle::tierTransitionTable()
     QCOMPARE(n.lastActivated.isValid(), moves);
     if (moves) {
         QCOMPARE(n.commitId, r.value().commit->id);
-        QCOMPARE(n.slotData.value("last_rehydrated_job").toString(), QStringLiteral("archive_rehydrate"));
+        QCOMPARE(n.slotData.value("last_rehydrated_job").toString(),
+                 QStringLiteral("archive_rehydrate"));
         QCOMPARE(n.slotData.value("last_rehydrated_from_tier").toString(), from);
         QCOMPARE(n.slotData.value("last_rehydrated_to_tier").toString(), target);
-        QCOMPARE(n.slotData.value("last_rehydrated_reason").toString(), QStringLiteral("needed again"));
-        QCOMPARE(n.slotData.value("last_rehydrated_input_sha256").toString(), r.value().commit->inputSha256);
-        QVERIFY(QDateTime::fromString(n.slotData.value("last_rehydrated_at").toString(), Qt::ISODateWithMs).isValid());
+        QCOMPARE(n.slotData.value("last_rehydrated_reason").toString(),
+                 QStringLiteral("needed again"));
+        QCOMPARE(n.slotData.value("last_rehydrated_input_sha256").toString(),
+                 r.value().commit->inputSha256);
+        QVERIFY(QDateTime::fromString(n.slotData.value("last_rehydrated_at").toString(),
+                                      Qt::ISODateWithMs)
+                    .isValid());
     } else {
         QVERIFY(!n.slotData.contains("last_rehydrated_at"));
     }
@@ -207,13 +217,13 @@ void tst_Lifecycle::rehydrateCountersAndIds()
     const QString a = idOf(w, "a"), b = idOf(w, "b"), c = idOf(w, "c");
     const QString absent = QStringLiteral("00000000-0000-4000-8000-000000000001");
     auto r = rehydrate(svc.service(), {{"node_ids", ids({a.toUpper(), a, absent})},
-                                      {"client_ids", ids({" b ", "b", "c", "nope", "a"})}});
+                                       {"client_ids", ids({" b ", "b", "c", "nope", "a"})}});
     QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
     const RehydrateOutcome &o = r.value();
     QCOMPARE(o.targetTier, QStringLiteral("warm"));
-    QCOMPARE(o.targets.requestedNodeIds, 2);       // a (deduplicated after lower-casing), absent
-    QCOMPARE(o.targets.requestedClientIds, 4);     // b, c, nope, a
-    QCOMPARE(o.targets.resolvedNodeIds, 4);        // a, absent, b, c
+    QCOMPARE(o.targets.requestedNodeIds, 2);   // a (deduplicated after lower-casing), absent
+    QCOMPARE(o.targets.requestedClientIds, 4); // b, c, nope, a
+    QCOMPARE(o.targets.resolvedNodeIds, 4);    // a, absent, b, c
     QCOMPARE(o.targets.found.size(), 3);
     QCOMPARE(o.movedIds, (QStringList{a, b}));
     QCOMPARE(o.noopIds, QStringList{c});
@@ -233,7 +243,8 @@ void tst_Lifecycle::rehydrateNothingToMoveMakesNoCommit()
     QCOMPARE(r.value().noopIds.size(), 1);
     QCOMPARE(commitCount(svc.service()), before);
     // Only unknown node ids: resolved (by id) but not found, so no error and no commit either.
-    auto missing = rehydrate(svc.service(), {{"node_ids", ids({"00000000-0000-4000-8000-00000000000a"})}});
+    auto missing
+        = rehydrate(svc.service(), {{"node_ids", ids({"00000000-0000-4000-8000-00000000000a"})}});
     QVERIFY(missing);
     QCOMPARE(missing.value().targets.resolvedNodeIds, 1);
     QCOMPARE(missing.value().targets.found.size(), 0);
@@ -254,21 +265,31 @@ void tst_Lifecycle::rehydrateWithNoResolvedNodeIsRejected()
 
     auto noTargets = RehydrateRequest::fromJson({{"input_text", "x"}}, 8000);
     QVERIFY(!noTargets);
-    QCOMPARE(noTargets.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
+    QCOMPARE(noTargets.error()
+                 .details.value("issues")
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value("path")
+                 .toString(),
              QStringLiteral("node_ids"));
-    auto badId = RehydrateRequest::fromJson({{"input_text", "x"}, {"node_ids", ids({"not-a-uuid"})}}, 8000);
+    auto badId = RehydrateRequest::fromJson(
+        {{"input_text", "x"}, {"node_ids", ids({"not-a-uuid"})}}, 8000);
     QVERIFY(!badId);
-    QCOMPARE(badId.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
-             QStringLiteral("node_ids[0]"));
-    auto badTier = RehydrateRequest::fromJson({{"input_text", "x"}, {"client_ids", ids({"x"})},
-                                               {"target_tier", "cold"}}, 8000);
+    QCOMPARE(
+        badId.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
+        QStringLiteral("node_ids[0]"));
+    auto badTier = RehydrateRequest::fromJson(
+        {{"input_text", "x"}, {"client_ids", ids({"x"})}, {"target_tier", "cold"}}, 8000);
     QVERIFY(!badTier);
-    QCOMPARE(badTier.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
-             QStringLiteral("target_tier"));
+    QCOMPARE(
+        badTier.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
+        QStringLiteral("target_tier"));
     auto noInput = RehydrateRequest::fromJson({{"client_ids", ids({"x"})}}, 8000);
     QVERIFY(!noInput);
-    QCOMPARE(noInput.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
-             QStringLiteral("input_text"));
+    QCOMPARE(
+        noInput.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
+        QStringLiteral("input_text"));
 }
 
 void tst_Lifecycle::rehydrateCommitAndSignal()
@@ -286,8 +307,9 @@ void tst_Lifecycle::rehydrateCommitAndSignal()
     QCOMPARE(c.kind, QStringLiteral("archive_rehydrate"));
     QCOMPARE(c.actor, QStringLiteral("ops"));
     QCOMPARE(c.diff.value("moved_ids").toArray().size(), 1);
-    QCOMPARE(c.diff.value("resolved_by_client").toArray().at(0).toObject().value("client_id").toString(),
-             QStringLiteral("a"));
+    QCOMPARE(
+        c.diff.value("resolved_by_client").toArray().at(0).toObject().value("client_id").toString(),
+        QStringLiteral("a"));
     QCOMPARE(c.diff.value("target_tier").toString(), QStringLiteral("warm"));
 }
 
@@ -333,8 +355,10 @@ void tst_Lifecycle::activationUpdatesSlotsAndCounters()
     auto w = write(svc.service(), {node("a", "cold"), node("b", "hot")});
     QVERIFY(w);
     const QString a = idOf(w, "a"), b = idOf(w, "b");
-    auto r1 = activate(svc.service(), {{"client_ids", ids({"a", "b", "gone"})}, {"outcome", "positive"},
-                                       {"run_id", "run-1"}, {"reason", "helped"}});
+    auto r1 = activate(svc.service(), {{"client_ids", ids({"a", "b", "gone"})},
+                                       {"outcome", "positive"},
+                                       {"run_id", "run-1"},
+                                       {"reason", "helped"}});
     QVERIFY2(r1, qPrintable(r1 ? QString() : r1.error().message));
     QVERIFY(r1.value().commit);
     QCOMPARE(r1.value().updatedIds, (QStringList{a, b}));
@@ -344,7 +368,7 @@ void tst_Lifecycle::activationUpdatesSlotsAndCounters()
     QVERIFY(r2);
     auto r3 = activate(svc.service(), {{"node_ids", ids({a})}, {"outcome", "negative"}});
     QVERIFY(r3);
-    auto r4 = activate(svc.service(), {{"node_ids", ids({a})}});   // neutral by default
+    auto r4 = activate(svc.service(), {{"node_ids", ids({a})}}); // neutral by default
     QVERIFY(r4);
     QCOMPARE(r4.value().outcome, QStringLiteral("neutral"));
 
@@ -356,9 +380,10 @@ void tst_Lifecycle::activationUpdatesSlotsAndCounters()
     QCOMPARE(na.slotData.value("last_feedback_outcome").toString(), QStringLiteral("neutral"));
     QVERIFY(na.slotData.value("last_feedback_run_id").isNull());
     QVERIFY(na.slotData.value("last_feedback_reason").isNull());
-    QCOMPARE(na.slotData.value("last_feedback_input_sha256").toString(), r4.value().commit->inputSha256);
+    QCOMPARE(na.slotData.value("last_feedback_input_sha256").toString(),
+             r4.value().commit->inputSha256);
     QCOMPARE(na.commitId, r4.value().commit->id);
-    QCOMPARE(na.tier, QStringLiteral("cold"));   // activation never moves tiers
+    QCOMPARE(na.tier, QStringLiteral("cold")); // activation never moves tiers
 
     const NodeRecord nb = fetch(svc.service(), b);
     QCOMPARE(nb.slotData.value("feedback_quality").toDouble(), 0.2);
@@ -375,7 +400,8 @@ void tst_Lifecycle::activationGarbagePriors()
     const QJsonObject garbage{{"slots", QJsonObject{{"feedback_positive", "lots"},
                                                     {"feedback_negative", -4},
                                                     {"feedback_quality", "great"}}}};
-    const QJsonObject high{{"slots", QJsonObject{{"feedback_positive", 2.9}, {"feedback_quality", 5}}}};
+    const QJsonObject high{
+        {"slots", QJsonObject{{"feedback_positive", 2.9}, {"feedback_quality", 5}}}};
     auto w = write(svc.service(), {node("g", "warm", -1, garbage), node("h", "warm", -1, high)});
     QVERIFY(w);
     QVERIFY(activate(svc.service(), {{"client_ids", ids({"g", "h"})}, {"outcome", "negative"}}));
@@ -385,9 +411,10 @@ void tst_Lifecycle::activationGarbagePriors()
     QCOMPARE(g.slotData.value("feedback_quality").toDouble(), -0.2);
     const NodeRecord h = fetch(svc.service(), idOf(w, "h"));
     QCOMPARE(h.slotData.value("feedback_positive").toInt(), 2);
-    QCOMPARE(h.slotData.value("feedback_quality").toDouble(), 0.6);   // clamp(5)=1 -> 0.8 - 0.2
+    QCOMPARE(h.slotData.value("feedback_quality").toDouble(), 0.6); // clamp(5)=1 -> 0.8 - 0.2
     QVERIFY(activate(svc.service(), {{"client_ids", ids({"g"})}, {"outcome", "neutral"}}));
-    QCOMPARE(fetch(svc.service(), idOf(w, "g")).slotData.value("feedback_quality").toDouble(), -0.2);
+    QCOMPARE(fetch(svc.service(), idOf(w, "g")).slotData.value("feedback_quality").toDouble(),
+             -0.2);
 }
 
 void tst_Lifecycle::lastActivatedOnlyWhenActivate()
@@ -457,14 +484,20 @@ void tst_Lifecycle::editChangesFieldsInOneCommit()
     bad.salience = 1.5;
     auto rejected = svc->editNode(bad, {});
     QVERIFY(!rejected);
-    QCOMPARE(rejected.error().details.value("issues").toArray().at(0).toObject().value("path").toString(),
+    QCOMPARE(rejected.error()
+                 .details.value("issues")
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value("path")
+                 .toString(),
              QStringLiteral("salience"));
     QCOMPARE(commitCount(svc.service()), before + 1);
 }
 
 void tst_Lifecycle::editReembedsAndIsRecallableByNewText()
 {
-    TempService svc;   // local provider
+    TempService svc; // local provider
     const QJsonObject shared{{"memory_lane", "shared"}, {"type", "event"}};
     QJsonObject a = shared, b = shared;
     a.insert("client_id", "a");
@@ -488,7 +521,8 @@ void tst_Lifecycle::editReembedsAndIsRecallableByNewText()
     QVERIFY(svc->waitForEmbeddings(10000));
     QCOMPARE(fetch(svc.service(), id).embeddingStatus, QStringLiteral("ready"));
 
-    auto req = RecallRequest::fromJson({{"query_text", "how did revenue grow in Europe"}}, true, 8000);
+    auto req
+        = RecallRequest::fromJson({{"query_text", "how did revenue grow in Europe"}}, true, 8000);
     auto found = svc->recallText(req.value(), {});
     QVERIFY(found);
     QCOMPARE(seedIds(found).value(0), id);
@@ -504,7 +538,9 @@ void tst_Lifecycle::editReembedsAndIsRecallableByNewText()
 void tst_Lifecycle::editRejectsPrivateRuleWithoutOwner()
 {
     TempService svc;
-    QJsonObject rule{{"client_id", "r"}, {"type", "rule"}, {"text_summary", "prefer tool a"},
+    QJsonObject rule{{"client_id", "r"},
+                     {"type", "rule"},
+                     {"text_summary", "prefer tool a"},
                      {"memory_lane", "shared"},
                      {"slots", QJsonObject{{"if", QJsonObject{}}, {"then", QJsonObject{}}}}};
     auto w = write(svc.service(), {rule});
@@ -566,7 +602,7 @@ void tst_Lifecycle::forgetRemovesNodeEdgesAndVector()
     QCOMPARE(svc->indexedVectorCount("default", "default"), indexed - 1);
     auto b = svc->nodeDetail("default", "default", idOf(w, "b"));
     QVERIFY(b);
-    QCOMPARE(b.value().edges.size(), 1);   // only b -> c is left
+    QCOMPARE(b.value().edges.size(), 1); // only b -> c is left
     auto again = svc->recall(recallFor(3), {});
     QVERIFY(again);
     QVERIFY(!seedIds(again).contains(a));
@@ -592,7 +628,9 @@ void tst_Lifecycle::forgetRemovesNodeEdgesAndVector()
 void tst_Lifecycle::forgetRuleDropsItsRuleState()
 {
     TempService svc;
-    QJsonObject rule{{"client_id", "r"}, {"type", "rule"}, {"text_summary", "prefer tool a"},
+    QJsonObject rule{{"client_id", "r"},
+                     {"type", "rule"},
+                     {"text_summary", "prefer tool a"},
                      {"memory_lane", "shared"},
                      {"slots", QJsonObject{{"if", QJsonObject{}}, {"then", QJsonObject{}}}}};
     auto w = write(svc.service(), {rule});
@@ -657,8 +695,10 @@ void tst_Lifecycle::tenantIsolation()
 
     // A principal of another tenant is refused outright.
     RequestMeta meta;
-    meta.principal = Principal{QStringLiteral("globex"), QStringLiteral("agent"), {}, {}, QStringLiteral("api_key")};
-    auto forbidden = rehydrate(svc.service(), {{"tenant_id", "acme"}, {"node_ids", ids({id})}}, meta);
+    meta.principal = Principal{
+        QStringLiteral("globex"), QStringLiteral("agent"), {}, {}, QStringLiteral("api_key")};
+    auto forbidden
+        = rehydrate(svc.service(), {{"tenant_id", "acme"}, {"node_ids", ids({id})}}, meta);
     QVERIFY(!forbidden);
     QCOMPARE(forbidden.error().status, 403);
 

@@ -41,9 +41,11 @@ void tst_PolicyPatch::acceptsValidPatches_data()
     QTest::newRow("format json") << QByteArray(R"({"output":{"format":"json"}})");
     QTest::newRow("format text") << QByteArray(R"({"output":{"format":"text"}})");
     QTest::newRow("empty output") << QByteArray(R"({"output":{}})");
-    QTest::newRow("empty tool lists") << QByteArray(R"({"tool":{"allow":[],"deny":[],"prefer":[]}})");
+    QTest::newRow("empty tool lists")
+        << QByteArray(R"({"tool":{"allow":[],"deny":[],"prefer":[]}})");
     QTest::newRow("whitespace name is non-empty") << QByteArray(R"({"tool":{"deny":[" "]}})");
-    QTest::newRow("extensions anything inside") << QByteArray(R"({"extensions":{"x":[1,null,"y"]}})");
+    QTest::newRow("extensions anything inside")
+        << QByteArray(R"({"extensions":{"x":[1,null,"y"]}})");
 }
 
 void tst_PolicyPatch::acceptsValidPatches()

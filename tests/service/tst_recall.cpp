@@ -30,23 +30,28 @@ QVector<float> query(int axis, int tilt = -1, double amount = 0.0)
     return q;
 }
 
-QJsonObject vnode(const QString &cid, const QString &type, const QString &summary, const QJsonArray &v,
-                  const QJsonObject &extra = {})
+QJsonObject vnode(const QString &cid, const QString &type, const QString &summary,
+                  const QJsonArray &v, const QJsonObject &extra = {})
 {
-    QJsonObject n{{QStringLiteral("client_id"), cid}, {QStringLiteral("type"), type},
-                  {QStringLiteral("text_summary"), summary}, {QStringLiteral("title"), cid},
-                  {QStringLiteral("embedding"), v}, {QStringLiteral("memory_lane"), QStringLiteral("shared")}};
+    QJsonObject n{{QStringLiteral("client_id"), cid},
+                  {QStringLiteral("type"), type},
+                  {QStringLiteral("text_summary"), summary},
+                  {QStringLiteral("title"), cid},
+                  {QStringLiteral("embedding"), v},
+                  {QStringLiteral("memory_lane"), QStringLiteral("shared")}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
         n.insert(it.key(), it.value());
     return n;
 }
 
-QJsonObject link(const QString &type, const QString &a, const QString &b, double w = 0.9, double c = 0.9)
+QJsonObject link(const QString &type, const QString &a, const QString &b, double w = 0.9,
+                 double c = 0.9)
 {
     return {{QStringLiteral("type"), type},
             {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), a}}},
             {QStringLiteral("dst"), QJsonObject{{QStringLiteral("client_id"), b}}},
-            {QStringLiteral("weight"), w}, {QStringLiteral("confidence"), c}};
+            {QStringLiteral("weight"), w},
+            {QStringLiteral("confidence"), c}};
 }
 
 bool write(MemoryService *svc, const QJsonArray &nodes, const QJsonArray &edges = {},
@@ -118,8 +123,9 @@ private slots:
 void tst_Recall::seedsAreOrderedBySimilarity()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("a", "event", "A", vec(0)), vnode("b", "event", "B", vec(1)),
-                                  vnode("ab", "event", "AB", vec(0, 1, 0.5))}));
+    QVERIFY(
+        write(svc.service(), {vnode("a", "event", "A", vec(0)), vnode("b", "event", "B", vec(1)),
+                              vnode("ab", "event", "AB", vec(0, 1, 0.5))}));
     auto r = svc->recall(request(query(0)), {});
     QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
     QCOMPARE(seedTitles(r.value()).mid(0, 2), (QStringList{"a", "ab"}));
@@ -130,11 +136,12 @@ void tst_Recall::seedsAreOrderedBySimilarity()
 void tst_Recall::onlyHotAndWarmReadyNodesSeed()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("hot", "event", "h", vec(0)),
-                                  vnode("warm", "event", "w", vec(0, 1, 0.1), {{"tier", "warm"}}),
-                                  vnode("cold", "event", "c", vec(0, 2, 0.1), {{"tier", "cold"}}),
-                                  vnode("arch", "event", "x", vec(0, 3, 0.1), {{"tier", "archive"}}),
-                                  vnode("ev", "evidence", "e", vec(0, 4, 0.1))}));
+    QVERIFY(
+        write(svc.service(), {vnode("hot", "event", "h", vec(0)),
+                              vnode("warm", "event", "w", vec(0, 1, 0.1), {{"tier", "warm"}}),
+                              vnode("cold", "event", "c", vec(0, 2, 0.1), {{"tier", "cold"}}),
+                              vnode("arch", "event", "x", vec(0, 3, 0.1), {{"tier", "archive"}}),
+                              vnode("ev", "evidence", "e", vec(0, 4, 0.1))}));
     auto r = svc->recall(request(query(0)), {});
     QVERIFY(r.ok());
     QStringList seeds = seedTitles(r.value());
@@ -145,11 +152,13 @@ void tst_Recall::onlyHotAndWarmReadyNodesSeed()
 void tst_Recall::privateNodesFollowLaneVisibility()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("shared", "event", "s", vec(0)),
-                                  vnode("mine", "event", "m", vec(0, 1, 0.1),
-                                        {{"memory_lane", "private"}, {"owner_agent_id", "agent-a"}}),
-                                  vnode("team", "event", "t", vec(0, 2, 0.1),
-                                        {{"memory_lane", "private"}, {"owner_agent_id", "x"}, {"owner_team_id", "blue"}})}));
+    QVERIFY(write(
+        svc.service(),
+        {vnode("shared", "event", "s", vec(0)),
+         vnode("mine", "event", "m", vec(0, 1, 0.1),
+               {{"memory_lane", "private"}, {"owner_agent_id", "agent-a"}}),
+         vnode("team", "event", "t", vec(0, 2, 0.1),
+               {{"memory_lane", "private"}, {"owner_agent_id", "x"}, {"owner_team_id", "blue"}})}));
     const auto seen = [&svc](const QJsonObject &who) {
         auto r = svc->recall(request(query(0), who), {});
         QStringList t = r ? seedTitles(r.value()) : QStringList{QStringLiteral("error")};
@@ -158,14 +167,16 @@ void tst_Recall::privateNodesFollowLaneVisibility()
     };
     QCOMPARE(seen({{"consumer_agent_id", "agent-a"}}), (QStringList{"mine", "shared"}));
     QCOMPARE(seen({{"consumer_agent_id", "agent-b"}}), (QStringList{"shared"}));
-    QCOMPARE(seen({{"consumer_agent_id", "agent-b"}, {"consumer_team_id", "blue"}}), (QStringList{"shared", "team"}));
+    QCOMPARE(seen({{"consumer_agent_id", "agent-b"}, {"consumer_team_id", "blue"}}),
+             (QStringList{"shared", "team"}));
 }
 
 void tst_Recall::neighboursAreActivatedThroughEdges()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("seed", "event", "s", vec(0)), vnode("near", "entity", "n", vec(5)),
-                                  vnode("far", "entity", "f", vec(6))},
+    QVERIFY(write(svc.service(),
+                  {vnode("seed", "event", "s", vec(0)), vnode("near", "entity", "n", vec(5)),
+                   vnode("far", "entity", "f", vec(6))},
                   {link("derived_from", "seed", "near"), link("related_to", "near", "far")}));
     auto r = svc->recall(request(query(0), {{"limit", 1}}), {});
     QVERIFY(r.ok());
@@ -189,9 +200,10 @@ void tst_Recall::neighboursAreActivatedThroughEdges()
 void tst_Recall::edgeFloorsFilterNeighbourhood()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("seed", "event", "s", vec(0)), vnode("weak", "entity", "w", vec(5))},
+    QVERIFY(write(svc.service(),
+                  {vnode("seed", "event", "s", vec(0)), vnode("weak", "entity", "w", vec(5))},
                   {link("part_of", "seed", "weak", 0.1, 0.9)}));
-    auto strict = svc->recall(request(query(0), {{"limit", 1}}), {});   // strict_edges: 0.2 floors
+    auto strict = svc->recall(request(query(0), {{"limit", 1}}), {}); // strict_edges: 0.2 floors
     QCOMPARE(nodeTitles(strict.value()), (QStringList{"seed"}));
     auto loose = svc->recall(request(query(0), {{"limit", 1}, {"min_edge_weight", 0.05}}), {});
     QCOMPARE(nodeTitles(loose.value()), (QStringList{"seed", "weak"}));
@@ -200,9 +212,10 @@ void tst_Recall::edgeFloorsFilterNeighbourhood()
 void tst_Recall::draftTopicsAreNotScoredButJoinTheSubgraph()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("seed", "event", "s", vec(0)),
-                                  vnode("draft", "topic", "d", vec(0, 1, 0.2),
-                                        {{"slots", QJsonObject{{"topic_state", "draft"}}}})},
+    QVERIFY(write(svc.service(),
+                  {vnode("seed", "event", "s", vec(0)),
+                   vnode("draft", "topic", "d", vec(0, 1, 0.2),
+                         {{"slots", QJsonObject{{"topic_state", "draft"}}}})},
                   {link("part_of", "seed", "draft")}));
     auto r = svc->recall(request(query(0)), {});
     QVERIFY(r.ok());
@@ -222,7 +235,9 @@ void tst_Recall::subgraphRespectsCaps()
         edges.append(link("related_to", "hub", id, 0.5 + i / 100.0, 0.9));
     }
     QVERIFY(write(svc.service(), nodes, edges));
-    auto r = svc->recall(request(query(0), {{"limit", 1}, {"max_nodes", 10}, {"max_edges", 5}, {"ranked_limit", 7}}), {});
+    auto r = svc->recall(
+        request(query(0), {{"limit", 1}, {"max_nodes", 10}, {"max_edges", 5}, {"ranked_limit", 7}}),
+        {});
     QVERIFY(r.ok());
     QCOMPARE(r.value().nodes.size(), 10);
     QCOMPARE(r.value().edges.size(), 5);
@@ -235,29 +250,38 @@ void tst_Recall::subgraphRespectsCaps()
 void tst_Recall::contextTextHasSectionsAndCitations()
 {
     TempService svc;
-    QVERIFY(write(svc.service(), {vnode("Billing", "topic", "payments and invoices", vec(0)),
-                                  vnode("Acme", "entity", "a customer", vec(0, 1, 0.3)),
-                                  vnode("incident", "event", "invoice email bounced", vec(0, 2, 0.3),
-                                        {{"raw_ref", "log://1"}}),
-                                  vnode("rule1", "rule", "retry emails", vec(0, 3, 0.3),
-                                        {{"slots", QJsonObject{{"if_json", QJsonObject{{"intent", "email"}}},
-                                                               {"then_json", QJsonObject{{"tool", QJsonObject{{"prefer", QJsonArray{"mailer"}}}}}}}}})}));
+    QVERIFY(write(
+        svc.service(),
+        {vnode("Billing", "topic", "payments and invoices", vec(0)),
+         vnode("Acme", "entity", "a customer", vec(0, 1, 0.3)),
+         vnode("incident", "event", "invoice email bounced", vec(0, 2, 0.3),
+               {{"raw_ref", "log://1"}}),
+         vnode("rule1", "rule", "retry emails", vec(0, 3, 0.3),
+               {{"slots",
+                 QJsonObject{
+                     {"if_json", QJsonObject{{"intent", "email"}}},
+                     {"then_json",
+                      QJsonObject{{"tool", QJsonObject{{"prefer", QJsonArray{"mailer"}}}}}}}}})}));
     auto r = svc->recall(request(query(0)), {});
     QVERIFY(r.ok());
     const QString text = r.value().context.text;
     const QStringList blocks = text.split(QStringLiteral("\n\n"));
     QCOMPARE(blocks.size(), 4);
-    QVERIFY(blocks.at(0).startsWith(QStringLiteral("# Topics / Concepts\n- Billing: payments and invoices (node:")));
+    QVERIFY(blocks.at(0).startsWith(
+        QStringLiteral("# Topics / Concepts\n- Billing: payments and invoices (node:")));
     QVERIFY(blocks.at(1).startsWith(QStringLiteral("# Entities\n- Acme: a customer (node:")));
     QVERIFY(blocks.at(2).contains(QStringLiteral("- invoice email bounced (node:")));
     QVERIFY(blocks.at(2).contains(QStringLiteral(", raw_ref=log://1)")));
     // A new rule is in shadow; its state comes from the rule's status, not from slots.
-    QVERIFY2(blocks.at(3).startsWith(QStringLiteral("# Applicable Rules (Shadow/Active)\n- state=shadow scope=global pos=0 neg=0 summary=retry emails")),
-             qPrintable(blocks.at(3)));
+    QVERIFY2(
+        blocks.at(3).startsWith(QStringLiteral("# Applicable Rules (Shadow/Active)\n- state=shadow "
+                                               "scope=global pos=0 neg=0 summary=retry emails")),
+        qPrintable(blocks.at(3)));
     QVERIFY(blocks.at(3).contains(QStringLiteral("\n  if={\"intent\":\"email\"}")));
     QVERIFY(!text.endsWith(QLatin1Char('\n')));
     // Activating the rule shows up in the next recall's context.
-    const QString ruleId = r.value().context.items.last().toObject().value(QStringLiteral("node_id")).toString();
+    const QString ruleId
+        = r.value().context.items.last().toObject().value(QStringLiteral("node_id")).toString();
     RuleStateRequest activate;
     activate.ruleNodeId = ruleId;
     activate.state = QStringLiteral("active");
@@ -267,13 +291,16 @@ void tst_Recall::contextTextHasSectionsAndCitations()
     QVERIFY(again.ok());
     QVERIFY2(again.value().context.text.contains(QStringLiteral("- state=active scope=global")),
              qPrintable(again.value().context.text));
-    QCOMPARE(again.value().context.items.last().toObject().value(QStringLiteral("state")).toString(),
-             QStringLiteral("active"));
+    QCOMPARE(
+        again.value().context.items.last().toObject().value(QStringLiteral("state")).toString(),
+        QStringLiteral("active"));
 
     QCOMPARE(r.value().context.items.size(), 4);
     QCOMPARE(r.value().context.citations.size(), 4);
-    QCOMPARE(r.value().context.items.at(0).toObject().value("kind").toString(), QStringLiteral("topic"));
-    QCOMPARE(r.value().context.items.at(3).toObject().value("kind").toString(), QStringLiteral("rule"));
+    QCOMPARE(r.value().context.items.at(0).toObject().value("kind").toString(),
+             QStringLiteral("topic"));
+    QCOMPARE(r.value().context.items.at(3).toObject().value("kind").toString(),
+             QStringLiteral("rule"));
 }
 
 void tst_Recall::compressionRollupReplacesCitedEvents()
@@ -285,7 +312,8 @@ void tst_Recall::compressionRollupReplacesCitedEvents()
     const QString e1 = stableUuid(QStringLiteral("default:node:e1"));
     const QString e2 = stableUuid(QStringLiteral("default:node:e2"));
     const QJsonArray citations{QJsonObject{{"node_id", e1}}, QJsonObject{{"node_id", e2}}};
-    QJsonObject rollup{{"summary_kind", "compression_rollup"}, {"source_event_count", 2},
+    QJsonObject rollup{{"summary_kind", "compression_rollup"},
+                       {"source_event_count", 2},
                        {"citations", citations}};
     QJsonObject extra;
     extra.insert(QStringLiteral("slots"), rollup);
@@ -293,7 +321,9 @@ void tst_Recall::compressionRollupReplacesCitedEvents()
     auto r = svc->recall(request(query(0)), {});
     QVERIFY(r.ok());
     const QString text = r.value().context.text;
-    QVERIFY2(text.contains(QStringLiteral("(node:%1, compression, covers=2)").arg(stableUuid(QStringLiteral("default:node:rollup")))), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("(node:%1, compression, covers=2)")
+                               .arg(stableUuid(QStringLiteral("default:node:rollup")))),
+             qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("  evidence_node=") + e1));
     QVERIFY(!text.contains(QStringLiteral("first event")));
     QVERIFY(text.contains(QStringLiteral("third event")));
@@ -304,26 +334,32 @@ void tst_Recall::budgetCompactsTextButKeepsItems()
     TempService svc;
     QJsonArray nodes;
     for (int i = 0; i < 10; ++i)
-        nodes.append(vnode(QStringLiteral("event%1").arg(i), "event",
-                           QStringLiteral("a fairly long event summary number %1 with details").arg(i), vec(0, 20 + i, 0.1)));
+        nodes.append(
+            vnode(QStringLiteral("event%1").arg(i), "event",
+                  QStringLiteral("a fairly long event summary number %1 with details").arg(i),
+                  vec(0, 20 + i, 0.1)));
     nodes.append(vnode("topic", "topic", "the topic", vec(0)));
     QVERIFY(write(svc.service(), nodes));
     auto full = svc->recall(request(query(0), {{"return_debug", true}}), {});
-    auto compact = svc->recall(request(query(0), {{"return_debug", true}, {"context_char_budget", 300}}), {});
+    auto compact = svc->recall(
+        request(query(0), {{"return_debug", true}, {"context_char_budget", 300}}), {});
     QVERIFY(full.ok() && compact.ok());
     QVERIFY(full.value().context.text.size() > 300);
     QVERIFY(compact.value().context.text.size() <= 300);
-    QVERIFY(compact.value().context.text.contains(QStringLiteral("# Topics / Concepts")));   // topics kept first
+    QVERIFY(compact.value().context.text.contains(
+        QStringLiteral("# Topics / Concepts"))); // topics kept first
     QCOMPARE(compact.value().context.items.size(), full.value().context.items.size());
     QCOMPARE(compact.value().context.citations.size(), full.value().context.citations.size());
     const QJsonObject stats = compact.value().context.compaction;
     QCOMPARE(stats.value("applied").toBool(), true);
     QCOMPARE(stats.value("char_budget").toInt(), 300);
     QVERIFY(stats.value("dropped_lines").toInt() > 0);
-    QCOMPARE(stats.value("dropped_by_section").toObject().value("events").toInt(), stats.value("dropped_lines").toInt());
+    QCOMPARE(stats.value("dropped_by_section").toObject().value("events").toInt(),
+             stats.value("dropped_lines").toInt());
     QCOMPARE(stats.value("after_chars").toInt(), compact.value().context.text.size());
     // A token budget below the floor uses 160 characters.
-    auto tiny = svc->recall(request(query(0), {{"return_debug", true}, {"context_token_budget", 1}}), {});
+    auto tiny
+        = svc->recall(request(query(0), {{"return_debug", true}, {"context_token_budget", 1}}), {});
     QCOMPARE(tiny.value().context.compaction.value("char_budget").toInt(), 160);
 }
 
@@ -335,17 +371,23 @@ void tst_Recall::profilesAndPolicyResolveKnobs()
     c.recallProfile = QStringLiteral("legacy");
     QCOMPARE(resolveRecallKnobs(none, "t", "recall", c, 0).knobs.maxNodes, 50);
     c.recallProfilePolicy = QJsonDocument::fromJson(R"({"endpoint":{"recall_text":"quality_first"},
-        "tenant_default":{"acme":"strict_edges"},"tenant_endpoint":{"acme":{"recall":"quality_first"}}})").object();
-    QCOMPARE(resolveRecallKnobs(none, "acme", "recall", c, 0).profile, QStringLiteral("quality_first"));
-    QCOMPARE(resolveRecallKnobs(none, "acme", "recall", c, 0).profileSource, QStringLiteral("tenant_endpoint"));
-    QCOMPARE(resolveRecallKnobs(none, "acme", "recall_text", c, 0).profile, QStringLiteral("strict_edges"));
-    QCOMPARE(resolveRecallKnobs(none, "other", "recall_text", c, 0).profile, QStringLiteral("quality_first"));
+        "tenant_default":{"acme":"strict_edges"},"tenant_endpoint":{"acme":{"recall":"quality_first"}}})")
+                                .object();
+    QCOMPARE(resolveRecallKnobs(none, "acme", "recall", c, 0).profile,
+             QStringLiteral("quality_first"));
+    QCOMPARE(resolveRecallKnobs(none, "acme", "recall", c, 0).profileSource,
+             QStringLiteral("tenant_endpoint"));
+    QCOMPARE(resolveRecallKnobs(none, "acme", "recall_text", c, 0).profile,
+             QStringLiteral("strict_edges"));
+    QCOMPARE(resolveRecallKnobs(none, "other", "recall_text", c, 0).profile,
+             QStringLiteral("quality_first"));
     QCOMPARE(resolveRecallKnobs(none, "other", "recall", c, 0).profile, QStringLiteral("legacy"));
     // Adaptive downgrade only under queue pressure and only without pinned knobs.
     c.adaptiveDowngrade = true;
     c.adaptiveWaitMs = 100;
     c.adaptiveTargetProfile = QStringLiteral("strict_edges");
-    QCOMPARE(resolveRecallKnobs(none, "other", "recall", c, 150).profile, QStringLiteral("strict_edges"));
+    QCOMPARE(resolveRecallKnobs(none, "other", "recall", c, 150).profile,
+             QStringLiteral("strict_edges"));
     QVERIFY(resolveRecallKnobs(none, "other", "recall", c, 150).adaptiveApplied);
     QCOMPARE(resolveRecallKnobs(none, "other", "recall", c, 50).profile, QStringLiteral("legacy"));
     RecallRequest pinned;
@@ -379,7 +421,8 @@ void tst_Recall::debugEmbeddingsNeedAuthorisationAndSmallLimit()
     QCOMPARE(e.value("dims").toInt(), 1536);
     QJsonObject big = ask;
     big.insert("limit", 21);
-    QCOMPARE(svc->recall(request(query(0), big), admin).error().code, QStringLiteral("debug_embeddings_limit_too_high"));
+    QCOMPARE(svc->recall(request(query(0), big), admin).error().code,
+             QStringLiteral("debug_embeddings_limit_too_high"));
     QJsonObject noDebug{{"include_embeddings", true}};
     QCOMPARE(svc->recall(request(query(0), noDebug), admin).error().code,
              QStringLiteral("debug_embeddings_requires_return_debug"));
@@ -387,21 +430,26 @@ void tst_Recall::debugEmbeddingsNeedAuthorisationAndSmallLimit()
 
 void tst_Recall::recallTextEmbedsTheQuery()
 {
-    TempService svc;   // local provider
+    TempService svc; // local provider
     const auto textNode = [](const char *cid, const char *summary) {
-        return QJsonObject{{"client_id", cid}, {"type", "event"}, {"text_summary", summary},
+        return QJsonObject{{"client_id", cid},
+                           {"type", "event"},
+                           {"text_summary", summary},
                            {"memory_lane", "shared"}};
     };
-    QVERIFY(write(svc.service(), {textNode("dark", "the user prefers dark mode in the editor"),
-                                  textNode("revenue", "quarterly revenue grew in Europe"),
-                                  textNode("deploy", "deploy the service to the staging cluster")}));
+    QVERIFY(
+        write(svc.service(), {textNode("dark", "the user prefers dark mode in the editor"),
+                              textNode("revenue", "quarterly revenue grew in Europe"),
+                              textNode("deploy", "deploy the service to the staging cluster")}));
     QVERIFY(svc->waitForEmbeddings(10000));
-    auto req = RecallRequest::fromJson({{"query_text", "  which editor theme does the user like,  dark? "}}, true, 8000);
+    auto req = RecallRequest::fromJson(
+        {{"query_text", "  which editor theme does the user like,  dark? "}}, true, 8000);
     QVERIFY(req.ok());
     auto r = svc->recallText(req.value(), {});
     QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
     QVERIFY(!r.value().seeds.isEmpty());
-    QCOMPARE(r.value().seeds.first().node.textSummary, QStringLiteral("the user prefers dark mode in the editor"));
+    QCOMPARE(r.value().seeds.first().node.textSummary,
+             QStringLiteral("the user prefers dark mode in the editor"));
     QCOMPARE(r.value().queryText, QStringLiteral("which editor theme does the user like, dark?"));
     QCOMPARE(r.value().embeddingProvider, QStringLiteral("local:hashing-v1"));
 }
@@ -439,10 +487,11 @@ void tst_Recall::indexSurvivesRestart()
     TempService svc;
     QJsonArray nodes;
     for (int i = 0; i < 50; ++i)
-        nodes.append(vnode(QStringLiteral("n%1").arg(i), "event", QStringLiteral("n%1").arg(i), vec(i)));
+        nodes.append(
+            vnode(QStringLiteral("n%1").arg(i), "event", QStringLiteral("n%1").arg(i), vec(i)));
     QVERIFY(write(svc.service(), nodes));
     QVERIFY(svc->recall(request(query(7)), {}).ok());
-    QVERIFY(svc.reopen());   // saves the index on close, loads it on first use
+    QVERIFY(svc.reopen()); // saves the index on close, loads it on first use
     auto r = svc->recall(request(query(7)), {});
     QVERIFY(r.ok());
     QCOMPARE(r.value().seeds.first().node.title, QStringLiteral("n7"));

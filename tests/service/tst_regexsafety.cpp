@@ -2,9 +2,9 @@
 // at validation and never run at evaluation, a rule holds a bounded number of them, and only
 // the first kMaxRegexSubjectLength characters of a value are tested.
 
-#include "service/memoryservice.h"
 #include "service/api/toolrequests.h"
 #include "service/api/writerequest.h"
+#include "service/memoryservice.h"
 #include "service/rules/conditionmatcher.h"
 #include "tests/support/tempservice.h"
 
@@ -42,8 +42,12 @@ QJsonObject context(const QString &message)
 
 QString firstIssuePath(const Error &error)
 {
-    return error.details.value(QStringLiteral("issues")).toArray().first().toObject()
-        .value(QStringLiteral("path")).toString();
+    return error.details.value(QStringLiteral("issues"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(QStringLiteral("path"))
+        .toString();
 }
 
 /// Writes a shared rule node with these conditions and tries to make it enforce.
@@ -64,9 +68,10 @@ Result<RuleStateOutcome> writeAndActivate(MemoryService *service, const QJsonObj
     auto written = service->write(write.value(), RequestMeta{});
     if (!written)
         return written.error();
-    auto state = RuleStateRequest::fromJson({{QStringLiteral("rule_node_id"), written.value().nodes.first().id},
-                                             {QStringLiteral("state"), QStringLiteral("ACTIVE")},
-                                             {QStringLiteral("input_text"), QStringLiteral("activate")}});
+    auto state = RuleStateRequest::fromJson(
+        {{QStringLiteral("rule_node_id"), written.value().nodes.first().id},
+         {QStringLiteral("state"), QStringLiteral("ACTIVE")},
+         {QStringLiteral("input_text"), QStringLiteral("activate")}});
     if (!state)
         return state.error();
     return service->setRuleState(state.value(), RequestMeta{});
@@ -126,7 +131,8 @@ private slots:
 void tst_RegexSafety::pathologicalPatternsAreRefused_data()
 {
     QTest::addColumn<QString>("pattern");
-    const auto row = [](const char *pattern) { QTest::newRow(pattern) << QString::fromUtf8(pattern); };
+    const auto row
+        = [](const char *pattern) { QTest::newRow(pattern) << QString::fromUtf8(pattern); };
     // Nested and overlapping quantifiers.
     row("(a+)+");
     row("(a*)*");
@@ -167,8 +173,8 @@ void tst_RegexSafety::pathologicalPatternsAreRefused()
     QVERIFY(!compiledRegex(pattern));
 
     // Refused at validation, naming the condition.
-    const Result<void> valid = validateCondition(regexOn(QStringLiteral("msg"), pattern),
-                                                 QStringLiteral("slots.if"));
+    const Result<void> valid
+        = validateCondition(regexOn(QStringLiteral("msg"), pattern), QStringLiteral("slots.if"));
     QVERIFY(!valid.ok());
     QCOMPARE(valid.error().status, 400);
     QCOMPARE(valid.error().code, QStringLiteral("invalid_request"));
@@ -208,8 +214,8 @@ void tst_RegexSafety::commonPatternsAreAccepted()
     QFETCH(QString, pattern);
     QFETCH(QString, subject);
     QVERIFY(isSafeRegex(pattern));
-    const Result<void> valid = validateCondition(regexOn(QStringLiteral("msg"), pattern),
-                                                 QStringLiteral("slots.if"));
+    const Result<void> valid
+        = validateCondition(regexOn(QStringLiteral("msg"), pattern), QStringLiteral("slots.if"));
     QVERIFY2(valid.ok(), valid.ok() ? "" : qPrintable(valid.error().message));
     QVERIFY(matchCondition(regexOn(QStringLiteral("msg"), pattern), context(subject)));
 }
@@ -223,7 +229,7 @@ void tst_RegexSafety::compiledOncePerPattern()
     QVERIFY(first->isValid());
     QCOMPARE(*first, *second);
     QVERIFY(first->match(QStringLiteral("cached-42")).hasMatch());
-    QVERIFY(!compiledRegex(QStringLiteral("a{2,1}")));   // safe shape, does not compile
+    QVERIFY(!compiledRegex(QStringLiteral("a{2,1}"))); // safe shape, does not compile
 }
 
 void tst_RegexSafety::regexCountPerRuleIsBounded()
@@ -249,13 +255,14 @@ void tst_RegexSafety::regexCountSpansIfAndExceptions()
     QJsonArray ifConditions;
     for (int i = 0; i < inIf; ++i)
         ifConditions.append(regexOn(QStringLiteral("msg"), QStringLiteral("^m%1$").arg(i)));
-    const QJsonArray exceptions{regexOn(QStringLiteral("a"), QStringLiteral("^x$")),
-                                QJsonObject{{QStringLiteral("$and"),
-                                             QJsonArray{regexOn(QStringLiteral("b"), QStringLiteral("^y$")),
-                                                        regexOn(QStringLiteral("c"), QStringLiteral("^z$"))}}}};
-    const Result<void> valid = validateRuleConditions(anyOf(ifConditions), exceptions,
-                                                      QStringLiteral("slots.if"),
-                                                      QStringLiteral("slots.exceptions"));
+    const QJsonArray exceptions{
+        regexOn(QStringLiteral("a"), QStringLiteral("^x$")),
+        QJsonObject{{QStringLiteral("$and"),
+                     QJsonArray{regexOn(QStringLiteral("b"), QStringLiteral("^y$")),
+                                regexOn(QStringLiteral("c"), QStringLiteral("^z$"))}}}};
+    const Result<void> valid
+        = validateRuleConditions(anyOf(ifConditions), exceptions, QStringLiteral("slots.if"),
+                                 QStringLiteral("slots.exceptions"));
     QVERIFY(!valid.ok());
     QCOMPARE(firstIssuePath(valid.error()), QStringLiteral("slots.exceptions[1].$and[1].c.$regex"));
 
@@ -293,9 +300,11 @@ void tst_RegexSafety::activationEnforcesTheLimits()
     const auto overWithExceptions = writeAndActivate(
         svc.service(), anyOf(conditions), {regexOn(QStringLiteral("msg"), QStringLiteral("^x$"))});
     QVERIFY(!overWithExceptions.ok());
-    QCOMPARE(firstIssuePath(overWithExceptions.error()), QStringLiteral("slots.exceptions[0].msg.$regex"));
+    QCOMPARE(firstIssuePath(overWithExceptions.error()),
+             QStringLiteral("slots.exceptions[0].msg.$regex"));
 
-    const auto unsafe = writeAndActivate(svc.service(), regexOn(QStringLiteral("msg"), QStringLiteral("\\d+\\d+")));
+    const auto unsafe = writeAndActivate(
+        svc.service(), regexOn(QStringLiteral("msg"), QStringLiteral("\\d+\\d+")));
     QVERIFY(!unsafe.ok());
     QCOMPARE(firstIssuePath(unsafe.error()), QStringLiteral("slots.if.msg.$regex"));
 
@@ -352,7 +361,7 @@ void tst_RegexSafety::maximumRuleEvaluatesWithinBudget()
         QVERIFY2(isSafeRegex(pattern), qPrintable(pattern));
         conditions.append(regexOn(QStringLiteral("msg"), pattern));
     }
-    const QJsonObject ifJson = anyOf(conditions);   // $or: every condition runs, none matches
+    const QJsonObject ifJson = anyOf(conditions); // $or: every condition runs, none matches
     QVERIFY(validateCondition(ifJson, QStringLiteral("slots.if")).ok());
     const QJsonObject subject = context(heavySubject());
 
@@ -366,7 +375,8 @@ void tst_RegexSafety::maximumRuleEvaluatesWithinBudget()
     }
     qInfo("best evaluation of %d regex conditions: %.2f ms", kMaxRegexConditionsPerRule,
           double(bestNs) / 1e6);
-    QVERIFY2(bestNs < 50 * 1000 * 1000, qPrintable(QStringLiteral("%1 ms").arg(double(bestNs) / 1e6)));
+    QVERIFY2(bestNs < 50 * 1000 * 1000,
+             qPrintable(QStringLiteral("%1 ms").arg(double(bestNs) / 1e6)));
 }
 
 QTEST_GUILESS_MAIN(tst_RegexSafety)

@@ -32,8 +32,9 @@ Result<ReplayWriteOutcome> start(MemoryService *svc, QJsonObject body, const Req
     return svc->replayRunStart(req.value(), meta);
 }
 
-Result<ReplayWriteOutcome> before(MemoryService *svc, const QString &runId, int index, const QString &tool,
-                                  QJsonObject extra = {}, const RequestMeta &meta = {})
+Result<ReplayWriteOutcome> before(MemoryService *svc, const QString &runId, int index,
+                                  const QString &tool, QJsonObject extra = {},
+                                  const RequestMeta &meta = {})
 {
     extra.insert(s("run_id"), runId);
     extra.insert(s("step_index"), index);
@@ -93,7 +94,8 @@ QVector<EdgeRecord> edgesOf(MemoryService *svc, const QString &id)
     return detail ? detail.value().edges : QVector<EdgeRecord>();
 }
 
-bool hasEdge(const QVector<EdgeRecord> &edges, const QString &type, const QString &from, const QString &to)
+bool hasEdge(const QVector<EdgeRecord> &edges, const QString &type, const QString &from,
+             const QString &to)
 {
     for (const EdgeRecord &e : edges) {
         if (e.type == type && e.fromId == from && e.toId == to)
@@ -111,8 +113,7 @@ const ReplayStepView *stepById(const ReplayRunView &view, const QString &stepId)
     return nullptr;
 }
 
-template<typename Request>
-std::optional<Error> errorOf(const QJsonObject &body)
+template<typename Request> std::optional<Error> errorOf(const QJsonObject &body)
 {
     auto parsed = Request::fromJson(body);
     if (parsed)
@@ -177,7 +178,8 @@ void tst_Replay::recordsAreNodesEdgesAndCommits()
     QCOMPARE(runNode.type, s("event"));
     QCOMPARE(runNode.slotData.value(s("replay_kind")).toString(), s("run"));
     QCOMPARE(runNode.slotData.value(s("goal")).toString(), s("fix the flaky build"));
-    QCOMPARE(runNode.slotData.value(s("context_snapshot_hash")).toString(), QString(64, QLatin1Char('a')));
+    QCOMPARE(runNode.slotData.value(s("context_snapshot_hash")).toString(),
+             QString(64, QLatin1Char('a')));
     // auto_embed false: replay records never wait for an embedding.
     QVERIFY(runNode.embeddingStatus != s("pending"));
     // Auth off: the local user owns what it writes (DESIGN decision 3).
@@ -185,7 +187,8 @@ void tst_Replay::recordsAreNodesEdgesAndCommits()
 
     auto step = before(svc, run.runId, 1, s("shell"),
                        {{s("tool_input"), QJsonObject{{s("cmd"), s("make")}}},
-                        {s("preconditions"), objects(2)}, {s("safety_level"), s("auto_ok")}});
+                        {s("preconditions"), objects(2)},
+                        {s("safety_level"), s("auto_ok")}});
     QVERIFY(step);
     QCOMPARE(step.value().status, s("pending"));
     QCOMPARE(step.value().stepIndex, std::optional<int>(1));
@@ -194,8 +197,10 @@ void tst_Replay::recordsAreNodesEdgesAndCommits()
     QCOMPARE(stepNode.clientId, s("replay:step:%1:%2").arg(run.runId, step.value().stepId));
     QVERIFY(hasEdge(edgesOf(svc, stepNode.id), s("part_of"), stepNode.id, run.nodeId));
 
-    auto result = after(svc, {{s("run_id"), run.runId}, {s("step_id"), step.value().stepId},
-                              {s("status"), s("success")}, {s("repair_applied"), true}});
+    auto result = after(svc, {{s("run_id"), run.runId},
+                              {s("step_id"), step.value().stepId},
+                              {s("status"), s("success")},
+                              {s("repair_applied"), true}});
     QVERIFY(result);
     QVERIFY(result.value().repairApplied);
     const NodeRecord resultNode = nodeById(svc, result.value().nodeId);
@@ -232,10 +237,16 @@ void tst_Replay::runGetReportsStatusStepsArtifactsAndTimeline()
     auto one = before(svc, runId, 1, s("shell"), {{s("preconditions"), objects(1)}});
     auto two = before(svc, runId, 2, s("editor"), {{s("safety_level"), s("manual_only")}});
     QVERIFY(one && two);
-    QVERIFY(after(svc, {{s("run_id"), runId}, {s("step_id"), one.value().stepId}, {s("status"), s("failed")},
-                        {s("error"), s("exit 2")}, {s("artifact_refs"), QJsonArray{s("log://1")}}}));
-    QVERIFY(after(svc, {{s("run_id"), runId}, {s("step_id"), one.value().stepId}, {s("status"), s("success")},
-                        {s("postconditions"), objects(1)}, {s("artifact_refs"), QJsonArray{s("log://2"), s("diff://2")}}}));
+    QVERIFY(after(svc, {{s("run_id"), runId},
+                        {s("step_id"), one.value().stepId},
+                        {s("status"), s("failed")},
+                        {s("error"), s("exit 2")},
+                        {s("artifact_refs"), QJsonArray{s("log://1")}}}));
+    QVERIFY(after(svc, {{s("run_id"), runId},
+                        {s("step_id"), one.value().stepId},
+                        {s("status"), s("success")},
+                        {s("postconditions"), objects(1)},
+                        {s("artifact_refs"), QJsonArray{s("log://2"), s("diff://2")}}}));
 
     auto view = get(svc, runId);
     QVERIFY2(view, qPrintable(view ? QString() : view.error().message));
@@ -251,7 +262,8 @@ void tst_Replay::runGetReportsStatusStepsArtifactsAndTimeline()
     QStringList kinds;
     for (const ReplayTimelineEntry &t : timeline)
         kinds << t.replayKind;
-    QCOMPARE(kinds, (QStringList{s("run"), s("step"), s("step"), s("step_result"), s("step_result")}));
+    QCOMPARE(kinds,
+             (QStringList{s("run"), s("step"), s("step"), s("step_result"), s("step_result")}));
     for (int i = 1; i < timeline.size(); ++i)
         QVERIFY(timeline[i - 1].createdAt <= timeline[i].createdAt);
     QVERIFY(timeline.first().commitUri.endsWith(timeline.first().commitId));
@@ -283,7 +295,9 @@ void tst_Replay::runGetReportsStatusStepsArtifactsAndTimeline()
     QCOMPARE(view.value().counters.artifactRefs, 3);
 
     // Re-recording an earlier outcome makes it the latest again.
-    QVERIFY(after(svc, {{s("run_id"), runId}, {s("step_id"), one.value().stepId}, {s("status"), s("failed")}}));
+    QVERIFY(after(
+        svc,
+        {{s("run_id"), runId}, {s("step_id"), one.value().stepId}, {s("status"), s("failed")}}));
     QCOMPARE(stepById(get(svc, runId).value(), one.value().stepId)->status, s("failed"));
 
     QVERIFY(end(svc, runId, s("partial")));
@@ -303,9 +317,12 @@ void tst_Replay::includeFlagsEmptyTheArraysButKeepCounters()
     QVERIFY(run);
     auto step = before(svc, run.value().runId, 1, s("shell"));
     QVERIFY(step);
-    QVERIFY(after(svc, {{s("run_id"), run.value().runId}, {s("step_id"), step.value().stepId},
-                        {s("status"), s("success")}, {s("artifact_refs"), QJsonArray{s("a://1")}}}));
-    auto view = get(svc, QJsonObject{{s("run_id"), run.value().runId}, {s("include_steps"), false},
+    QVERIFY(after(svc, {{s("run_id"), run.value().runId},
+                        {s("step_id"), step.value().stepId},
+                        {s("status"), s("success")},
+                        {s("artifact_refs"), QJsonArray{s("a://1")}}}));
+    auto view = get(svc, QJsonObject{{s("run_id"), run.value().runId},
+                                     {s("include_steps"), false},
                                      {s("include_artifacts"), false}});
     QVERIFY(view);
     QVERIFY(view.value().steps.isEmpty());
@@ -328,12 +345,14 @@ void tst_Replay::stepAfterResolvesTheStepByIndex()
     QVERIFY(run);
     auto step = before(svc, run.value().runId, 3, s("browser"));
     QVERIFY(step);
-    auto result = after(svc, {{s("run_id"), run.value().runId}, {s("step_index"), 3}, {s("status"), s("skipped")}});
+    auto result = after(
+        svc, {{s("run_id"), run.value().runId}, {s("step_index"), 3}, {s("status"), s("skipped")}});
     QVERIFY2(result, qPrintable(result ? QString() : result.error().message));
     QCOMPARE(result.value().stepId, step.value().stepId);
     QVERIFY(hasEdge(edgesOf(svc, result.value().nodeId), s("related_to"), result.value().nodeId,
                     step.value().nodeId));
-    QCOMPARE(stepById(get(svc, run.value().runId).value(), step.value().stepId)->status, s("skipped"));
+    QCOMPARE(stepById(get(svc, run.value().runId).value(), step.value().stepId)->status,
+             s("skipped"));
 }
 
 void tst_Replay::provenanceNamesDecisionsAndCommits()
@@ -353,7 +372,8 @@ void tst_Replay::provenanceNamesDecisionsAndCommits()
     QStringList decisionIds;
     for (const char *tool : {"shell", "editor"}) {
         auto select = ToolSelectRequest::fromJson(
-            {{s("run_id"), runId}, {s("context"), QJsonObject{{s("task"), s("fix")}}},
+            {{s("run_id"), runId},
+             {s("context"), QJsonObject{{s("task"), s("fix")}}},
              {s("candidates"), QJsonArray{QString::fromLatin1(tool), s("browser")}}});
         QVERIFY(select);
         auto selected = svc->selectTools(select.value(), {});
@@ -361,7 +381,8 @@ void tst_Replay::provenanceNamesDecisionsAndCommits()
         decisionIds.prepend(selected.value().decision.id);
     }
     // A decision of another run stays out.
-    auto other = ToolSelectRequest::fromJson({{s("run_id"), s("another-run")}, {s("context"), QJsonObject()},
+    auto other = ToolSelectRequest::fromJson({{s("run_id"), s("another-run")},
+                                              {s("context"), QJsonObject()},
                                               {s("candidates"), QJsonArray{s("shell")}}});
     QVERIFY(other && svc->selectTools(other.value(), {}));
 
@@ -373,9 +394,9 @@ void tst_Replay::provenanceNamesDecisionsAndCommits()
     auto view = get(svc, runId);
     QVERIFY(view);
     const ReplayProvenance &p = view.value().provenance;
-    QCOMPARE(p.decisionId, decisionIds.first());          // newest decision of the run
+    QCOMPARE(p.decisionId, decisionIds.first()); // newest decision of the run
     QCOMPARE(p.decisionIds, decisionIds);
-    QCOMPARE(p.commitUri, ended.value().commitUri);        // the commit that changed the run last
+    QCOMPARE(p.commitUri, ended.value().commitUri); // the commit that changed the run last
     QCOMPARE(p.commitUris.size(), 3);
     QCOMPARE(p.commitUris.first(), run.value().commitUri);
     QCOMPARE(view.value().counters.decisions, 2);
@@ -410,7 +431,8 @@ void tst_Replay::laneVisibilityFollowsRecallRules()
     QVERIFY(asA);
     QCOMPARE(asA.value().counters.totalNodes, 2);
 
-    auto sharedRun = start(svc, {{s("producer_agent_id"), s("agent-a")}, {s("memory_lane"), s("shared")}});
+    auto sharedRun
+        = start(svc, {{s("producer_agent_id"), s("agent-a")}, {s("memory_lane"), s("shared")}});
     QVERIFY(sharedRun);
     auto sharedAsB = get(svc, QJsonObject{{s("run_id"), sharedRun.value().runId},
                                           {s("consumer_agent_id"), s("agent-b")}});
@@ -431,9 +453,10 @@ void tst_Replay::unknownRunIs404()
     QVERIFY(temp.isValid());
     MemoryService *svc = temp.service();
     const QString unknown = s("0b7c1a52-3d7e-4c1e-9a55-0d6c2f9e8a11");
-    for (const auto &outcome : {before(svc, unknown, 1, s("shell")),
-                                after(svc, {{s("run_id"), unknown}, {s("step_index"), 1}, {s("status"), s("success")}}),
-                                end(svc, unknown, s("failed"))}) {
+    for (const auto &outcome :
+         {before(svc, unknown, 1, s("shell")),
+          after(svc, {{s("run_id"), unknown}, {s("step_index"), 1}, {s("status"), s("success")}}),
+          end(svc, unknown, s("failed"))}) {
         QVERIFY(!outcome);
         QCOMPARE(outcome.error().status, 404);
         QCOMPARE(outcome.error().code, s("not_found"));
@@ -458,8 +481,8 @@ void tst_Replay::stepReferenceIsRequired()
     QVERIFY(!neither);
     QCOMPARE(neither.error().status, 400);
     QCOMPARE(neither.error().code, s("replay_step_reference_required"));
-    auto unknownIndex = after(svc, {{s("run_id"), run.value().runId}, {s("step_index"), 7},
-                                    {s("status"), s("success")}});
+    auto unknownIndex = after(
+        svc, {{s("run_id"), run.value().runId}, {s("step_index"), 7}, {s("status"), s("success")}});
     QVERIFY(!unknownIndex);
     QCOMPARE(unknownIndex.error().code, s("replay_step_reference_required"));
     QCOMPARE(commitCount(svc), commits);
@@ -472,30 +495,59 @@ void tst_Replay::validationNamesTheFieldAndWritesNothing_data()
     QTest::addColumn<QString>("path");
 
     const QString run = s("0b7c1a52-3d7e-4c1e-9a55-0d6c2f9e8a11");
-    const QJsonObject stepBase{{s("run_id"), run}, {s("step_index"), 1}, {s("tool_name"), s("shell")}};
+    const QJsonObject stepBase{
+        {s("run_id"), run}, {s("step_index"), 1}, {s("tool_name"), s("shell")}};
     const auto with = [](QJsonObject base, const char *key, const QJsonValue &value) {
         base.insert(QString::fromLatin1(key), value);
         return base;
     };
     QTest::newRow("start without goal") << s("start") << QJsonObject() << s("goal");
-    QTest::newRow("start run_id not a uuid") << s("start") << QJsonObject{{s("goal"), s("g")}, {s("run_id"), s("run-1")}} << s("run_id");
-    QTest::newRow("start bad snapshot hash") << s("start") << QJsonObject{{s("goal"), s("g")}, {s("context_snapshot_hash"), s("abc")}} << s("context_snapshot_hash");
-    QTest::newRow("start bad lane") << s("start") << QJsonObject{{s("goal"), s("g")}, {s("memory_lane"), s("team")}} << s("memory_lane");
-    QTest::newRow("before step_index 0") << s("before") << with(stepBase, "step_index", 0) << s("step_index");
-    QTest::newRow("before no step_index") << s("before") << QJsonObject{{s("run_id"), run}, {s("tool_name"), s("x")}} << s("step_index");
-    QTest::newRow("before no tool_name") << s("before") << QJsonObject{{s("run_id"), run}, {s("step_index"), 1}} << s("tool_name");
-    QTest::newRow("before 201 preconditions") << s("before") << with(stepBase, "preconditions", objects(201)) << s("preconditions");
-    QTest::newRow("before precondition not an object") << s("before") << with(stepBase, "preconditions", QJsonArray{1}) << s("preconditions[0]");
-    QTest::newRow("before bad safety_level") << s("before") << with(stepBase, "safety_level", s("yolo")) << s("safety_level");
-    QTest::newRow("before bad step_id") << s("before") << with(stepBase, "step_id", s("7")) << s("step_id");
-    QTest::newRow("after bad status") << s("after") << QJsonObject{{s("run_id"), run}, {s("status"), s("done")}} << s("status");
-    QTest::newRow("after no status") << s("after") << QJsonObject{{s("run_id"), run}} << s("status");
-    QTest::newRow("after 201 artifact_refs") << s("after") << QJsonObject{{s("run_id"), run}, {s("status"), s("success")}, {s("artifact_refs"), strings(201)}} << s("artifact_refs");
-    QTest::newRow("after 201 postconditions") << s("after") << QJsonObject{{s("run_id"), run}, {s("status"), s("success")}, {s("postconditions"), objects(201)}} << s("postconditions");
-    QTest::newRow("end bad status") << s("end") << QJsonObject{{s("run_id"), run}, {s("status"), s("skipped")}} << s("status");
-    QTest::newRow("end missing run_id") << s("end") << QJsonObject{{s("status"), s("success")}} << s("run_id");
-    QTest::newRow("get malformed run_id") << s("get") << QJsonObject{{s("run_id"), s("not-a-uuid")}} << s("run_id");
-    QTest::newRow("get include_steps not bool") << s("get") << QJsonObject{{s("run_id"), run}, {s("include_steps"), s("no")}} << s("include_steps");
+    QTest::newRow("start run_id not a uuid")
+        << s("start") << QJsonObject{{s("goal"), s("g")}, {s("run_id"), s("run-1")}} << s("run_id");
+    QTest::newRow("start bad snapshot hash")
+        << s("start") << QJsonObject{{s("goal"), s("g")}, {s("context_snapshot_hash"), s("abc")}}
+        << s("context_snapshot_hash");
+    QTest::newRow("start bad lane")
+        << s("start") << QJsonObject{{s("goal"), s("g")}, {s("memory_lane"), s("team")}}
+        << s("memory_lane");
+    QTest::newRow("before step_index 0")
+        << s("before") << with(stepBase, "step_index", 0) << s("step_index");
+    QTest::newRow("before no step_index")
+        << s("before") << QJsonObject{{s("run_id"), run}, {s("tool_name"), s("x")}}
+        << s("step_index");
+    QTest::newRow("before no tool_name")
+        << s("before") << QJsonObject{{s("run_id"), run}, {s("step_index"), 1}} << s("tool_name");
+    QTest::newRow("before 201 preconditions")
+        << s("before") << with(stepBase, "preconditions", objects(201)) << s("preconditions");
+    QTest::newRow("before precondition not an object")
+        << s("before") << with(stepBase, "preconditions", QJsonArray{1}) << s("preconditions[0]");
+    QTest::newRow("before bad safety_level")
+        << s("before") << with(stepBase, "safety_level", s("yolo")) << s("safety_level");
+    QTest::newRow("before bad step_id")
+        << s("before") << with(stepBase, "step_id", s("7")) << s("step_id");
+    QTest::newRow("after bad status")
+        << s("after") << QJsonObject{{s("run_id"), run}, {s("status"), s("done")}} << s("status");
+    QTest::newRow("after no status")
+        << s("after") << QJsonObject{{s("run_id"), run}} << s("status");
+    QTest::newRow("after 201 artifact_refs") << s("after")
+                                             << QJsonObject{{s("run_id"), run},
+                                                            {s("status"), s("success")},
+                                                            {s("artifact_refs"), strings(201)}}
+                                             << s("artifact_refs");
+    QTest::newRow("after 201 postconditions") << s("after")
+                                              << QJsonObject{{s("run_id"), run},
+                                                             {s("status"), s("success")},
+                                                             {s("postconditions"), objects(201)}}
+                                              << s("postconditions");
+    QTest::newRow("end bad status")
+        << s("end") << QJsonObject{{s("run_id"), run}, {s("status"), s("skipped")}} << s("status");
+    QTest::newRow("end missing run_id")
+        << s("end") << QJsonObject{{s("status"), s("success")}} << s("run_id");
+    QTest::newRow("get malformed run_id")
+        << s("get") << QJsonObject{{s("run_id"), s("not-a-uuid")}} << s("run_id");
+    QTest::newRow("get include_steps not bool")
+        << s("get") << QJsonObject{{s("run_id"), run}, {s("include_steps"), s("no")}}
+        << s("include_steps");
 }
 
 void tst_Replay::validationNamesTheFieldAndWritesNothing()
@@ -521,15 +573,17 @@ void tst_Replay::consoleReadsListRunsInEveryLane()
     MemoryService *svc = temp.service();
     auto first = start(svc, {{s("goal"), s("first goal")}});
     QVERIFY(first);
-    auto second = start(svc, {{s("goal"), s("second goal")}, {s("producer_agent_id"), s("agent-z")}});
+    auto second
+        = start(svc, {{s("goal"), s("second goal")}, {s("producer_agent_id"), s("agent-z")}});
     QVERIFY(second);
     QVERIFY(before(svc, first.value().runId, 1, s("shell")));
     QVERIFY(before(svc, first.value().runId, 2, s("editor")));
     QVERIFY(end(svc, first.value().runId, s("failed")));
     // Ordinary memory cannot take the prefix: it is reserved for the replay routes.
-    auto plain = WriteRequest::fromJson(Test::writeBody(
-        QJsonArray{QJsonObject{{s("client_id"), s("replay:run:not-a-run")}, {s("type"), s("event")},
-                               {s("text_summary"), s("hello")}}}));
+    auto plain = WriteRequest::fromJson(
+        Test::writeBody(QJsonArray{QJsonObject{{s("client_id"), s("replay:run:not-a-run")},
+                                               {s("type"), s("event")},
+                                               {s("text_summary"), s("hello")}}}));
     QVERIFY(plain);
     auto refused = svc->write(plain.value(), {});
     QVERIFY(!refused);

@@ -22,8 +22,11 @@ QString s(const char *text)
 QJsonObject node(const QString &clientId, const QString &type, const QString &lane = s("shared"),
                  const QString &owner = QString())
 {
-    QJsonObject n{{s("client_id"), clientId}, {s("type"), type}, {s("text_summary"), clientId + s(" text")},
-                  {s("memory_lane"), lane}, {s("slots"), QJsonObject{{s("note"), s("kept in slots")}}}};
+    QJsonObject n{{s("client_id"), clientId},
+                  {s("type"), type},
+                  {s("text_summary"), clientId + s(" text")},
+                  {s("memory_lane"), lane},
+                  {s("slots"), QJsonObject{{s("note"), s("kept in slots")}}}};
     if (!owner.isEmpty())
         n.insert(s("owner_agent_id"), owner);
     return n;
@@ -89,7 +92,8 @@ private slots:
             QCOMPARE(r.value().node->textSummary, n.clientId + s(" text"));
             QVERIFY(!r.value().includeSlots);
         }
-        auto withSlots = resolve(m_svc->service(), written.value().nodes.first().uri, {{s("include_slots"), true}});
+        auto withSlots = resolve(m_svc->service(), written.value().nodes.first().uri,
+                                 {{s("include_slots"), true}});
         QVERIFY(withSlots.ok());
         QVERIFY(withSlots.value().includeSlots);
     }
@@ -123,7 +127,8 @@ private slots:
         QVERIFY(select.ok());
         auto decision = svc->selectTools(select.value(), {});
         QVERIFY(decision.ok());
-        const QString uri = recordUri(s("default"), s("default"), s("decision"), decision.value().decision.id);
+        const QString uri
+            = recordUri(s("default"), s("default"), s("decision"), decision.value().decision.id);
         r = resolve(svc, uri);
         QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
         QCOMPARE(r.value().kind, s("decision"));
@@ -136,8 +141,10 @@ private slots:
         const QJsonObject edge{{s("type"), s("related_to")},
                                {s("src"), QJsonObject{{s("client_id"), s("mine")}}},
                                {s("dst"), QJsonObject{{s("client_id"), s("open")}}}};
-        auto written = write(svc, {node(s("mine"), s("event"), s("private"), s("agent-b")), node(s("open"), s("event"))},
-                             {edge});
+        auto written = write(
+            svc,
+            {node(s("mine"), s("event"), s("private"), s("agent-b")), node(s("open"), s("event"))},
+            {edge});
         QVERIFY(written.ok());
         const QString nodeUri = written.value().nodes.first().uri;
         const QString edgeUri = written.value().edges.first().uri;
@@ -146,13 +153,16 @@ private slots:
             QVERIFY(!hidden.ok());
             QCOMPARE(hidden.error().status, 404);
             QCOMPARE(hidden.error().code, s("not_found"));
-            auto defaultViewer = resolve(svc, uri);   // auth off: the local agent
+            auto defaultViewer = resolve(svc, uri); // auth off: the local agent
             QCOMPARE(defaultViewer.ok() ? 200 : defaultViewer.error().status, 404);
             auto owner = resolve(svc, uri, {{s("consumer_agent_id"), s("agent-b")}});
             QVERIFY2(owner.ok(), qPrintable(uri));
         }
-        QCOMPARE(resolve(svc, nodeUri, {{s("consumer_agent_id"), s("agent-a")}}).error().details
-                     .value(s("reason")).toString(), s("node_not_found_in_scope"));
+        QCOMPARE(resolve(svc, nodeUri, {{s("consumer_agent_id"), s("agent-a")}})
+                     .error()
+                     .details.value(s("reason"))
+                     .toString(),
+                 s("node_not_found_in_scope"));
     }
 
     void tenantMustBeTheCallersButScopeMayDiffer()
@@ -182,8 +192,9 @@ private slots:
     void malformedUnknownAndAbsentUris()
     {
         MemoryService *svc = m_svc->service();
-        for (const char *bad : {"http://default/default/event/x", "memorygraph://default/default/event",
-                                "memorygraph://default//event/x"}) {
+        for (const char *bad :
+             {"http://default/default/event/x", "memorygraph://default/default/event",
+              "memorygraph://default//event/x"}) {
             auto r = resolve(svc, s(bad));
             QVERIFY2(!r.ok(), bad);
             QCOMPARE(r.error().status, 400);
@@ -200,8 +211,10 @@ private slots:
 
         const QString id = randomUuid();
         const QList<std::pair<const char *, const char *>> absent{
-            {"event", "node_not_found_in_scope"}, {"edge", "edge_not_found_in_scope"},
-            {"commit", "commit_not_found_in_scope"}, {"decision", "decision_not_found_in_scope"}};
+            {"event", "node_not_found_in_scope"},
+            {"edge", "edge_not_found_in_scope"},
+            {"commit", "commit_not_found_in_scope"},
+            {"decision", "decision_not_found_in_scope"}};
         for (const auto &[kind, reason] : absent) {
             auto r = resolve(svc, recordUri(s("default"), s("default"), s(kind), id));
             QVERIFY(!r.ok());
@@ -214,9 +227,14 @@ private slots:
         auto written = write(svc, {node(s("e"), s("entity"))});
         QVERIFY(written.ok());
         const QString entityId = written.value().nodes.first().id;
-        QCOMPARE(resolve(svc, recordUri(s("default"), s("default"), s("event"), entityId)).error().status, 404);
+        QCOMPARE(resolve(svc, recordUri(s("default"), s("default"), s("event"), entityId))
+                     .error()
+                     .status,
+                 404);
         // And a record of another scope is not found under this scope's URI.
-        QCOMPARE(resolve(svc, recordUri(s("default"), s("other"), s("entity"), entityId)).error().status, 404);
+        QCOMPARE(
+            resolve(svc, recordUri(s("default"), s("other"), s("entity"), entityId)).error().status,
+            404);
     }
 
 private:

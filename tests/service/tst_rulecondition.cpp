@@ -169,7 +169,8 @@ void tst_RuleCondition::matches_data()
     row("dotted key", R"({"agent.id":"a1"})", R"({"agent":{"id":"a1"}})", true);
     row("dotted key miss", R"({"agent.id":"a1"})", R"({"agent":{"id":"a2"}})", false);
     row("dotted array index", R"({"task.labels.0":"x"})", R"({"task":{"labels":["x","y"]}})", true);
-    row("dotted array index 1", R"({"task.labels.1":"y"})", R"({"task":{"labels":["x","y"]}})", true);
+    row("dotted array index 1", R"({"task.labels.1":"y"})", R"({"task":{"labels":["x","y"]}})",
+        true);
     row("dotted index out of range", R"({"task.labels.2":{"$exists":false}})",
         R"({"task":{"labels":["x"]}})", true);
     row("dotted through primitive", R"({"a.b":{"$exists":false}})", R"({"a":5})", true);
@@ -210,14 +211,22 @@ void tst_RuleCondition::valueAtPath_data()
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("expected");
     const QString root = QStringLiteral(R"({"a":{"b":[10,{"c":null}]},"s":"str"})");
-    QTest::newRow("object") << root << "a" << R"({"b":[10,{"c":null}]})";
-    QTest::newRow("index") << root << "a.b.0" << "10";
-    QTest::newRow("null leaf") << root << "a.b.1.c" << "null";
-    QTest::newRow("missing") << root << "a.x" << "undefined";
-    QTest::newRow("out of range") << root << "a.b.5" << "undefined";
-    QTest::newRow("negative index") << root << "a.b.-1" << "undefined";
-    QTest::newRow("through string") << root << "s.length" << "undefined";
-    QTest::newRow("through null") << root << "a.b.1.c.d" << "undefined";
+    QTest::newRow("object") << root << "a"
+                            << R"({"b":[10,{"c":null}]})";
+    QTest::newRow("index") << root << "a.b.0"
+                           << "10";
+    QTest::newRow("null leaf") << root << "a.b.1.c"
+                               << "null";
+    QTest::newRow("missing") << root << "a.x"
+                             << "undefined";
+    QTest::newRow("out of range") << root << "a.b.5"
+                                  << "undefined";
+    QTest::newRow("negative index") << root << "a.b.-1"
+                                    << "undefined";
+    QTest::newRow("through string") << root << "s.length"
+                                    << "undefined";
+    QTest::newRow("through null") << root << "a.b.1.c.d"
+                                  << "undefined";
 }
 
 void tst_RuleCondition::valueAtPath()
@@ -235,11 +244,11 @@ void tst_RuleCondition::ruleMatchesContext_data()
     QTest::addColumn<QString>("ifJson");
     QTest::addColumn<QString>("exceptions");
     QTest::addColumn<bool>("expected");
-    const auto row = [](const char *name, const char *ifJson, const char *exceptions,
-                        bool expected) {
-        QTest::newRow(name) << QString::fromUtf8(ifJson) << QString::fromUtf8(exceptions)
-                            << expected;
-    };
+    const auto row
+        = [](const char *name, const char *ifJson, const char *exceptions, bool expected) {
+              QTest::newRow(name) << QString::fromUtf8(ifJson) << QString::fromUtf8(exceptions)
+                                  << expected;
+          };
     // context is {"intent":"deploy","env":"prod"}
     row("missing if", "undefined", "undefined", true);
     row("null if", "null", "[]", true);
@@ -273,19 +282,19 @@ void tst_RuleCondition::conditionPaths_data()
         << QStringList{"agent.id", "env", "intent"};
     QTest::newRow("empty") << "{}" << QStringList();
     QTest::newRow("missing") << "undefined" << QStringList();
-    QTest::newRow("dotted key literal") << R"({"agent.id":"a","task.labels.0":"x"})"
-                                        << QStringList{"agent.id", "task.labels.0"};
-    QTest::newRow("$not keeps prefix") << R"({"env":{"$not":{"$in":["prod"]}}})"
-                                       << QStringList{"env"};
-    QTest::newRow("$and keeps prefix") << R"({"n":{"$and":[{"$gte":1},{"$lte":5}]}})"
-                                       << QStringList{"n"};
+    QTest::newRow("dotted key literal")
+        << R"({"agent.id":"a","task.labels.0":"x"})" << QStringList{"agent.id", "task.labels.0"};
+    QTest::newRow("$not keeps prefix")
+        << R"({"env":{"$not":{"$in":["prod"]}}})" << QStringList{"env"};
+    QTest::newRow("$and keeps prefix")
+        << R"({"n":{"$and":[{"$gte":1},{"$lte":5}]}})" << QStringList{"n"};
     QTest::newRow("top-level operator has no path") << R"({"$regex":"x"})" << QStringList();
-    QTest::newRow("empty object and array leaves") << R"({"a":{},"b":[1],"c":null})"
-                                                   << QStringList{"a", "b", "c"};
-    QTest::newRow("de-duplicated") << R"({"$or":[{"x":1},{"x":2}],"y":{"z":1}})"
-                                   << QStringList{"x", "y.z"};
-    QTest::newRow("plain ascending order") << R"({"b":1,"B":1,"a.z":1,"a":{"b":1}})"
-                                           << QStringList{"B", "a.b", "a.z", "b"};
+    QTest::newRow("empty object and array leaves")
+        << R"({"a":{},"b":[1],"c":null})" << QStringList{"a", "b", "c"};
+    QTest::newRow("de-duplicated")
+        << R"({"$or":[{"x":1},{"x":2}],"y":{"z":1}})" << QStringList{"x", "y.z"};
+    QTest::newRow("plain ascending order")
+        << R"({"b":1,"B":1,"a.z":1,"a":{"b":1}})" << QStringList{"B", "a.b", "a.z", "b"};
 }
 
 void tst_RuleCondition::conditionPaths()
@@ -348,7 +357,8 @@ void tst_RuleCondition::validateConditionAccepts_data()
     QTest::newRow("empty") << "{}";
     QTest::newRow("missing") << "undefined";
     QTest::newRow("literals") << R"({"intent":"deploy","tags":["a"],"n":null})";
-    QTest::newRow("operators") << R"({"agent.id":{"$in":["a"]},"n":{"$gte":1},"e":{"$exists":true}})";
+    QTest::newRow("operators")
+        << R"({"agent.id":{"$in":["a"]},"n":{"$gte":1},"e":{"$exists":true}})";
     QTest::newRow("range with $and") << R"({"n":{"$and":[{"$gte":1},{"$lte":5}]}})";
     QTest::newRow("$or and $not")
         << R"({"$or":[{"env":{"$not":{"$eq":"prod"}}},{"msg":{"$regex":"^de"}}]})";
@@ -396,8 +406,7 @@ void tst_RuleCondition::validateConditionRejects()
     QVERIFY(!r.ok());
     QCOMPARE(r.error().status, 400);
     QCOMPARE(r.error().code, QStringLiteral("invalid_request"));
-    const QJsonObject issue =
-        r.error().details.value(u"issues").toArray().first().toObject();
+    const QJsonObject issue = r.error().details.value(u"issues").toArray().first().toObject();
     QCOMPARE(issue.value(u"path").toString(), path);
     QVERIFY(r.error().message.contains(path));
 }

@@ -3,7 +3,6 @@
 #include <QJsonDocument>
 #include <QTest>
 
-
 using namespace MemoryGraph::Rules;
 
 namespace {
@@ -93,8 +92,8 @@ void tst_RuleMerge::rankFormula_data()
     row("rule_meta", R"({"rule_meta":{"priority":5,"weight":0.5}})", 3, 1, 2, 5, 0.5, 5102);
     row("slots fallback", R"({"priority":3,"weight":2})", 1, 0, 1, 3, 2, 3201);
     row("rule_meta wins", R"({"rule_meta":{"priority":1},"priority":9})", 0, 0, 0, 1, 1, 1000);
-    row("null rule_meta falls through", R"({"rule_meta":{"priority":null},"priority":9})", 0, 0,
-        0, 9, 1, 9000);
+    row("null rule_meta falls through", R"({"rule_meta":{"priority":null},"priority":9})", 0, 0, 0,
+        9, 1, 9000);
     row("priority clamp high", R"({"rule_meta":{"priority":250}})", 0, 0, 0, 100, 1, 100000);
     row("priority clamp low", R"({"rule_meta":{"priority":-500}})", 0, 0, 0, -100, 1, -100000);
     row("priority trunc", R"({"rule_meta":{"priority":2.9}})", 0, 0, 0, 2, 1, 2000);
@@ -117,8 +116,8 @@ void tst_RuleMerge::rankFormula()
     QFETCH(int, priority);
     QFETCH(double, weight);
     QFETCH(double, score);
-    const RuleRank r = computeRank(QJsonDocument::fromJson(ruleSlots).object(), positive,
-                                   negative, specificity);
+    const RuleRank r
+        = computeRank(QJsonDocument::fromJson(ruleSlots).object(), positive, negative, specificity);
     QCOMPARE(r.priority, priority);
     QCOMPARE(r.weight, weight);
     QCOMPARE(r.evidenceScore, positive - negative);
@@ -129,7 +128,8 @@ void tst_RuleMerge::rankFormula()
 void tst_RuleMerge::rankJson()
 {
     const RuleRank r = computeRank(obj(R"({"rule_meta":{"priority":2,"weight":0.5}})"), 3, 1, 2);
-    QCOMPARE(r.toJson(), obj(R"({"score":2102,"evidence_score":2,"priority":2,"weight":0.5,"specificity":2})"));
+    QCOMPARE(r.toJson(),
+             obj(R"({"score":2102,"evidence_score":2,"priority":2,"weight":0.5,"specificity":2})"));
 }
 
 void tst_RuleMerge::noMatches()
@@ -183,7 +183,8 @@ void tst_RuleMerge::arraysUnion()
 {
     // Reference acceptance case 5.
     const MergedPolicy m = mergePolicies({
-        rule(QStringLiteral("a"), 1, R"({"output":{"format":"json","strict":true},"tool":{"allow":["psql"]}})"),
+        rule(QStringLiteral("a"), 1,
+             R"({"output":{"format":"json","strict":true},"tool":{"allow":["psql"]}})"),
         rule(QStringLiteral("b"), 2, R"({"tool":{"deny":["rm"],"allow":["psql"]}})"),
     });
     QCOMPARE(m.policy.value(u"tool").toObject(), obj(R"({"allow":["psql"],"deny":["rm"]})"));
@@ -195,8 +196,7 @@ void tst_RuleMerge::arraysUnion()
         rule(QStringLiteral("hi"), 9, R"({"extensions":{"tags":["b","c",{"k":1}]}})"),
         rule(QStringLiteral("lo"), 1, R"({"extensions":{"tags":["a","b",{"k":1}]}})"),
     });
-    QCOMPARE(u.policy.value(u"extensions").toObject(),
-             obj(R"({"tags":["a","b",{"k":1},"c"]})"));
+    QCOMPARE(u.policy.value(u"extensions").toObject(), obj(R"({"tags":["a","b",{"k":1},"c"]})"));
 }
 
 void tst_RuleMerge::sourcesTouchedPaths()
@@ -241,12 +241,15 @@ void tst_RuleMerge::conflictExplainLosers()
     QCOMPARE(first.value(u"winner").toObject().value(u"rule_node_id"), QJsonValue("r2"));
     // Losers: every other source touching exactly the path, by score descending.
     QCOMPARE(first.value(u"losers").toArray(),
-             QJsonDocument::fromJson(R"([{"rule_node_id":"r3","score":3},{"rule_node_id":"r1","score":1}])").array());
+             QJsonDocument::fromJson(
+                 R"([{"rule_node_id":"r3","score":3},{"rule_node_id":"r1","score":1}])")
+                 .array());
     QCOMPARE(first.value(u"reason"),
              QJsonValue("higher rank wins (priority > evidence*weight > condition_specificity)"));
     const QJsonObject second = m.conflictExplain.at(1).toObject();
-    QCOMPARE(second.value(u"winner").toObject(),
-             obj(R"({"rule_node_id":"r3","score":3,"priority":0,"weight":1,"evidence_score":0,"specificity":3})"));
+    QCOMPARE(
+        second.value(u"winner").toObject(),
+        obj(R"({"rule_node_id":"r3","score":3,"priority":0,"weight":1,"evidence_score":0,"specificity":3})"));
     QCOMPARE(second.value(u"losers").toArray().size(), 2);
     QCOMPARE(m.policy.value(u"output").toObject(), obj(R"({"format":"markdown","strict":true})"));
 }
@@ -255,8 +258,9 @@ void tst_RuleMerge::conflictExplainBounded()
 {
     QVector<MatchedRule> rules;
     for (int i = 0; i < 52; ++i)
-        rules.append(rule(QStringLiteral("r%1").arg(i, 2, 10, QLatin1Char('0')), i,
-                          QStringLiteral(R"({"extensions":{"v":%1}})").arg(i).toUtf8().constData()));
+        rules.append(
+            rule(QStringLiteral("r%1").arg(i, 2, 10, QLatin1Char('0')), i,
+                 QStringLiteral(R"({"extensions":{"v":%1}})").arg(i).toUtf8().constData()));
     const MergedPolicy m = mergePolicies(rules);
     QCOMPARE(m.conflicts.size(), 51);
     QCOMPARE(m.conflictExplain.size(), 50);
@@ -269,7 +273,8 @@ void tst_RuleMerge::toolPolicyAcceptanceCase()
     // Reference acceptance case 4.
     const MergedPolicy m = mergePolicies({
         rule(QStringLiteral("r_low"), 1, R"({"tool":{"prefer":["psql"],"allow":["psql","curl"]}})"),
-        rule(QStringLiteral("r_high"), 10, R"({"tool":{"prefer":["curl"],"allow":["curl"],"deny":["rm"]}})"),
+        rule(QStringLiteral("r_high"), 10,
+             R"({"tool":{"prefer":["curl"],"allow":["curl"],"deny":["rm"]}})"),
     });
     QCOMPARE(m.policy.value(u"tool").toObject(),
              obj(R"({"allow":["curl"],"deny":["rm"],"prefer":["curl","psql"]})"));
@@ -281,12 +286,14 @@ void tst_RuleMerge::toolPolicyAcceptanceCase()
 
     const QJsonArray contributions = m.toolExplain.value(u"contributions").toArray();
     QCOMPARE(contributions.size(), 2);
-    QCOMPARE(contributions.at(0).toObject(),
-             obj(R"({"rule_node_id":"r_high","score":10,"evidence_score":0,"priority":0,"weight":1,)"
-                 R"("specificity":0,"allow_n":1,"deny_n":1,"prefer_n":1,"first_prefer":"curl"})"));
+    QCOMPARE(
+        contributions.at(0).toObject(),
+        obj(R"({"rule_node_id":"r_high","score":10,"evidence_score":0,"priority":0,"weight":1,)"
+            R"("specificity":0,"allow_n":1,"deny_n":1,"prefer_n":1,"first_prefer":"curl"})"));
     QCOMPARE(contributions.at(1).toObject().value(u"rule_node_id"), QJsonValue("r_low"));
-    QCOMPARE(m.toolExplain.value(u"winners").toObject(),
-             obj(R"({"prefer_by_tool":{"curl":"r_high","psql":"r_low"},"deny_by_tool":{"rm":"r_high"}})"));
+    QCOMPARE(
+        m.toolExplain.value(u"winners").toObject(),
+        obj(R"({"prefer_by_tool":{"curl":"r_high","psql":"r_low"},"deny_by_tool":{"rm":"r_high"}})"));
 }
 
 void tst_RuleMerge::allowIntersectionSortedAndAlwaysReported()
@@ -339,7 +346,8 @@ void tst_RuleMerge::toolListsNormalizedAndEmptyIgnored()
 {
     const MergedPolicy m = mergePolicies({
         rule(QStringLiteral("empty"), 50, R"({"tool":{"allow":[],"deny":[],"prefer":[]}})"),
-        rule(QStringLiteral("messy"), 1, R"({"tool":{"deny":[" rm","rm ","rm"],"prefer":["a","a"]}})"),
+        rule(QStringLiteral("messy"), 1,
+             R"({"tool":{"deny":[" rm","rm ","rm"],"prefer":["a","a"]}})"),
         rule(QStringLiteral("none"), 9, R"({"output":{"format":"json"}})"),
     });
     QCOMPARE(m.policy.value(u"tool").toObject(), obj(R"({"deny":["rm"],"prefer":["a"]})"));
@@ -369,8 +377,8 @@ void tst_RuleMerge::summaryFormat()
     });
     const QStringList lines = toolConflictsSummary(m.toolExplain);
     QCOMPARE(lines.size(), 2);
-    QCOMPARE(lines.at(0), QStringLiteral(
-        "[allow_intersection] effective allowlist is intersection of 2 rule allowlists (size=1)"));
+    QCOMPARE(lines.at(0), QStringLiteral("[allow_intersection] effective allowlist is intersection "
+                                         "of 2 rule allowlists (size=1)"));
     QVERIFY(lines.at(1).startsWith(QStringLiteral("[prefer_competing_top_choice] ")));
     QVERIFY(lines.at(1).endsWith(QStringLiteral(" (winner=r_high)")));
     QVERIFY(toolConflictsSummary(mergePolicies({}).toolExplain).isEmpty());
@@ -396,17 +404,19 @@ void tst_RuleMerge::summaryBoundedAndTruncated()
     // Exactly 200 characters is kept whole.
     const QJsonObject exact{{QStringLiteral("code"), QStringLiteral("e")},
                             {QStringLiteral("message"), QString(196, u'y')}};
-    const QStringList one = toolConflictsSummary({{QStringLiteral("conflicts"), QJsonArray{exact}}});
+    const QStringList one
+        = toolConflictsSummary({{QStringLiteral("conflicts"), QJsonArray{exact}}});
     QCOMPARE(one.first().size(), 200);
     QVERIFY(!one.first().endsWith(QStringLiteral("...")));
 }
 
 void tst_RuleMerge::appliedJsonPrefix()
 {
-    const MergedPolicy m = mergePolicies({rule(QStringLiteral("r"), 1, R"({"tool":{"deny":["rm"]}})")});
+    const MergedPolicy m
+        = mergePolicies({rule(QStringLiteral("r"), 1, R"({"tool":{"deny":["rm"]}})")});
     const QJsonObject active = m.toJson();
-    QCOMPARE(active.keys(), (QStringList{"conflict_explain", "conflicts", "policy", "sources",
-                                         "tool_explain"}));
+    QCOMPARE(active.keys(),
+             (QStringList{"conflict_explain", "conflicts", "policy", "sources", "tool_explain"}));
     const QJsonObject shadow = m.toJson(QStringLiteral("shadow_"));
     QCOMPARE(shadow.value(u"shadow_policy").toObject(), m.policy);
     QVERIFY(!shadow.contains(u"policy"));

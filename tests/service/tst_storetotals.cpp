@@ -1,8 +1,8 @@
 // The store totals behind /health (schema step "row_counts") are seeded from the existing rows
 // when a database is upgraded, then kept by triggers.
 
-#include "service/memoryservice.h"
 #include "service/api/writerequest.h"
+#include "service/memoryservice.h"
 #include "tests/support/tempservice.h"
 
 #include <QDir>
@@ -39,7 +39,8 @@ QString runRaw(const QString &databaseFile, const QStringList &statements)
 {
     QString failure;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        QSqlDatabase db
+            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
         db.setDatabaseName(databaseFile);
         if (!db.open())
             return db.lastError().text();
@@ -61,7 +62,8 @@ QList<qint64> countedRows(const QString &databaseFile)
 {
     QList<qint64> counts;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("count"));
+        QSqlDatabase db
+            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("count"));
         db.setDatabaseName(databaseFile);
         if (db.open()) {
             for (const char *sql : {"SELECT COUNT(*) FROM nodes", "SELECT COUNT(*) FROM edges",
@@ -69,7 +71,8 @@ QList<qint64> countedRows(const QString &databaseFile)
                                     "SELECT COUNT(*) FROM (SELECT tenant_id, scope FROM commits"
                                     " UNION SELECT tenant_id, scope FROM nodes)"}) {
                 QSqlQuery q(db);
-                counts << ((q.exec(QString::fromLatin1(sql)) && q.next()) ? q.value(0).toLongLong() : -1);
+                counts << ((q.exec(QString::fromLatin1(sql)) && q.next()) ? q.value(0).toLongLong()
+                                                                          : -1);
             }
             db.close();
         }
@@ -100,20 +103,25 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
     env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
     TempService svc(env);
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), QStringLiteral("one"), {node(QStringLiteral("a")), node(QStringLiteral("b"))},
+    QVERIFY(write(svc.service(), QStringLiteral("one"),
+                  {node(QStringLiteral("a")), node(QStringLiteral("b"))},
                   {QJsonObject{{QStringLiteral("type"), QStringLiteral("part_of")},
-                               {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), QStringLiteral("a")}}},
-                               {QStringLiteral("dst"), QJsonObject{{QStringLiteral("client_id"), QStringLiteral("b")}}}}}));
+                               {QStringLiteral("src"),
+                                QJsonObject{{QStringLiteral("client_id"), QStringLiteral("a")}}},
+                               {QStringLiteral("dst"), QJsonObject{{QStringLiteral("client_id"),
+                                                                    QStringLiteral("b")}}}}}));
     QVERIFY(write(svc.service(), QStringLiteral("two"), {node(QStringLiteral("c"))}));
     const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
     QCOMPARE(healthTotals(svc.service()), countedRows(file));
 
     // Back to the schema before the totals existed, with the rows in place.
     QStringList downgrade;
-    for (const char *trigger : {"nodes_counted", "nodes_uncounted", "edges_counted", "edges_uncounted",
-                                "commits_counted", "commits_uncounted", "known_scopes_counted"})
+    for (const char *trigger :
+         {"nodes_counted", "nodes_uncounted", "edges_counted", "edges_uncounted", "commits_counted",
+          "commits_uncounted", "known_scopes_counted"})
         downgrade << QStringLiteral("DROP TRIGGER %1").arg(QLatin1String(trigger));
-    downgrade << QStringLiteral("DROP TABLE row_counts") << QStringLiteral("DROP TABLE known_scopes")
+    downgrade << QStringLiteral("DROP TABLE row_counts")
+              << QStringLiteral("DROP TABLE known_scopes")
               << QStringLiteral("DELETE FROM schema_migrations WHERE name = 'row_counts'");
     const QString failed = runRaw(file, downgrade);
     QVERIFY2(failed.isEmpty(), qPrintable(failed));

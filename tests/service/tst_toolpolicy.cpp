@@ -50,8 +50,9 @@ private slots:
 
 void tst_ToolPolicy::normalizeCandidates()
 {
-    QCOMPARE(Rules::normalizeCandidates(jsonArray(R"([" rm ","curl","","  ","psql","psql","rm",5])")),
-             (QStringList{"rm", "curl", "psql"}));
+    QCOMPARE(
+        Rules::normalizeCandidates(jsonArray(R"([" rm ","curl","","  ","psql","psql","rm",5])")),
+        (QStringList{"rm", "curl", "psql"}));
     QVERIFY(Rules::normalizeCandidates(QJsonArray()).isEmpty());
 }
 
@@ -93,7 +94,10 @@ void tst_ToolPolicy::preferOnlyAllowedInPreferOrder()
         true);
     QVERIFY(r.ok());
     const ToolSelection &s = r.value();
-    QCOMPARE(s.denied, jsonArray(R"([{"name":"c","reason":"deny_list"},{"name":"e","reason":"not_in_allow_list"}])"));
+    QCOMPARE(
+        s.denied,
+        jsonArray(
+            R"([{"name":"c","reason":"deny_list"},{"name":"e","reason":"not_in_allow_list"}])"));
     QCOMPARE(s.allowed, (QStringList{"a", "b", "d"}));
     QCOMPARE(s.preferred, (QStringList{"d", "b"}));
     QCOMPARE(s.ordered, (QStringList{"d", "b", "a"}));
@@ -149,13 +153,15 @@ void tst_ToolPolicy::fallbackIgnoresAllowlist()
     // The denied list is the deny-only result: psql is no longer reported as not allowed.
     QCOMPARE(s.denied, jsonArray(R"([{"name":"curl","reason":"deny_list"}])"));
     QCOMPARE(s.selected, QStringLiteral("psql"));
-    QCOMPARE(s.fallback,
-             obj(R"({"applied":true,"reason":"allowlist_filtered_all","effective_mode":"deny_only"})"));
+    QCOMPARE(
+        s.fallback,
+        obj(R"({"applied":true,"reason":"allowlist_filtered_all","effective_mode":"deny_only"})"));
 }
 
 void tst_ToolPolicy::fallbackDenyFilteredAll()
 {
-    const auto r = applyToolPolicy({"rm"}, obj(R"({"tool":{"deny":["rm"],"prefer":["rm"]}})"), false);
+    const auto r
+        = applyToolPolicy({"rm"}, obj(R"({"tool":{"deny":["rm"],"prefer":["rm"]}})"), false);
     QVERIFY(r.ok());
     const ToolSelection &s = r.value();
     QVERIFY(s.allowed.isEmpty());
@@ -169,8 +175,8 @@ void tst_ToolPolicy::fallbackDenyFilteredAll()
 
 void tst_ToolPolicy::fallbackAfterAllowlistStillEmpty()
 {
-    const auto r = applyToolPolicy({"a", "b"}, obj(R"({"tool":{"allow":["c"],"deny":["a","b"]}})"),
-                                   false);
+    const auto r
+        = applyToolPolicy({"a", "b"}, obj(R"({"tool":{"allow":["c"],"deny":["a","b"]}})"), false);
     QVERIFY(r.ok());
     QVERIFY(r.value().selected.isEmpty());
     QCOMPARE(r.value().fallback.value(u"reason"), QJsonValue("deny_filtered_all"));

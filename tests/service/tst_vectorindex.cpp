@@ -165,12 +165,12 @@ void tst_VectorIndex::upsertThenSearchFindsTheVectorFirst()
 void tst_VectorIndex::ordersByCosine()
 {
     VectorIndex index(4, 8);
-    const Vec same{2, 0, 0, 0};      // cos 1
-    const Vec close{3, 1, 0, 0};     // cos 3/sqrt(10)
-    const Vec diagonal{5, 5, 0, 0};  // cos 1/sqrt(2)
+    const Vec same{2, 0, 0, 0};       // cos 1
+    const Vec close{3, 1, 0, 0};      // cos 3/sqrt(10)
+    const Vec diagonal{5, 5, 0, 0};   // cos 1/sqrt(2)
     const Vec orthogonal{0, 0, 1, 0}; // cos 0
-    const Vec away{-1, -1, 0, 0};    // cos -1/sqrt(2)
-    const Vec opposite{-4, 0, 0, 0}; // cos -1
+    const Vec away{-1, -1, 0, 0};     // cos -1/sqrt(2)
+    const Vec opposite{-4, 0, 0, 0};  // cos -1
     QVERIFY(index.upsert(6, opposite.data()).ok());
     QVERIFY(index.upsert(4, orthogonal.data()).ok());
     QVERIFY(index.upsert(1, same.data()).ok());
@@ -180,8 +180,8 @@ void tst_VectorIndex::ordersByCosine()
 
     const Vec query{1, 0, 0, 0};
     const QList<quint64> expected{1, 2, 3, 4, 5, 6};
-    const float sims[] = {1.0f, float(3 / std::sqrt(10.0)), float(1 / std::sqrt(2.0)), 0.0f,
-                          float(-1 / std::sqrt(2.0)), -1.0f};
+    const float sims[] = {1.0f, float(3 / std::sqrt(10.0)), float(1 / std::sqrt(2.0)),
+                          0.0f, float(-1 / std::sqrt(2.0)), -1.0f};
     for (const auto &hits : {index.search(query.data(), 6), index.exactSearch(query.data(), 6)}) {
         QCOMPARE(labelsOf(hits), expected);
         for (int i = 0; i < 6; ++i)
@@ -254,7 +254,7 @@ void tst_VectorIndex::removeHidesLabelAndIsIdempotent()
     QVERIFY(!labelsOf(index.exactSearch(points[10].data(), 50)).contains(10));
     QCOMPARE(index.search(points[10].data(), 50).size(), 49);
 
-    QVERIFY(index.remove(10).ok()); // twice
+    QVERIFY(index.remove(10).ok());  // twice
     QVERIFY(index.remove(999).ok()); // never existed
     QCOMPARE(index.size(), qint64(49));
 
@@ -478,8 +478,8 @@ void tst_VectorIndex::loadRejectsDamagedFiles()
     };
 
     QByteArray flipped = good;
-    flipped[kHeaderSize + (good.size() - kHeaderSize) / 2] =
-        char(flipped[kHeaderSize + (good.size() - kHeaderSize) / 2] ^ 0x01);
+    flipped[kHeaderSize + (good.size() - kHeaderSize) / 2]
+        = char(flipped[kHeaderSize + (good.size() - kHeaderSize) / 2] ^ 0x01);
     expectFailure(flipped, 16, QStringLiteral("index_corrupt"));
 
     QByteArray lastByte = good;
@@ -616,9 +616,8 @@ void tst_VectorIndex::concurrentSearchesWhileUpserting()
         }
         writing = false;
     });
-    const std::function<bool(quint64)> evenExtras = [](quint64 l) {
-        return l < 10000 || l % 2 == 0;
-    };
+    const std::function<bool(quint64)> evenExtras
+        = [](quint64 l) { return l < 10000 || l % 2 == 0; };
     std::vector<std::thread> readers;
     for (int t = 0; t < 4; ++t) {
         readers.emplace_back([&, t] {

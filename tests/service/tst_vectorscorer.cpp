@@ -47,7 +47,8 @@ QList<Kernel> kernelsOfThisCpu()
     return kernels;
 }
 
-const QList<qsizetype> kOddSizes{0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 63, 100, 257, 1535, 1536, 1537};
+const QList<qsizetype> kOddSizes{0,  1,  3,  7,   8,   9,    15,   16,  17,
+                                 31, 33, 63, 100, 257, 1535, 1536, 1537};
 
 } // namespace
 
@@ -75,7 +76,9 @@ void tst_VectorScorer::dotMatchesTheReferenceOnOddSizes()
             QVERIFY2(std::abs(double(got) - want) <= tolerance(a.data(), b.data(), n),
                      qPrintable(QStringLiteral("%1, n=%2: %3 vs %4")
                                     .arg(QLatin1String(VectorScorer::kernelName(kernel)))
-                                    .arg(n).arg(double(got)).arg(want)));
+                                    .arg(n)
+                                    .arg(double(got))
+                                    .arg(want)));
         }
     }
 }
@@ -89,7 +92,8 @@ void tst_VectorScorer::dotManyMatchesTheReferenceForEveryRowCount()
                 const auto query = randomFloats(rng, dim);
                 const auto rows = randomFloats(rng, rowCount * dim);
                 std::vector<float> scores(size_t(rowCount) + 1, -12345.0f);
-                VectorScorer::dotMany(kernel, query.data(), rows.data(), rowCount, dim, scores.data());
+                VectorScorer::dotMany(kernel, query.data(), rows.data(), rowCount, dim,
+                                      scores.data());
                 for (qsizetype r = 0; r < rowCount; ++r) {
                     const float *row = rows.data() + r * dim;
                     const double want = referenceDot(query.data(), row, dim);
@@ -97,9 +101,11 @@ void tst_VectorScorer::dotManyMatchesTheReferenceForEveryRowCount()
                                  <= tolerance(query.data(), row, dim),
                              qPrintable(QStringLiteral("%1, dim=%2, row %3 of %4")
                                             .arg(QLatin1String(VectorScorer::kernelName(kernel)))
-                                            .arg(dim).arg(r).arg(rowCount)));
+                                            .arg(dim)
+                                            .arg(r)
+                                            .arg(rowCount)));
                 }
-                QCOMPARE(scores[size_t(rowCount)], -12345.0f);   // nothing written past the end
+                QCOMPARE(scores[size_t(rowCount)], -12345.0f); // nothing written past the end
             }
         }
     }
@@ -125,7 +131,7 @@ void tst_VectorScorer::unalignedInputsAreFine()
     std::mt19937 rng(14);
     const qsizetype dim = 1536;
     const auto buffer = randomFloats(rng, 3 * dim + 3);
-    const float *query = buffer.data() + 1;           // 4-byte aligned only
+    const float *query = buffer.data() + 1; // 4-byte aligned only
     const float *rows = buffer.data() + dim + 2;
     std::vector<float> scores(2);
     VectorScorer::dotMany(query, rows, 2, dim, scores.data());

@@ -30,18 +30,32 @@ void tst_WriteRequest::rejectsInvalidFields_data()
     row("auto_embed boolean", R"({"input_text":"x","auto_embed":"yes"})", "auto_embed");
     row("nodes must be an array", R"({"input_text":"x","nodes":{}})", "nodes");
     row("node must be an object", R"({"input_text":"x","nodes":[1]})", "nodes[0]");
-    row("node type required", R"({"input_text":"x","nodes":[{"text_summary":"a"}]})", "nodes[0].type");
+    row("node type required", R"({"input_text":"x","nodes":[{"text_summary":"a"}]})",
+        "nodes[0].type");
     row("node type enum", R"({"input_text":"x","nodes":[{"type":"thing"}]})", "nodes[0].type");
-    row("node tier enum", R"({"input_text":"x","nodes":[{"type":"event","tier":"lukewarm"}]})", "nodes[0].tier");
-    row("salience range", R"({"input_text":"x","nodes":[{"type":"event","salience":2}]})", "nodes[0].salience");
-    row("slots object", R"({"input_text":"x","nodes":[{"type":"event","slots":[]}]})", "nodes[0].slots");
-    row("node id uuid", R"({"input_text":"x","nodes":[{"type":"event","id":"abc"}]})", "nodes[0].id");
-    row("embedding length", R"({"input_text":"x","nodes":[{"type":"event","embedding":[1,2]}]})", "nodes[0].embedding");
-    row("empty string", R"({"input_text":"x","nodes":[{"type":"event","title":"  "}]})", "nodes[0].title");
-    row("edge type required", R"({"input_text":"x","edges":[{"src":{"id":"a"}}]})", "edges[0].type");
-    row("edge src required", R"({"input_text":"x","edges":[{"type":"part_of","dst":{"client_id":"b"}}]})", "edges[0].src");
-    row("edge endpoint needs id", R"({"input_text":"x","edges":[{"type":"part_of","src":{},"dst":{"client_id":"b"}}]})", "edges[0].src");
-    row("edge weight range", R"({"input_text":"x","edges":[{"type":"part_of","src":{"client_id":"a"},"dst":{"client_id":"b"},"weight":-1}]})", "edges[0].weight");
+    row("node tier enum", R"({"input_text":"x","nodes":[{"type":"event","tier":"lukewarm"}]})",
+        "nodes[0].tier");
+    row("salience range", R"({"input_text":"x","nodes":[{"type":"event","salience":2}]})",
+        "nodes[0].salience");
+    row("slots object", R"({"input_text":"x","nodes":[{"type":"event","slots":[]}]})",
+        "nodes[0].slots");
+    row("node id uuid", R"({"input_text":"x","nodes":[{"type":"event","id":"abc"}]})",
+        "nodes[0].id");
+    row("embedding length", R"({"input_text":"x","nodes":[{"type":"event","embedding":[1,2]}]})",
+        "nodes[0].embedding");
+    row("empty string", R"({"input_text":"x","nodes":[{"type":"event","title":"  "}]})",
+        "nodes[0].title");
+    row("edge type required", R"({"input_text":"x","edges":[{"src":{"id":"a"}}]})",
+        "edges[0].type");
+    row("edge src required",
+        R"({"input_text":"x","edges":[{"type":"part_of","dst":{"client_id":"b"}}]})",
+        "edges[0].src");
+    row("edge endpoint needs id",
+        R"({"input_text":"x","edges":[{"type":"part_of","src":{},"dst":{"client_id":"b"}}]})",
+        "edges[0].src");
+    row("edge weight range",
+        R"({"input_text":"x","edges":[{"type":"part_of","src":{"client_id":"a"},"dst":{"client_id":"b"},"weight":-1}]})",
+        "edges[0].weight");
 }
 
 void tst_WriteRequest::rejectsInvalidFields()
@@ -52,7 +66,8 @@ void tst_WriteRequest::rejectsInvalidFields()
     QVERIFY(!r.ok());
     QCOMPARE(r.error().status, 400);
     QCOMPARE(r.error().code, QStringLiteral("invalid_request"));
-    const QJsonObject issue = r.error().details.value(QStringLiteral("issues")).toArray().first().toObject();
+    const QJsonObject issue
+        = r.error().details.value(QStringLiteral("issues")).toArray().first().toObject();
     QCOMPARE(issue.value(QStringLiteral("path")).toString(), path);
     QVERIFY(r.error().message.contains(path));
 }
@@ -62,9 +77,11 @@ void tst_WriteRequest::acceptsMinimalBodies()
     auto a = WriteRequest::fromJson(QJsonDocument::fromJson(R"({"input_text":"hello"})").object());
     QVERIFY(a.ok());
     QVERIFY(!a.value().nodesGiven);
-    auto b = WriteRequest::fromJson(QJsonDocument::fromJson(
-        R"({"input_sha256":"ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
-            "nodes":[{"type":"event","text_summary":"x","tenant_id":null}]})").object());
+    auto b = WriteRequest::fromJson(
+        QJsonDocument::fromJson(
+            R"({"input_sha256":"ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
+            "nodes":[{"type":"event","text_summary":"x","tenant_id":null}]})")
+            .object());
     QVERIFY(b.ok());
     QCOMPARE(b.value().inputSha256.left(6), QStringLiteral("abcdef"));
     QCOMPARE(b.value().nodes.size(), 1);

@@ -84,10 +84,11 @@ void tst_WriteService::writeStoresNodesEdgesAndCommit()
 {
     TempService svc;
     QVERIFY(svc.isValid());
-    auto r = doWrite(svc.service(),
-                     writeBody({node(QStringLiteral("a"), QStringLiteral("Alpha happened")),
-                                node(QStringLiteral("t"), QStringLiteral("Topic"), QStringLiteral("topic"))},
-                               {edge(QStringLiteral("part_of"), QStringLiteral("a"), QStringLiteral("t"))}));
+    auto r = doWrite(
+        svc.service(),
+        writeBody({node(QStringLiteral("a"), QStringLiteral("Alpha happened")),
+                   node(QStringLiteral("t"), QStringLiteral("Topic"), QStringLiteral("topic"))},
+                  {edge(QStringLiteral("part_of"), QStringLiteral("a"), QStringLiteral("t"))}));
     QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
     const WriteResult &w = r.value();
     QCOMPARE(w.nodes.size(), 2);
@@ -97,7 +98,8 @@ void tst_WriteService::writeStoresNodesEdgesAndCommit()
     QVERIFY(w.commitUri.startsWith(QStringLiteral("memorygraph://default/default/commit/")));
     QCOMPARE(w.commitHash.size(), 64);
     QCOMPARE(commitCount(svc.service()), 1);
-    auto detail = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), w.nodes.at(0).id);
+    auto detail
+        = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), w.nodes.at(0).id);
     QVERIFY(detail.ok());
     QCOMPARE(detail.value().node.textSummary, QStringLiteral("Alpha happened"));
     QCOMPARE(detail.value().node.tier, QStringLiteral("hot"));
@@ -110,9 +112,11 @@ void tst_WriteService::writeStoresNodesEdgesAndCommit()
 void tst_WriteService::clientIdGivesStableNodeId()
 {
     TempService svc;
-    auto first = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("one"))}));
-    auto second = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("two"))},
-                                                   {}, QStringLiteral("other input")));
+    auto first
+        = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("one"))}));
+    auto second
+        = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("two"))}, {},
+                                           QStringLiteral("other input")));
     QVERIFY(first.ok() && second.ok());
     QCOMPARE(first.value().nodes.first().id, second.value().nodes.first().id);
 }
@@ -133,12 +137,15 @@ void tst_WriteService::identicalResendReturnsSameCommit()
 void tst_WriteService::changedContentUpdatesNodeWithNewCommit()
 {
     TempService svc;
-    auto first = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("before"))}));
-    auto second = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("after"))}));
+    auto first
+        = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("before"))}));
+    auto second
+        = doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("after"))}));
     QVERIFY(first.ok() && second.ok());
     QVERIFY(second.value().commitId != first.value().commitId);
     QCOMPARE(commitCount(svc.service()), 2);
-    const NodeRecord n = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
+    const NodeRecord n
+        = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
     QCOMPARE(n.textSummary, QStringLiteral("after"));
     QCOMPARE(n.commitId, second.value().commitId);
 }
@@ -152,8 +159,11 @@ void tst_WriteService::omittedFieldsKeepStoredValuesOnUpdate()
     full.insert(QStringLiteral("salience"), 0.9);
     full.insert(QStringLiteral("slots"), QJsonObject{{QStringLiteral("k"), 1}});
     QVERIFY(doWrite(svc.service(), writeBody({full})).ok());
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("new text"))})).ok());
-    const NodeRecord n = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
+    QVERIFY(
+        doWrite(svc.service(), writeBody({node(QStringLiteral("x"), QStringLiteral("new text"))}))
+            .ok());
+    const NodeRecord n
+        = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
     QCOMPARE(n.textSummary, QStringLiteral("new text"));
     QCOMPARE(n.tier, QStringLiteral("cold"));
     QCOMPARE(n.title, QStringLiteral("Title"));
@@ -164,8 +174,10 @@ void tst_WriteService::omittedFieldsKeepStoredValuesOnUpdate()
 void tst_WriteService::commitsChainWithinScope()
 {
     TempService svc;
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("1"))})).ok());
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("b"), QStringLiteral("2"))})).ok());
+    QVERIFY(
+        doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("1"))})).ok());
+    QVERIFY(
+        doWrite(svc.service(), writeBody({node(QStringLiteral("b"), QStringLiteral("2"))})).ok());
     QJsonObject other = writeBody({node(QStringLiteral("c"), QStringLiteral("3"))});
     other.insert(QStringLiteral("scope"), QStringLiteral("elsewhere"));
     QVERIFY(doWrite(svc.service(), other).ok());
@@ -187,8 +199,10 @@ void tst_WriteService::commitsChainWithinScope()
 void tst_WriteService::defaultLaneIsPrivateOwnedByLocalUser()
 {
     TempService svc;
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("mine"))})).ok());
-    const NodeRecord n = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
+    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("mine"))}))
+                .ok());
+    const NodeRecord n
+        = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
     QCOMPARE(n.memoryLane, QStringLiteral("private"));
     QCOMPARE(n.producerAgentId, QStringLiteral("local-user"));
     QCOMPARE(n.ownerAgentId, QStringLiteral("local-user"));
@@ -197,7 +211,8 @@ void tst_WriteService::defaultLaneIsPrivateOwnedByLocalUser()
 void tst_WriteService::noNodesWarnsAndStillCommits()
 {
     TempService svc;
-    auto r = doWrite(svc.service(), QJsonObject{{QStringLiteral("input_text"), QStringLiteral("just a note")}});
+    auto r = doWrite(svc.service(),
+                     QJsonObject{{QStringLiteral("input_text"), QStringLiteral("just a note")}});
     QVERIFY(r.ok());
     QCOMPARE(r.value().warnings.size(), 1);
     QCOMPARE(r.value().warnings.first().code, QStringLiteral("write_no_nodes"));
@@ -212,7 +227,8 @@ void tst_WriteService::requireNodesRejectsEmptyWrite()
     env.insert(QStringLiteral("MEMORY_WRITE_REQUIRE_NODES"), QStringLiteral("true"));
     TempService svc(env);
     QVERIFY(svc.isValid());
-    auto r = doWrite(svc.service(), QJsonObject{{QStringLiteral("input_text"), QStringLiteral("x")}});
+    auto r
+        = doWrite(svc.service(), QJsonObject{{QStringLiteral("input_text"), QStringLiteral("x")}});
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, QStringLiteral("write_nodes_required"));
     QCOMPARE(r.error().status, 400);
@@ -223,13 +239,16 @@ void tst_WriteService::privateRuleWithoutOwnerIsRejectedAndNothingWritten()
 {
     QProcessEnvironment env;
     env.insert(QStringLiteral("MEMORY_AUTH_MODE"), QStringLiteral("api_key"));
-    env.insert(QStringLiteral("MEMORY_API_KEYS_JSON"), QStringLiteral(R"({"k":{"tenant_id":"acme"}})"));
+    env.insert(QStringLiteral("MEMORY_API_KEYS_JSON"),
+               QStringLiteral(R"({"k":{"tenant_id":"acme"}})"));
     TempService svc(env);
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
     RequestMeta meta;
     meta.principal = Principal{QStringLiteral("acme"), {}, {}, {}, QStringLiteral("api_key")};
-    QJsonObject rule = node(QStringLiteral("r"), QStringLiteral("prefer search"), QStringLiteral("rule"));
-    auto r = doWrite(svc.service(), writeBody({node(QStringLiteral("e"), QStringLiteral("ok")), rule}), meta);
+    QJsonObject rule
+        = node(QStringLiteral("r"), QStringLiteral("prefer search"), QStringLiteral("rule"));
+    auto r = doWrite(svc.service(),
+                     writeBody({node(QStringLiteral("e"), QStringLiteral("ok")), rule}), meta);
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, QStringLiteral("invalid_private_rule_owner"));
     QCOMPARE(r.error().details.value(QStringLiteral("type")).toString(), QStringLiteral("rule"));
@@ -248,7 +267,8 @@ void tst_WriteService::clientEmbeddingMakesNodeReady()
     QJsonObject n = node(QStringLiteral("v"), QStringLiteral("vector"));
     n.insert(QStringLiteral("embedding"), vector);
     QVERIFY(doWrite(svc.service(), writeBody({n})).ok());
-    const NodeRecord stored = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
+    const NodeRecord stored
+        = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
     QCOMPARE(stored.embeddingStatus, QStringLiteral("ready"));
     QCOMPARE(stored.embeddingModel, QStringLiteral("client"));
 }
@@ -258,26 +278,31 @@ void tst_WriteService::nodeWithoutEmbeddingIsNotReady()
     QProcessEnvironment env;
     env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
     TempService svc(env);
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("text"))})).ok());
-    const NodeRecord n = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
+    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("text"))}))
+                .ok());
+    const NodeRecord n
+        = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
     QCOMPARE(n.embeddingStatus, QStringLiteral("failed"));
     QCOMPARE(n.embeddingError, QStringLiteral("auto_embed_disabled_or_no_provider"));
 }
 
 void tst_WriteService::backfillEmbedsPendingNodes()
 {
-    TempService svc;   // default provider: local
-    QJsonObject body = writeBody({node(QStringLiteral("a"), QStringLiteral("the deploy failed on staging")),
-                                  node(QStringLiteral("b"), QStringLiteral("from a"))});
+    TempService svc; // default provider: local
+    QJsonObject body
+        = writeBody({node(QStringLiteral("a"), QStringLiteral("the deploy failed on staging")),
+                     node(QStringLiteral("b"), QStringLiteral("from a"))});
     auto r = doWrite(svc.service(), body);
     QVERIFY(r.ok());
     QCOMPARE(r.value().pendingEmbeddings, 2);
     QVERIFY(svc->waitForEmbeddings(10000));
-    auto a = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), r.value().nodes.at(0).id);
+    auto a = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
+                             r.value().nodes.at(0).id);
     QCOMPARE(a.value().node.embeddingStatus, QStringLiteral("ready"));
     QCOMPARE(a.value().node.embeddingModel, QStringLiteral("local-hashing-v1"));
     // A text with nothing to embed fails at once instead of being retried forever.
-    auto b = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), r.value().nodes.at(1).id);
+    auto b = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
+                             r.value().nodes.at(1).id);
     QCOMPARE(b.value().node.embeddingStatus, QStringLiteral("failed"));
     QCOMPARE(b.value().node.embeddingError, QStringLiteral("invalid_request"));
     // auto_embed=false leaves the node without a vector.
@@ -285,7 +310,8 @@ void tst_WriteService::backfillEmbedsPendingNodes()
     off.insert(QStringLiteral("auto_embed"), false);
     auto c = doWrite(svc.service(), off);
     QVERIFY(c.ok());
-    auto cn = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), c.value().nodes.at(0).id);
+    auto cn = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
+                              c.value().nodes.at(0).id);
     QCOMPARE(cn.value().node.embeddingStatus, QStringLiteral("failed"));
 }
 
@@ -310,7 +336,8 @@ void tst_WriteService::tenantsAndScopesAreIsolated()
              QStringLiteral("tenant a"));
     QCOMPARE(onlyNode(svc.service(), QStringLiteral("b"), QStringLiteral("default")).textSummary,
              QStringLiteral("tenant b"));
-    auto cross = svc->nodeDetail(QStringLiteral("b"), QStringLiteral("default"), ra.value().nodes.first().id);
+    auto cross = svc->nodeDetail(QStringLiteral("b"), QStringLiteral("default"),
+                                 ra.value().nodes.first().id);
     QVERIFY(!cross.ok());
     QCOMPARE(cross.error().status, 404);
 }
@@ -318,10 +345,13 @@ void tst_WriteService::tenantsAndScopesAreIsolated()
 void tst_WriteService::edgeToStoredNodeByClientId()
 {
     TempService svc;
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("old"), QStringLiteral("stored"))})).ok());
-    auto r = doWrite(svc.service(),
-                     writeBody({node(QStringLiteral("new"), QStringLiteral("fresh"))},
-                               {edge(QStringLiteral("derived_from"), QStringLiteral("new"), QStringLiteral("old"))}));
+    QVERIFY(
+        doWrite(svc.service(), writeBody({node(QStringLiteral("old"), QStringLiteral("stored"))}))
+            .ok());
+    auto r
+        = doWrite(svc.service(), writeBody({node(QStringLiteral("new"), QStringLiteral("fresh"))},
+                                           {edge(QStringLiteral("derived_from"),
+                                                 QStringLiteral("new"), QStringLiteral("old"))}));
     QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
     QCOMPARE(r.value().edges.size(), 1);
 }
@@ -329,9 +359,9 @@ void tst_WriteService::edgeToStoredNodeByClientId()
 void tst_WriteService::badEdgeEndpointWritesNothing()
 {
     TempService svc;
-    auto r = doWrite(svc.service(),
-                     writeBody({node(QStringLiteral("a"), QStringLiteral("a"))},
-                               {edge(QStringLiteral("part_of"), QStringLiteral("a"), QStringLiteral("ghost"))}));
+    auto r = doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("a"))},
+                                              {edge(QStringLiteral("part_of"), QStringLiteral("a"),
+                                                    QStringLiteral("ghost"))}));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, QStringLiteral("invalid_request"));
     const QJsonArray issues = r.error().details.value(QStringLiteral("issues")).toArray();
@@ -346,10 +376,16 @@ void tst_WriteService::principalFillsAndChecksIdentity()
 {
     TempService svc;
     RequestMeta meta;
-    meta.principal = Principal{QStringLiteral("default"), QStringLiteral("agent-7"),
-                               QStringLiteral("team-3"), {}, QStringLiteral("api_key")};
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))}), meta).ok());
-    const NodeRecord n = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
+    meta.principal = Principal{QStringLiteral("default"),
+                               QStringLiteral("agent-7"),
+                               QStringLiteral("team-3"),
+                               {},
+                               QStringLiteral("api_key")};
+    QVERIFY(
+        doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))}), meta)
+            .ok());
+    const NodeRecord n
+        = onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default"));
     QCOMPARE(n.producerAgentId, QStringLiteral("agent-7"));
     QCOMPARE(n.ownerAgentId, QStringLiteral("agent-7"));
     QJsonObject spoof = writeBody({node(QStringLiteral("b"), QStringLiteral("y"))});
@@ -358,14 +394,16 @@ void tst_WriteService::principalFillsAndChecksIdentity()
     QVERIFY(!r.ok());
     QCOMPARE(r.error().status, 403);
     QCOMPARE(r.error().code, QStringLiteral("identity_mismatch"));
-    QCOMPARE(r.error().details.value(QStringLiteral("field")).toString(), QStringLiteral("producer_agent_id"));
+    QCOMPARE(r.error().details.value(QStringLiteral("field")).toString(),
+             QStringLiteral("producer_agent_id"));
 }
 
 void tst_WriteService::principalTenantMismatchIsForbidden()
 {
     TempService svc;
     RequestMeta meta;
-    meta.principal = Principal{QStringLiteral("acme"), QStringLiteral("a"), {}, {}, QStringLiteral("jwt")};
+    meta.principal
+        = Principal{QStringLiteral("acme"), QStringLiteral("a"), {}, {}, QStringLiteral("jwt")};
     QJsonObject body = writeBody({node(QStringLiteral("a"), QStringLiteral("x"))});
     body.insert(QStringLiteral("tenant_id"), QStringLiteral("other"));
     auto r = doWrite(svc.service(), body, meta);
@@ -373,7 +411,8 @@ void tst_WriteService::principalTenantMismatchIsForbidden()
     QCOMPARE(r.error().status, 403);
     QCOMPARE(r.error().code, QStringLiteral("forbidden"));
     // Without an explicit tenant the credential's tenant is used.
-    auto ok = doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))}), meta);
+    auto ok
+        = doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))}), meta);
     QVERIFY(ok.ok());
     QCOMPARE(ok.value().tenantId, QStringLiteral("acme"));
 }
@@ -386,17 +425,21 @@ void tst_WriteService::committedSignalFires()
     QVERIFY(r.ok());
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.first().at(2).toString(), r.value().commitId);
-    QVERIFY(svc->waitForEmbeddings(10000));   // the re-send must not see the new vector as a change
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))})).ok());
+    QVERIFY(svc->waitForEmbeddings(10000)); // the re-send must not see the new vector as a change
+    QVERIFY(
+        doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("x"))})).ok());
     QCOMPARE(spy.count(), 1); // a replayed write commits nothing new
 }
 
 void tst_WriteService::textIsNormalised()
 {
     TempService svc;
-    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"), QStringLiteral("  many\n\n spaces\t here "))})).ok());
-    QCOMPARE(onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default")).textSummary,
-             QStringLiteral("many spaces here"));
+    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("a"),
+                                                   QStringLiteral("  many\n\n spaces\t here "))}))
+                .ok());
+    QCOMPARE(
+        onlyNode(svc.service(), QStringLiteral("default"), QStringLiteral("default")).textSummary,
+        QStringLiteral("many spaces here"));
 }
 
 QTEST_GUILESS_MAIN(tst_WriteService)

@@ -42,7 +42,8 @@ QProcessEnvironment apiKeyTestEnvironment()
 {
     QProcessEnvironment env;
     env.insert(QStringLiteral("MEMORY_AUTH_MODE"), QStringLiteral("api_key"));
-    env.insert(QStringLiteral("MEMORY_API_KEYS_JSON"), QStringLiteral(R"({"unused":{"tenant_id":"acme"}})"));
+    env.insert(QStringLiteral("MEMORY_API_KEYS_JSON"),
+               QStringLiteral(R"({"unused":{"tenant_id":"acme"}})"));
     env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
     return env;
 }

@@ -57,8 +57,7 @@ inline QByteArray describe(const Error &e)
 }
 
 /// The error of a failed result, for failure messages (empty when it succeeded).
-template <typename T>
-QByteArray why(const Result<T> &r)
+template<typename T> QByteArray why(const Result<T> &r)
 {
     return r ? QByteArray() : describe(r.error());
 }
