@@ -1,7 +1,6 @@
 #include "ui/mainwindow.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/pages/auditpage.h"
 #include "ui/pages/decisionspage.h"
 #include "ui/pages/graphpage.h"
@@ -40,23 +39,22 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
 {
     Q_ASSERT(m_service);
     setWindowTitle(tr("Memory Graph"));
-    m_pool.setMaxThreadCount(1); // sample writes run in order, counts are cheap
 
     m_serverPage = new ServerPage(this);
     m_serverPage->setObjectName(QStringLiteral("serverPage"));
-    m_memoryPage = new MemoryPage(m_service, this);
+    m_memoryPage = new MemoryPage(m_service, &m_executor, this);
     m_memoryPage->setObjectName(QStringLiteral("memoryPage"));
-    m_recallPage = new RecallPage(m_service, this);
+    m_recallPage = new RecallPage(m_service, &m_executor, this);
     m_recallPage->setObjectName(QStringLiteral("recallPage"));
-    m_graphPage = new GraphPage(m_service, this);
+    m_graphPage = new GraphPage(m_service, &m_executor, this);
     m_graphPage->setObjectName(QStringLiteral("graphPage"));
-    m_rulesPage = new RulesPage(m_service, this);
+    m_rulesPage = new RulesPage(m_service, &m_executor, this);
     m_rulesPage->setObjectName(QStringLiteral("rulesPage"));
-    m_decisionsPage = new DecisionsPage(m_service, this);
+    m_decisionsPage = new DecisionsPage(m_service, &m_executor, this);
     m_decisionsPage->setObjectName(QStringLiteral("decisionsPage"));
-    m_replayPage = new ReplayPage(m_service, this);
+    m_replayPage = new ReplayPage(m_service, &m_executor, this);
     m_replayPage->setObjectName(QStringLiteral("replayPage"));
-    m_auditPage = new AuditPage(m_service, this);
+    m_auditPage = new AuditPage(m_service, &m_executor, this);
     m_auditPage->setObjectName(QStringLiteral("auditPage"));
 
     // In Page order.
@@ -117,8 +115,9 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    // A sample load may still be writing; finish it before the pages go away.
-    m_pool.waitForDone();
+    // The pages go while the executor still takes calls (their late answers are dropped);
+    // the executor's destructor then waits for what is still running, such as a sample load.
+    delete takeCentralWidget();
 }
 
 QWidget *MainWindow::createSidebar()
@@ -258,8 +257,10 @@ void MainWindow::loadSampleMemories()
     statusBar()->showMessage(tr("Loading sample memories\u2026"));
 
     MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service]() { return SampleLoader::run(service); },
-             [this](const SampleLoadReport &report) { onSamplesLoaded(report); });
+    // Sample writes are changes: they run in order with the operator's other edits.
+    m_executor.run(
+        this, [service]() { return SampleLoader::run(service); },
+        [this](const SampleLoadReport &report) { onSamplesLoaded(report); }, UiExecutor::Lane::Changes);
 }
 
 void MainWindow::onSamplesLoaded(const SampleLoadReport &report)
@@ -303,7 +304,7 @@ void MainWindow::refreshCounts()
     m_countsTimer->stop();
     const quint64 generation = ++m_countsGeneration;
     MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service]() { return service->health(); },
+    m_executor.run(this, [service]() { return service->health(); },
              [this, generation](const HealthInfo &health) {
                  if (generation != m_countsGeneration)
                      return;

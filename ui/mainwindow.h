@@ -1,7 +1,8 @@
 #pragma once
 
+#include "ui/uiexecutor.h"
+
 #include <QMainWindow>
-#include <QThreadPool>
 
 class QAction;
 class QActionGroup;
@@ -28,7 +29,9 @@ struct SampleLoadReport;
 
 /// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules, Decisions,
 /// Replay and Audit pages, menus and a status bar.
-/// It only routes; the pages do the work. The service must outlive the window.
+/// It only routes; the pages do the work. It owns the executor every page runs its facade calls
+/// on, and on destruction drops the pages first, then waits for the calls still running. The
+/// service must outlive the window.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -72,7 +75,7 @@ private:
     void refreshCounts();
 
     MemoryService *m_service;
-    QThreadPool m_pool;
+    UiExecutor m_executor;
 
     QListWidget *m_sidebar = nullptr;
     QStackedWidget *m_stack = nullptr;

@@ -3,6 +3,7 @@
 #include "ui/pages/auditpage.h"
 #include "ui/widgets/consolidationdialog.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/uiexecutor.h"
 
 #include <QApplication>
 #include <QDir>
@@ -118,7 +119,8 @@ void tst_AuditPage::commitsAppearWithDiff()
 {
     Test::TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 3));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     page.resize(1200, 700);
     QVERIFY(waitForRows(page, 3));
     QCOMPARE(page.currentScope(), kScope);
@@ -147,7 +149,8 @@ void tst_AuditPage::verifyShowsOk()
 {
     Test::TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 3));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     QVERIFY(waitForRows(page, 3));
     QSignalSpy verified(&page, &AuditPage::chainVerified);
     QTest::mouseClick(page.verifyButton(), Qt::LeftButton);
@@ -161,7 +164,8 @@ void tst_AuditPage::shortcutVerifies()
 {
     Test::TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 2));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     QVERIFY(waitForRows(page, 2));
@@ -178,7 +182,8 @@ void tst_AuditPage::tamperedStoreShowsBreakAndShowSelectsIt()
     QVERIFY(writeCommits(svc.service(), 5));
     const QString broken = commitIdAt(svc.service(), 4);
     QVERIFY(tamper(svc, QStringLiteral("DELETE FROM commits WHERE seq = 3")));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     page.resize(1200, 700);
     QVERIFY(waitForRows(page, 4));
 
@@ -204,7 +209,8 @@ void tst_AuditPage::showJumpsToAnOldCommit()
     const int total = AuditPage::PageSize + 60;
     QVERIFY(writeCommits(svc.service(), total));
     QVERIFY(tamper(svc, QStringLiteral("UPDATE commits SET actor = 'mallory' WHERE seq = 5")));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     QVERIFY(waitForRows(page, AuditPage::PageSize));   // first page only
     QCOMPARE(page.commitModel()->rowOf(commitIdAt(svc.service(), 5)), -1);
     QVERIFY(page.commitModel()->canFetchMore(QModelIndex()));
@@ -233,7 +239,8 @@ void tst_AuditPage::decayButtonRunsTheJob()
 {
     Test::TempService svc(quietEnv());
     QVERIFY(writeCommits(svc.service(), 2));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     QVERIFY(waitForRows(page, 2));
     QSignalSpy finished(&page, &AuditPage::decayFinished);
     QTest::mouseClick(page.decayButton(), Qt::LeftButton);
@@ -264,7 +271,8 @@ void tst_AuditPage::consolidationPreviewThenApply()
     QTest::qWait(3);
     QVERIFY(writeNodes(svc.service(), {concept_(QStringLiteral("c"), QStringLiteral("Deploys happen on Fridays")),
                                        concept_(QStringLiteral("d"), QStringLiteral("Deploys never happen on Fridays"))}));
-    AuditPage page(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
     QVERIFY(waitForRows(page, 3));
 
     QTest::mouseClick(page.consolidateButton(), Qt::LeftButton);

@@ -3,6 +3,7 @@
 #include "ui/pages/decisionspage.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/uiexecutor.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -138,7 +139,8 @@ void tst_DecisionsPage::listsDecisionsWithDetailAndFeedback()
     QVERIFY(feedback(service.service(), first, QStringLiteral("run-1"), lookup, three, QStringLiteral("search"),
                      QStringLiteral("positive"), QStringLiteral("found the answer at once")));
 
-    DecisionsPage page(service.service());
+    Ui::UiExecutor executor;
+    DecisionsPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -236,7 +238,8 @@ void tst_DecisionsPage::refreshesWhenADecisionIsRecorded()
     const QJsonObject lookup = json(R"({"intent": "lookup"})");
     const QString first = select(service.service(), QStringLiteral("run-1"), lookup, names({"shell", "search"}));
 
-    DecisionsPage page(service.service());
+    Ui::UiExecutor executor;
+    DecisionsPage page(service.service(), &executor);
     page.show();
     QTRY_COMPARE(page.decisionModel()->rowCount(), 1);
     page.selectDecision(first);

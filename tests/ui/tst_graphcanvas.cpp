@@ -2,6 +2,7 @@
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlayout.h"
 #include "ui/widgets/graphstyle.h"
+#include "ui/uiexecutor.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -115,7 +116,8 @@ private Q_SLOTS:
 
 void tst_GraphCanvas::emptyCanvasShowsPlaceholder()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     QCOMPARE(canvas.nodeCount(), 0);
     QVERIFY(!canvas.hasMoreMarker());
     canvas.setPlaceholderText(QStringLiteral("Pick a node"));
@@ -125,7 +127,8 @@ void tst_GraphCanvas::emptyCanvasShowsPlaceholder()
 
 void tst_GraphCanvas::smallGraphIsLaidOutAtOnce()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     QSignalSpy changed(&canvas, &GraphCanvas::graphChanged);
     const Graph g = makeGraph(20);
     canvas.setGraph(g.nodes, g.edges);
@@ -152,7 +155,8 @@ void tst_GraphCanvas::smallGraphIsLaidOutAtOnce()
 
 void tst_GraphCanvas::capsAtMaxNodesWithMoreMarker()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     canvas.resize(900, 700);
     QSignalSpy changed(&canvas, &GraphCanvas::graphChanged);
 
@@ -200,7 +204,8 @@ void tst_GraphCanvas::capsAtMaxNodesWithMoreMarker()
 
 void tst_GraphCanvas::truncatedFlagShowsMarkerWithoutCount()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     const Graph g = makeGraph(8);
     canvas.setGraph(g.nodes, g.edges, true);
     QVERIFY(canvas.hasMoreMarker());
@@ -210,7 +215,8 @@ void tst_GraphCanvas::truncatedFlagShowsMarkerWithoutCount()
 
 void tst_GraphCanvas::coloursDifferByType()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     const Graph g = makeGraph(int(Types.size()));
     canvas.setGraph(g.nodes, g.edges);
     QSet<QRgb> colours;
@@ -234,13 +240,14 @@ void tst_GraphCanvas::coloursDifferByType()
 void tst_GraphCanvas::layoutIsDeterministic()
 {
     const Graph g = makeGraph(120);
-    GraphCanvas first;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas first(&executor);
     QSignalSpy firstChanged(&first, &GraphCanvas::graphChanged);
     first.setGraph(g.nodes, g.edges);
     QVERIFY(waitForLayout(first, firstChanged));
     const QHash<QString, QPointF> a = positionsOf(first);
 
-    GraphCanvas second;
+    GraphCanvas second(&executor);
     QSignalSpy secondChanged(&second, &GraphCanvas::graphChanged);
     second.setGraph(g.nodes, g.edges);
     QVERIFY(waitForLayout(second, secondChanged));
@@ -267,7 +274,8 @@ void tst_GraphCanvas::layoutIsDeterministic()
 
 void tst_GraphCanvas::selectionAndActivationSignals()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     canvas.resize(640, 480);
     canvas.show();
     QVERIFY(QTest::qWaitForWindowExposed(&canvas));
@@ -312,7 +320,8 @@ void tst_GraphCanvas::selectionAndActivationSignals()
 
 void tst_GraphCanvas::mergeKeepsExistingPositions()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     const Graph g = makeGraph(30);
     Graph first;
     first.nodes = g.nodes.mid(0, 10);
@@ -349,7 +358,8 @@ void tst_GraphCanvas::mergeKeepsExistingPositions()
 
 void tst_GraphCanvas::wheelAndKeysZoom()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     canvas.resize(640, 480);
     canvas.show();
     QVERIFY(QTest::qWaitForWindowExposed(&canvas));
@@ -373,7 +383,8 @@ void tst_GraphCanvas::wheelAndKeysZoom()
 
 void tst_GraphCanvas::measuresThreeHundredNodes()
 {
-    GraphCanvas canvas;
+    MemoryGraph::Ui::UiExecutor executor;
+    GraphCanvas canvas(&executor);
     canvas.resize(1000, 700);
     canvas.show();
     QVERIFY(QTest::qWaitForWindowExposed(&canvas));

@@ -7,6 +7,7 @@
 #include "ui/widgets/forgetdialog.h"
 #include "ui/widgets/nodeactions.h"
 #include "ui/widgets/nodeeditdialog.h"
+#include "ui/uiexecutor.h"
 
 #include <QAction>
 #include <QApplication>
@@ -101,7 +102,8 @@ void tst_NodeActions::actionsFollowTheNodesTier()
     const auto ids = writeNodes(svc.service(), {node("a", "archive"), node("c", "cold"), node("w", "warm"),
                                                 node("h", "hot")});
     QWidget parent;
-    NodeActions actions(svc.service(), &parent);
+    Ui::UiExecutor executor;
+    NodeActions actions(svc.service(), &executor, &parent);
     for (QAction *action : actions.actions())
         QVERIFY2(!action->isEnabled(), qPrintable(action->objectName()));
 
@@ -125,7 +127,8 @@ void tst_NodeActions::rehydrateActionMovesTheNode()
     Test::TempService svc(noEmbeddings());
     const auto ids = writeNodes(svc.service(), {node("a", "archive")});
     QWidget parent;
-    NodeActions actions(svc.service(), &parent);
+    Ui::UiExecutor executor;
+    NodeActions actions(svc.service(), &executor, &parent);
     actions.setNode(stored(svc.service(), ids.value("a")));
     QSignalSpy done(&actions, &NodeActions::succeeded);
     actions.rehydrateHotAction()->trigger();
@@ -145,7 +148,8 @@ void tst_NodeActions::editDialogValidatesSlotsAndChangesTheNode()
     Test::TempService svc(noEmbeddings());
     const auto ids = writeNodes(svc.service(), {node("e", "hot")});
     QWidget parent;
-    NodeActions actions(svc.service(), &parent);
+    Ui::UiExecutor executor;
+    NodeActions actions(svc.service(), &executor, &parent);
     actions.setNode(stored(svc.service(), ids.value("e")));
     actions.editAction()->trigger();
     auto *dialog = qobject_cast<NodeEditDialog *>(actions.openDialog());
@@ -187,7 +191,8 @@ void tst_NodeActions::activationDialogRecordsTheOutcome()
     Test::TempService svc(noEmbeddings());
     const auto ids = writeNodes(svc.service(), {node("u", "warm")});
     QWidget parent;
-    NodeActions actions(svc.service(), &parent);
+    Ui::UiExecutor executor;
+    NodeActions actions(svc.service(), &executor, &parent);
     actions.setNode(stored(svc.service(), ids.value("u")));
     actions.activateAction()->trigger();
     auto *dialog = qobject_cast<ActivateDialog *>(actions.openDialog());
@@ -217,7 +222,8 @@ void tst_NodeActions::failureIsReported()
                                                      {QStringLiteral("then"), QJsonObject()}});
     const auto ids = writeNodes(svc.service(), {rule});
     QWidget parent;
-    NodeActions actions(svc.service(), &parent);
+    Ui::UiExecutor executor;
+    NodeActions actions(svc.service(), &executor, &parent);
     actions.setNode(stored(svc.service(), ids.value("r")));
     NodeEditRequest edit;
     edit.memoryLane = QStringLiteral("private");
@@ -239,7 +245,8 @@ void tst_NodeActions::deleteKeyForgetsNodeFromTheTable()
 {
     Test::TempService svc(noEmbeddings());
     const auto ids = writeNodes(svc.service(), {node("keep", "hot"), node("drop", "cold")});
-    MemoryPage page(svc.service());
+    Ui::UiExecutor executor;
+    MemoryPage page(svc.service(), &executor);
     page.resize(1200, 700);
     page.show();
     QVERIFY(QTest::qWaitForWindowActive(&page));
@@ -283,7 +290,8 @@ void tst_NodeActions::graphPageActsOnTheSelectedCanvasNode()
         svc->config().maxTextLength);
     QVERIFY(linked && svc->write(linked.value(), RequestMeta()));
 
-    GraphPage page(svc.service());
+    Ui::UiExecutor executor;
+    GraphPage page(svc.service(), &executor);
     page.resize(1200, 700);
     page.show();
     QVERIFY(QTest::qWaitForWindowActive(&page));

@@ -1,8 +1,16 @@
 #include "tests/support/tempservice.h"
+#include "ui/mainwindow.h"
 #include "ui/models/commitlistmodel.h"
+#include "ui/models/replayrunlistmodel.h"
 #include "ui/pages/auditpage.h"
+#include "ui/pages/decisionspage.h"
+#include "ui/pages/graphpage.h"
+#include "ui/pages/memorypage.h"
 #include "ui/pages/pageskeleton.h"
+#include "ui/pages/recallpage.h"
 #include "ui/pages/replaypage.h"
+#include "ui/pages/rulespage.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/scopepicker.h"
 
 #include <QComboBox>
@@ -10,9 +18,11 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QTest>
+#include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
+#include <memory>
 
 using namespace MemoryGraph;
 using MemoryGraph::Ui::AuditPage;
@@ -45,6 +55,17 @@ bool writeFromAnotherThread(MemoryService *svc, const QString &clientId)
     return written.result();
 }
 
+/// Starts a replay run through the facade on a worker thread, as an HTTP request would.
+bool startRunFromAnotherThread(MemoryService *svc, const QString &goal)
+{
+    QFuture<bool> started = QtConcurrent::run([svc, goal]() {
+        auto request = ReplayRunStartRequest::fromJson({{QStringLiteral("goal"), goal}});
+        return request && svc->replayRunStart(request.value(), RequestMeta()).ok();
+    });
+    started.waitForFinished();
+    return started.result();
+}
+
 bool waitForScope(const QString &name, const std::function<QString()> &currentScope)
 {
     const bool ok = QTest::qWaitFor([&]() { return currentScope() == kScope; }, kWaitMs);
@@ -64,14 +85,17 @@ private slots:
     void pagesPickUpAScopeWrittenWhileOpen();
     void auditFollowsNewCommits();
     void statusLineShowsErrorsInTheErrorColour();
+    void everyScopedPageHasTheSkeleton();
+    void aPageClosedWhileLoadingDropsItsAnswers();
 };
 
 void tst_PageSkeleton::pagesPickUpAScopeWrittenWhileOpen()
 {
     Test::TempService svc(quietEnv());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    ReplayPage replay(svc.service());
-    AuditPage audit(svc.service());
+    Ui::UiExecutor executor;
+    ReplayPage replay(svc.service(), &executor);
+    AuditPage audit(svc.service(), &executor);
     replay.resize(1280, 760);
     audit.resize(1200, 700);
     replay.show();
@@ -88,6 +112,11 @@ void tst_PageSkeleton::pagesPickUpAScopeWrittenWhileOpen()
     QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 1; }, kWaitMs));
     QVERIFY(replay.scopePicker()->comboBox()->isEnabled());
 
+    // And what is written in that scope next shows up on its own as well.
+    QVERIFY(startRunFromAnotherThread(svc.service(), QStringLiteral("written while open")));
+    QVERIFY(QTest::qWaitFor([&]() { return replay.runModel()->rowCount() == 1; }, kWaitMs));
+    QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 2; }, kWaitMs));
+
     QCoreApplication::processEvents();   // let the labels that just changed lay out first
     replay.grab().save(QDir(Test::testOutputDir()).filePath(QStringLiteral("pageskeleton-replay.png")));
 }
@@ -97,7 +126,8 @@ void tst_PageSkeleton::auditFollowsNewCommits()
     Test::TempService svc(quietEnv());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
     QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("before")));
-    AuditPage audit(svc.service());
+    Ui::UiExecutor executor;
+    AuditPage audit(svc.service(), &executor);
     audit.show();
     QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 1; }, kWaitMs));
 
@@ -112,8 +142,8 @@ void tst_PageSkeleton::statusLineShowsErrorsInTheErrorColour()
 {
     Test::TempService svc(quietEnv());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QWidget page;
-    PageSkeleton skeleton(svc.service(), &page);
+    Ui::UiExecutor executor;
+    PageSkeleton skeleton(svc.service(), &executor);
     QVERIFY(skeleton.statusText().isEmpty());
 
     skeleton.setStatus(QStringLiteral("Loading failed"), true);
@@ -123,6 +153,42 @@ void tst_PageSkeleton::statusLineShowsErrorsInTheErrorColour()
 
     skeleton.setStatus(QStringLiteral("Done"));
     QVERIFY(skeleton.statusLine()->styleSheet().isEmpty());
+}
+
+void tst_PageSkeleton::everyScopedPageHasTheSkeleton()
+{
+    Test::TempService svc(quietEnv());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    Ui::MainWindow window(svc.service());
+    const QList<QWidget *> pages{window.memoryPage(), window.recallPage(),    window.graphPage(),
+                                 window.rulesPage(),  window.decisionsPage(), window.replayPage(),
+                                 window.auditPage()};
+    for (QWidget *page : pages) {
+        auto *skeleton = qobject_cast<PageSkeleton *>(page);
+        QVERIFY2(skeleton, qPrintable(page->objectName()));
+        QVERIFY2(skeleton->scopePicker(), qPrintable(page->objectName()));
+        auto *refresh = page->findChild<QToolButton *>(QStringLiteral("refreshButton"));
+        QVERIFY2(refresh && refresh->defaultAction() == skeleton->refreshAction(),
+                 qPrintable(page->objectName()));
+        QCOMPARE(skeleton->refreshAction()->shortcut(), QKeySequence(QKeySequence::Refresh));
+    }
+}
+
+void tst_PageSkeleton::aPageClosedWhileLoadingDropsItsAnswers()
+{
+    Test::TempService svc(quietEnv());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("first")));
+    Ui::UiExecutor executor;
+    for (int i = 0; i < 5; ++i) {
+        auto page = std::make_unique<AuditPage>(svc.service(), &executor);
+        page->refresh();
+        page->verifyChain();
+        page.reset();   // its calls are still on their way
+    }
+    executor.waitForDone();
+    QTest::qWait(50);   // answers queued for the gone pages would arrive here
+    QVERIFY(svc->listScopes().size() == 1);
 }
 
 QTEST_MAIN(tst_PageSkeleton)

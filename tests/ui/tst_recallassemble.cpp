@@ -5,6 +5,7 @@
 #include "ui/models/seedtablemodel.h"
 #include "ui/pages/recallpage.h"
 #include "ui/widgets/layeredcontextview.h"
+#include "ui/uiexecutor.h"
 
 #include <QJsonArray>
 #include <QPushButton>
@@ -58,7 +59,8 @@ private slots:
         TempService svc;
         QVERIFY(svc.isValid());
         QVERIFY(writeShared(svc.service()));
-        Ui::RecallPage page(svc.service());
+        Ui::UiExecutor executor;
+        Ui::RecallPage page(svc.service(), &executor);
         page.refresh();
         page.selectScope(s("default"), s("default"));
         page.setQueryText(s("billing deploy"));
@@ -81,7 +83,8 @@ private slots:
         env.insert(s("EMBEDDING_PROVIDER"), s("none"));
         TempService svc(env);
         QVERIFY(svc.isValid());
-        Ui::RecallPage page(svc.service());
+        Ui::UiExecutor executor;
+        Ui::RecallPage page(svc.service(), &executor);
         page.setQueryText(s("anything"));
         bool ok = true;
         QVERIFY(assembleOn(page, &ok));

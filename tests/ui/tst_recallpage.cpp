@@ -10,6 +10,7 @@
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/uiexecutor.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -132,7 +133,8 @@ void tst_RecallPage::knobsAreSentOnlyWhenPinned()
 {
     Test::TempService service;
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
-    Ui::RecallPage page(service.service());
+    Ui::UiExecutor executor;
+    Ui::RecallPage page(service.service(), &executor);
     page.setQueryText(QStringLiteral("token cache"));
 
     // Server default: the spin boxes show the server's profile, and nothing is pinned.
@@ -309,7 +311,8 @@ void tst_RecallPage::reportsMissingEmbeddingProvider()
     env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
     Test::TempService service(env);
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
-    Ui::RecallPage page(service.service());
+    Ui::UiExecutor executor;
+    Ui::RecallPage page(service.service(), &executor);
     page.resize(1100, 700);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));

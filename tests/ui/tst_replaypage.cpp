@@ -3,6 +3,7 @@
 #include "ui/pages/replaypage.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/replaystepdetail.h"
+#include "ui/uiexecutor.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -139,7 +140,8 @@ void tst_ReplayPage::listsRunsAndShowsTheSelectedRun()
     const auto other = call<ReplayRunStartRequest>(service.service(), {{s("goal"), s("tidy the backlog")}},
                                                    &MemoryService::replayRunStart);
 
-    ReplayPage page(service.service());
+    Ui::UiExecutor executor;
+    ReplayPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -195,7 +197,8 @@ void tst_ReplayPage::stepsForwardAndBack()
     Test::TempService service;
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     const RecordedRun recorded = recordRun(service.service());
-    ReplayPage page(service.service());
+    Ui::UiExecutor executor;
+    ReplayPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     page.activateWindow();
@@ -249,7 +252,8 @@ void tst_ReplayPage::jumpSignalsCarryTheIds()
     Test::TempService service;
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     const RecordedRun recorded = recordRun(service.service());
-    ReplayPage page(service.service());
+    Ui::UiExecutor executor;
+    ReplayPage page(service.service(), &executor);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     page.showRun(s("default"), s("default"), recorded.runId);
@@ -281,7 +285,8 @@ void tst_ReplayPage::showRunAndRefreshOnCommit()
     Test::TempService service;
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     const RecordedRun recorded = recordRun(service.service());
-    ReplayPage page(service.service());
+    Ui::UiExecutor executor;
+    ReplayPage page(service.service(), &executor);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     page.showRun(s("default"), s("default"), recorded.runId);

@@ -5,6 +5,7 @@
 #include "ui/widgets/ruleeditor.h"
 #include "ui/widgets/ruletrypanel.h"
 #include "ui/widgets/scopepicker.h"
+#include "ui/uiexecutor.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -173,7 +174,8 @@ void tst_RulesPage::editActivateValidateAndTry()
     const QString markdownId = ids.at(1);
     const qsizetype commitsBefore = service->listCommits(QStringLiteral("default"), QStringLiteral("default")).value().size();
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -324,7 +326,8 @@ void tst_RulesPage::savesEditsAndNewRules()
     const QString lookupId = ids.at(0);
     QVERIFY(setState(service.service(), lookupId, "ACTIVE"));
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -399,7 +402,8 @@ void tst_RulesPage::filtersNarrowTheTable()
     const QStringList ids = writeTwoRules(service.service());
     QVERIFY(setState(service.service(), ids.at(0), "ACTIVE"));
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.show();
     QTRY_COMPARE(page.ruleModel()->rowCount(), 2);
     auto *count = page.findChild<QLabel *>(QStringLiteral("ruleCountLabel"));
@@ -428,7 +432,8 @@ void tst_RulesPage::keyboardOrderAndShortcuts()
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     const QStringList ids = writeTwoRules(service.service());
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     page.activateWindow();
@@ -485,7 +490,8 @@ void tst_RulesPage::tryItExplainsConflictsAndEmptySelections()
     QVERIFY(setState(service.service(), ids.at(0), "ACTIVE"));
     QVERIFY(setState(service.service(), ids.at(1), "ACTIVE"));
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.show();
     QTRY_COMPARE(page.ruleModel()->rowCount(), 2);
     RuleTryPanel *panel = page.tryPanel();
@@ -555,7 +561,8 @@ void tst_RulesPage::showRuleSwitchesScopeAndClearsFilters()
                                                    json("{}"), json(R"({"tool": {"allow": ["search"]}})"))},
                                          QStringLiteral("other"));
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.show();
     QTRY_COMPARE(page.ruleModel()->rowCount(), 2);
     QCOMPARE(page.currentScope(), QStringLiteral("default"));
@@ -581,7 +588,8 @@ void tst_RulesPage::darkPaletteScreenshot()
     const QStringList ids = writeTwoRules(service.service());
     QVERIFY(setState(service.service(), ids.at(0), "ACTIVE"));
 
-    RulesPage page(service.service());
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
     page.resize(1280, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));

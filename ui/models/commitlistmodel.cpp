@@ -4,24 +4,15 @@
 
 namespace MemoryGraph::Ui {
 
-CommitListModel::CommitListModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int CommitListModel::rowCount(const QModelIndex &parent) const
+CommitListModel::CommitListModel(QObject *parent)
+    : RecordTableModel({tr("Seq"), tr("Time"), tr("Kind"), tr("Actor"), tr("Hash"), tr("Commit id")},
+                       parent)
 {
-    return parent.isValid() ? 0 : int(m_commits.size());
 }
 
-int CommitListModel::columnCount(const QModelIndex &parent) const
+QVariant CommitListModel::cellData(const CommitRecord &c, int, int columnIndex, int role) const
 {
-    return parent.isValid() ? 0 : int(Column::Count);
-}
-
-QVariant CommitListModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const CommitRecord &c = m_commits.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
 
     if (role == CommitIdRole)
         return c.id;
@@ -56,57 +47,16 @@ QVariant CommitListModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
-QVariant CommitListModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0
-        || section >= int(Column::Count)) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (Column(section)) {
-    case Column::Sequence:
-        return tr("Seq");
-    case Column::Time:
-        return tr("Time");
-    case Column::Kind:
-        return tr("Kind");
-    case Column::Actor:
-        return tr("Actor");
-    case Column::Hash:
-        return tr("Hash");
-    case Column::CommitId:
-        return tr("Commit id");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
 void CommitListModel::setCommits(const QVector<CommitRecord> &commits)
 {
-    beginResetModel();
-    m_commits = commits;
     m_moreRequested = false;
-    endResetModel();
+    setRecords(commits);
 }
 
 void CommitListModel::appendCommits(const QVector<CommitRecord> &commits)
 {
     m_moreRequested = false;
-    if (commits.isEmpty())
-        return;
-    const int first = int(m_commits.size());
-    beginInsertRows(QModelIndex(), first, first + int(commits.size()) - 1);
-    m_commits += commits;
-    endInsertRows();
-}
-
-int CommitListModel::rowOf(const QString &commitId) const
-{
-    for (int row = 0; row < m_commits.size(); ++row) {
-        if (m_commits.at(row).id == commitId)
-            return row;
-    }
-    return -1;
+    appendRecords(commits);
 }
 
 void CommitListModel::setMoreAvailable(bool more)

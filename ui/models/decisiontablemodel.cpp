@@ -14,24 +14,17 @@ constexpr int HashLength = 12;
 
 } // namespace
 
-DecisionTableModel::DecisionTableModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int DecisionTableModel::rowCount(const QModelIndex &parent) const
+DecisionTableModel::DecisionTableModel(QObject *parent)
+    : RecordTableModel({tr("Time"), tr("Run"), tr("Selected tool"), tr("Candidates"),
+                        tr("Source rules"), tr("Policy hash")},
+                       parent)
 {
-    return parent.isValid() ? 0 : int(m_decisions.size());
+    alignTitlesRight({int(Column::Candidates), int(Column::SourceRules)});
 }
 
-int DecisionTableModel::columnCount(const QModelIndex &parent) const
+QVariant DecisionTableModel::cellData(const DecisionRecord &d, int, int columnIndex, int role) const
 {
-    return parent.isValid() ? 0 : int(Column::Count);
-}
-
-QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const DecisionRecord &d = m_decisions.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
     switch (role) {
     case Qt::DisplayRole:
         return displayText(d, column);
@@ -96,56 +89,6 @@ QVariant DecisionTableModel::toolTip(const DecisionRecord &d, Column column) con
     default:
         return {};
     }
-}
-
-QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= int(Column::Count))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::TextAlignmentRole
-        && (Column(section) == Column::Candidates || Column(section) == Column::SourceRules))
-        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (Column(section)) {
-    case Column::Time:
-        return tr("Time");
-    case Column::Run:
-        return tr("Run");
-    case Column::SelectedTool:
-        return tr("Selected tool");
-    case Column::Candidates:
-        return tr("Candidates");
-    case Column::SourceRules:
-        return tr("Source rules");
-    case Column::PolicyHash:
-        return tr("Policy hash");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
-void DecisionTableModel::setDecisions(const QVector<DecisionRecord> &decisions)
-{
-    beginResetModel();
-    m_decisions = decisions;
-    endResetModel();
-}
-
-const DecisionRecord &DecisionTableModel::decision(int row) const
-{
-    Q_ASSERT(row >= 0 && row < m_decisions.size());
-    return m_decisions.at(row);
-}
-
-int DecisionTableModel::rowOf(const QString &decisionId) const
-{
-    for (int row = 0; row < m_decisions.size(); ++row) {
-        if (m_decisions.at(row).id == decisionId)
-            return row;
-    }
-    return -1;
 }
 
 } // namespace MemoryGraph::Ui

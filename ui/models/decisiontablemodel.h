@@ -1,15 +1,13 @@
 #pragma once
 
 #include "service/core/records.h"
-
-#include <QAbstractTableModel>
-#include <QVector>
+#include "ui/models/recordtablemodel.h"
 
 namespace MemoryGraph::Ui {
 
 /// Persisted tool-selection decisions (spec §2.10), in the order given (the page passes newest
 /// first). Holds service records only; never queries.
-class DecisionTableModel : public QAbstractTableModel
+class DecisionTableModel : public RecordTableModel<DecisionRecord>
 {
     Q_OBJECT
 public:
@@ -18,25 +16,19 @@ public:
 
     explicit DecisionTableModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     /// Replaces the list (model reset).
-    void setDecisions(const QVector<DecisionRecord> &decisions);
-    const QVector<DecisionRecord> &decisions() const { return m_decisions; }
+    void setDecisions(const QVector<DecisionRecord> &decisions) { setRecords(decisions); }
+    const QVector<DecisionRecord> &decisions() const { return records(); }
     /// The decision in `row`; row must be valid.
-    const DecisionRecord &decision(int row) const;
-    /// Row of the decision with this id, or -1.
-    int rowOf(const QString &decisionId) const;
+    const DecisionRecord &decision(int row) const { return record(row); }
+
+protected:
+    QVariant cellData(const DecisionRecord &decision, int row, int column, int role) const override;
+    QString recordId(const DecisionRecord &decision) const override { return decision.id; }
 
 private:
     QVariant displayText(const DecisionRecord &d, Column column) const;
     QVariant toolTip(const DecisionRecord &d, Column column) const;
-
-    QVector<DecisionRecord> m_decisions;
 };
 
 } // namespace MemoryGraph::Ui

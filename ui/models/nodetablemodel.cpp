@@ -28,24 +28,16 @@ QVariant embeddingBrush(EmbeddingState::Kind kind)
 
 } // namespace
 
-NodeTableModel::NodeTableModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int NodeTableModel::rowCount(const QModelIndex &parent) const
+NodeTableModel::NodeTableModel(QObject *parent)
+    : RecordTableModel({tr("Title"), tr("Type"), tr("Tier"), tr("Lane"), tr("Owner"), tr("Embedding"),
+                        tr("Updated"), tr("Client id"), tr("Id")},
+                       parent)
 {
-    return parent.isValid() ? 0 : int(m_nodes.size());
 }
 
-int NodeTableModel::columnCount(const QModelIndex &parent) const
+QVariant NodeTableModel::cellData(const NodeRecord &n, int, int columnIndex, int role) const
 {
-    return parent.isValid() ? 0 : int(Column::Count);
-}
-
-QVariant NodeTableModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const NodeRecord &n = m_nodes.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
     switch (role) {
     case Qt::DisplayRole:
         return displayText(n, column);
@@ -107,59 +99,6 @@ QVariant NodeTableModel::toolTip(const NodeRecord &n, Column column) const
     default:
         return {};
     }
-}
-
-QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0
-        || section >= int(Column::Count)) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (Column(section)) {
-    case Column::Title:
-        return tr("Title");
-    case Column::Type:
-        return tr("Type");
-    case Column::Tier:
-        return tr("Tier");
-    case Column::Lane:
-        return tr("Lane");
-    case Column::Owner:
-        return tr("Owner");
-    case Column::Embedding:
-        return tr("Embedding");
-    case Column::Updated:
-        return tr("Updated");
-    case Column::ClientId:
-        return tr("Client id");
-    case Column::Id:
-        return tr("Id");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
-void NodeTableModel::setNodes(const QVector<NodeRecord> &nodes)
-{
-    beginResetModel();
-    m_nodes = nodes;
-    endResetModel();
-}
-
-const NodeRecord &NodeTableModel::node(int row) const
-{
-    Q_ASSERT(row >= 0 && row < m_nodes.size());
-    return m_nodes.at(row);
-}
-
-int NodeTableModel::rowOf(const QString &nodeId) const
-{
-    for (int row = 0; row < m_nodes.size(); ++row) {
-        if (m_nodes.at(row).id == nodeId)
-            return row;
-    }
-    return -1;
 }
 
 } // namespace MemoryGraph::Ui

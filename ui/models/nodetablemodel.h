@@ -1,14 +1,12 @@
 #pragma once
 
 #include "service/core/records.h"
-
-#include <QAbstractTableModel>
-#include <QVector>
+#include "ui/models/recordtablemodel.h"
 
 namespace MemoryGraph::Ui {
 
 /// One page of nodes for the node browser. Holds service records only; never queries.
-class NodeTableModel : public QAbstractTableModel
+class NodeTableModel : public RecordTableModel<NodeRecord>
 {
     Q_OBJECT
 public:
@@ -17,25 +15,19 @@ public:
 
     explicit NodeTableModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     /// Replaces the page (model reset).
-    void setNodes(const QVector<NodeRecord> &nodes);
-    const QVector<NodeRecord> &nodes() const { return m_nodes; }
+    void setNodes(const QVector<NodeRecord> &nodes) { setRecords(nodes); }
+    const QVector<NodeRecord> &nodes() const { return records(); }
     /// The node in `row`; row must be valid.
-    const NodeRecord &node(int row) const;
-    /// Row of the node with this id, or -1.
-    int rowOf(const QString &nodeId) const;
+    const NodeRecord &node(int row) const { return record(row); }
+
+protected:
+    QVariant cellData(const NodeRecord &node, int row, int column, int role) const override;
+    QString recordId(const NodeRecord &node) const override { return node.id; }
 
 private:
     QVariant displayText(const NodeRecord &node, Column column) const;
     QVariant toolTip(const NodeRecord &node, Column column) const;
-
-    QVector<NodeRecord> m_nodes;
 };
 
 } // namespace MemoryGraph::Ui

@@ -6,53 +6,40 @@
 
 namespace MemoryGraph::Ui {
 
-RankedTableModel::RankedTableModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int RankedTableModel::rowCount(const QModelIndex &parent) const
+RankedTableModel::RankedTableModel(QObject *parent)
+    : RecordTableModel({tr("#"), tr("Title"), tr("Activation"), tr("Score")}, parent)
 {
-    return parent.isValid() ? 0 : int(m_ranked.size());
+    alignTitlesRight({int(Column::Rank), int(Column::Activation), int(Column::Score)});
 }
 
-int RankedTableModel::columnCount(const QModelIndex &parent) const
+QVariant RankedTableModel::sortValue(const RankedEntry &e, int row, Column column) const
 {
-    return parent.isValid() ? 0 : int(Column::Count);
+    switch (column) {
+    case Column::Rank:
+        return row + 1;
+    case Column::Title:
+        return titleOf(e.id);
+    case Column::Activation:
+        return e.activation;
+    case Column::Score:
+        return e.score;
+    case Column::Count:
+        break;
+    }
+    return {};
 }
 
-QVariant RankedTableModel::data(const QModelIndex &index, int role) const
+QVariant RankedTableModel::cellData(const RankedEntry &e, int row, int columnIndex, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const RankedEntry &e = m_ranked.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
     switch (role) {
     case Qt::DisplayRole:
-        switch (column) {
-        case Column::Rank:
-            return index.row() + 1;
-        case Column::Title:
-            return titleOf(e.id);
-        case Column::Activation:
-            return QString::number(e.activation, 'f', 3);
-        case Column::Score:
-            return QString::number(e.score, 'f', 3);
-        case Column::Count:
-            break;
-        }
-        return {};
+        // Scores with three decimals; the rank and the title as they sort.
+        if (column == Column::Activation || column == Column::Score)
+            return QString::number(sortValue(e, row, column).toDouble(), 'f', 3);
+        return sortValue(e, row, column);
     case SortRole:
-        switch (column) {
-        case Column::Rank:
-            return index.row() + 1;
-        case Column::Title:
-            return titleOf(e.id);
-        case Column::Activation:
-            return e.activation;
-        case Column::Score:
-            return e.score;
-        case Column::Count:
-            break;
-        }
-        return {};
+        return sortValue(e, row, column);
     case Qt::ToolTipRole:
         if (column == Column::Title) {
             const NodeInfo info = m_nodes.value(e.id);
@@ -78,51 +65,11 @@ QVariant RankedTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant RankedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= int(Column::Count))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::TextAlignmentRole && Column(section) != Column::Title)
-        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (Column(section)) {
-    case Column::Rank:
-        return tr("#");
-    case Column::Title:
-        return tr("Title");
-    case Column::Activation:
-        return tr("Activation");
-    case Column::Score:
-        return tr("Score");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
 void RankedTableModel::setRanked(const QVector<RankedEntry> &ranked,
                                  const QHash<QString, NodeInfo> &nodes)
 {
-    beginResetModel();
-    m_ranked = ranked;
-    m_nodes = nodes;
-    endResetModel();
-}
-
-const RankedEntry &RankedTableModel::entry(int row) const
-{
-    Q_ASSERT(row >= 0 && row < m_ranked.size());
-    return m_ranked.at(row);
-}
-
-int RankedTableModel::rowOf(const QString &nodeId) const
-{
-    for (int row = 0; row < m_ranked.size(); ++row) {
-        if (m_ranked.at(row).id == nodeId)
-            return row;
-    }
-    return -1;
+    m_nodes = nodes;   // read only while the reset below redraws
+    setRecords(ranked);
 }
 
 QString RankedTableModel::titleOf(const QString &nodeId) const

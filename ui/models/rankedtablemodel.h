@@ -1,17 +1,16 @@
 #pragma once
 
 #include "service/api/recalloutcome.h"
+#include "ui/models/recordtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QHash>
-#include <QVector>
 
 namespace MemoryGraph::Ui {
 
 /// The ranked list of one recall (spec §2.4): spreading-activation results, best first.
 /// Entries carry ids only; titles and types come from whatever nodes the recall returned, and
 /// an entry without one shows its id.
-class RankedTableModel : public QAbstractTableModel
+class RankedTableModel : public RecordTableModel<RankedEntry>
 {
     Q_OBJECT
 public:
@@ -30,25 +29,22 @@ public:
 
     explicit RankedTableModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     /// Replaces the list (model reset). `nodes` names the entries by id where known.
     void setRanked(const QVector<RankedEntry> &ranked, const QHash<QString, NodeInfo> &nodes = {});
     void clear() { setRanked({}); }
-    const QVector<RankedEntry> &ranked() const { return m_ranked; }
+    const QVector<RankedEntry> &ranked() const { return records(); }
     /// The entry in `row`; row must be valid.
-    const RankedEntry &entry(int row) const;
-    /// Row of the entry with this node id, or -1.
-    int rowOf(const QString &nodeId) const;
+    const RankedEntry &entry(int row) const { return record(row); }
     /// The title shown for an id (the id itself when none is known).
     QString titleOf(const QString &nodeId) const;
 
+protected:
+    QVariant cellData(const RankedEntry &entry, int row, int column, int role) const override;
+    QString recordId(const RankedEntry &entry) const override { return entry.id; }
+
 private:
-    QVector<RankedEntry> m_ranked;
+    QVariant sortValue(const RankedEntry &entry, int row, Column column) const;
+
     QHash<QString, NodeInfo> m_nodes;
 };
 

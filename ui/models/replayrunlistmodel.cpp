@@ -13,16 +13,10 @@ constexpr int ShortIdLength = 8;
 
 } // namespace
 
-ReplayRunListModel::ReplayRunListModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int ReplayRunListModel::rowCount(const QModelIndex &parent) const
+ReplayRunListModel::ReplayRunListModel(QObject *parent)
+    : RecordTableModel({tr("Run"), tr("Goal"), tr("Status"), tr("Started"), tr("Ended"), tr("Steps")},
+                       parent)
 {
-    return parent.isValid() ? 0 : int(m_runs.size());
-}
-
-int ReplayRunListModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(Column::Count);
 }
 
 QColor ReplayRunListModel::statusColour(const QString &status)
@@ -36,12 +30,9 @@ QColor ReplayRunListModel::statusColour(const QString &status)
     return QColor(0x4a, 0x90, 0xd9);   // in_progress, pending
 }
 
-QVariant ReplayRunListModel::data(const QModelIndex &index, int role) const
+QVariant ReplayRunListModel::cellData(const ReplayRunSummary &r, int, int columnIndex, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const ReplayRunSummary &r = m_runs.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
     switch (role) {
     case Qt::DisplayRole:
         return displayText(r, column);
@@ -88,45 +79,6 @@ QVariant ReplayRunListModel::displayText(const ReplayRunSummary &r, Column colum
         break;
     }
     return {};
-}
-
-QVariant ReplayRunListModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (Column(section)) {
-    case Column::Run:
-        return tr("Run");
-    case Column::Goal:
-        return tr("Goal");
-    case Column::Status:
-        return tr("Status");
-    case Column::Started:
-        return tr("Started");
-    case Column::Ended:
-        return tr("Ended");
-    case Column::Steps:
-        return tr("Steps");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
-void ReplayRunListModel::setRuns(const QVector<ReplayRunSummary> &runs)
-{
-    beginResetModel();
-    m_runs = runs;
-    endResetModel();
-}
-
-int ReplayRunListModel::rowOf(const QString &runId) const
-{
-    for (int i = 0; i < m_runs.size(); ++i) {
-        if (m_runs[i].runId == runId)
-            return i;
-    }
-    return -1;
 }
 
 } // namespace MemoryGraph::Ui

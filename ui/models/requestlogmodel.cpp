@@ -22,26 +22,16 @@ QColor statusColor(int status)
 } // namespace
 
 RequestLogModel::RequestLogModel(int maxRows, QObject *parent)
-    : QAbstractTableModel(parent), m_maxRows(std::max(1, maxRows))
+    : RecordTableModel({tr("Time"), tr("Method"), tr("Path"), tr("Status"), tr("Latency (ms)"),
+                        tr("Tenant"), tr("Request id")},
+                       parent),
+      m_maxRows(std::max(1, maxRows))
 {
 }
 
-int RequestLogModel::rowCount(const QModelIndex &parent) const
+QVariant RequestLogModel::cellData(const RequestLogEntry &e, int, int columnIndex, int role) const
 {
-    return parent.isValid() ? 0 : int(m_entries.size());
-}
-
-int RequestLogModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(Column::Count);
-}
-
-QVariant RequestLogModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const RequestLogEntry &e = m_entries.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
 
     switch (role) {
     case Qt::DisplayRole:
@@ -86,39 +76,6 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant RequestLogModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0
-        || section >= int(Column::Count)) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (Column(section)) {
-    case Column::Time:
-        return tr("Time");
-    case Column::Method:
-        return tr("Method");
-    case Column::Path:
-        return tr("Path");
-    case Column::Status:
-        return tr("Status");
-    case Column::Latency:
-        return tr("Latency (ms)");
-    case Column::Tenant:
-        return tr("Tenant");
-    case Column::RequestId:
-        return tr("Request id");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
-const RequestLogEntry &RequestLogModel::entry(int row) const
-{
-    Q_ASSERT(row >= 0 && row < m_entries.size());
-    return m_entries.at(row);
-}
-
 void RequestLogModel::append(const QVector<RequestLogEntry> &entries)
 {
     if (entries.isEmpty())
@@ -130,31 +87,31 @@ void RequestLogModel::append(const QVector<RequestLogEntry> &entries)
     const qsizetype firstKept = entries.size() - keep;
 
     // Make room first so the view never sees more than maxRows rows.
-    const qsizetype overflow = m_entries.size() + keep - m_maxRows;
+    const qsizetype overflow = m_records.size() + keep - m_maxRows;
     if (overflow > 0) {
-        const int first = int(m_entries.size() - overflow);
-        beginRemoveRows({}, first, int(m_entries.size()) - 1);
-        m_entries.resize(first);
+        const int first = int(m_records.size() - overflow);
+        beginRemoveRows({}, first, int(m_records.size()) - 1);
+        m_records.resize(first);
         endRemoveRows();
     }
 
     beginInsertRows({}, 0, int(keep) - 1);
     QVector<RequestLogEntry> fresh;
-    fresh.reserve(keep + m_entries.size());
+    fresh.reserve(keep + m_records.size());
     for (qsizetype i = entries.size() - 1; i >= firstKept; --i)
         fresh.append(entries.at(i));
-    fresh.append(m_entries);
-    m_entries = std::move(fresh);
+    fresh.append(m_records);
+    m_records = std::move(fresh);
     endInsertRows();
 }
 
 void RequestLogModel::clear()
 {
     m_totalAppended = 0;
-    if (m_entries.isEmpty())
+    if (m_records.isEmpty())
         return;
     beginResetModel();
-    m_entries.clear();
+    m_records.clear();
     endResetModel();
 }
 

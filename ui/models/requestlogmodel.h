@@ -1,15 +1,13 @@
 #pragma once
 
 #include "service/core/requestlog.h"
-
-#include <QAbstractTableModel>
-#include <QVector>
+#include "ui/models/recordtablemodel.h"
 
 namespace MemoryGraph::Ui {
 
 /// The live HTTP request log, newest first. Keeps at most maxRows() entries and drops the
 /// oldest beyond that, so a busy server cannot grow the GUI's memory without bound.
-class RequestLogModel : public QAbstractTableModel
+class RequestLogModel : public RecordTableModel<RequestLogEntry>
 {
     Q_OBJECT
 public:
@@ -19,25 +17,23 @@ public:
 
     explicit RequestLogModel(int maxRows = DefaultMaxRows, QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     int maxRows() const { return m_maxRows; }
     /// Entries appended since the last clear(), including those dropped by the bound.
     qint64 totalAppended() const { return m_totalAppended; }
     /// The entry shown in `row` (row 0 is the newest); row must be valid.
-    const RequestLogEntry &entry(int row) const;
+    const RequestLogEntry &entry(int row) const { return record(row); }
 
     /// Adds entries in arrival order (the last one becomes row 0).
     void append(const QVector<RequestLogEntry> &entries);
     /// Removes every entry and resets totalAppended().
     void clear();
 
+protected:
+    QVariant cellData(const RequestLogEntry &entry, int row, int column, int role) const override;
+    QString recordId(const RequestLogEntry &entry) const override { return entry.requestId; }
+
 private:
-    QVector<RequestLogEntry> m_entries; ///< newest first
+    // The records are newest first.
     int m_maxRows;
     qint64 m_totalAppended = 0;
 };

@@ -47,16 +47,11 @@ Rules::RuleRank rankOf(const RuleSummary &rule)
 
 } // namespace
 
-RuleTableModel::RuleTableModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int RuleTableModel::rowCount(const QModelIndex &parent) const
+RuleTableModel::RuleTableModel(QObject *parent)
+    : RecordTableModel({tr("Rule"), tr("State"), tr("Scope"), tr("Target"), tr("Priority"),
+                        tr("Weight"), tr("Positive"), tr("Negative"), tr("Last matched")},
+                       parent)
 {
-    return parent.isValid() ? 0 : int(m_rules.size());
-}
-
-int RuleTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(Column::Count);
 }
 
 QString RuleTableModel::displayName(const NodeRecord &node)
@@ -66,12 +61,9 @@ QString RuleTableModel::displayName(const NodeRecord &node)
     return node.textSummary.isEmpty() ? node.id : node.textSummary;
 }
 
-QVariant RuleTableModel::data(const QModelIndex &index, int role) const
+QVariant RuleTableModel::cellData(const RuleSummary &r, int, int columnIndex, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const RuleSummary &r = m_rules.at(index.row());
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
     switch (role) {
     case Qt::DisplayRole:
         return displayText(r, column);
@@ -195,59 +187,6 @@ QVariant RuleTableModel::toolTip(const RuleSummary &r, Column column) const
     default:
         return {};
     }
-}
-
-QVariant RuleTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0
-        || section >= int(Column::Count)) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (Column(section)) {
-    case Column::Title:
-        return tr("Rule");
-    case Column::State:
-        return tr("State");
-    case Column::Scope:
-        return tr("Scope");
-    case Column::Target:
-        return tr("Target");
-    case Column::Priority:
-        return tr("Priority");
-    case Column::Weight:
-        return tr("Weight");
-    case Column::Positive:
-        return tr("Positive");
-    case Column::Negative:
-        return tr("Negative");
-    case Column::LastMatched:
-        return tr("Last matched");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
-void RuleTableModel::setRules(const QVector<RuleSummary> &rules)
-{
-    beginResetModel();
-    m_rules = rules;
-    endResetModel();
-}
-
-const RuleSummary &RuleTableModel::rule(int row) const
-{
-    Q_ASSERT(row >= 0 && row < m_rules.size());
-    return m_rules.at(row);
-}
-
-int RuleTableModel::rowOf(const QString &ruleId) const
-{
-    for (int row = 0; row < m_rules.size(); ++row) {
-        if (m_rules.at(row).node.id == ruleId)
-            return row;
-    }
-    return -1;
 }
 
 RuleFilterModel::RuleFilterModel(QObject *parent) : QSortFilterProxyModel(parent)

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "service/memoryservice.h"
+#include "ui/models/recordtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 #include <QVector>
 
@@ -11,7 +11,7 @@ namespace MemoryGraph::Ui {
 /// The rules of one scope with their state and feedback statistics (spec §2.7). Holds service
 /// records only; never queries. Priority and weight are read the way evaluation reads them
 /// (rule_meta first, clamped), so the table shows what ranking will use.
-class RuleTableModel : public QAbstractTableModel
+class RuleTableModel : public RecordTableModel<RuleSummary>
 {
     Q_OBJECT
 public:
@@ -26,28 +26,23 @@ public:
 
     explicit RuleTableModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     /// Replaces the list (model reset).
-    void setRules(const QVector<RuleSummary> &rules);
-    const QVector<RuleSummary> &rules() const { return m_rules; }
+    void setRules(const QVector<RuleSummary> &rules) { setRecords(rules); }
+    const QVector<RuleSummary> &rules() const { return records(); }
     /// The rule in `row`; row must be valid.
-    const RuleSummary &rule(int row) const;
-    /// Row of the rule with this node id, or -1.
-    int rowOf(const QString &ruleId) const;
+    const RuleSummary &rule(int row) const { return record(row); }
     /// The rule's display name: its title, else its summary, else its id.
     static QString displayName(const NodeRecord &node);
+
+protected:
+    QVariant cellData(const RuleSummary &rule, int row, int column, int role) const override;
+    /// Rules are found by their node's id.
+    QString recordId(const RuleSummary &rule) const override { return rule.node.id; }
 
 private:
     QVariant displayText(const RuleSummary &rule, Column column) const;
     QVariant sortValue(const RuleSummary &rule, Column column) const;
     QVariant toolTip(const RuleSummary &rule, Column column) const;
-
-    QVector<RuleSummary> m_rules;
 };
 
 /// Filters a RuleTableModel by state, rule scope and free text, and sorts by SortRole.

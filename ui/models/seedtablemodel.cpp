@@ -15,25 +15,16 @@ QString seedTitle(const NodeRecord &n)
 
 } // namespace
 
-SeedTableModel::SeedTableModel(QObject *parent) : QAbstractTableModel(parent) {}
-
-int SeedTableModel::rowCount(const QModelIndex &parent) const
+SeedTableModel::SeedTableModel(QObject *parent)
+    : RecordTableModel({tr("Title"), tr("Type"), tr("Tier"), tr("Similarity")}, parent)
 {
-    return parent.isValid() ? 0 : int(m_seeds.size());
+    alignTitlesRight({int(Column::Similarity)});
 }
 
-int SeedTableModel::columnCount(const QModelIndex &parent) const
+QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex, int role) const
 {
-    return parent.isValid() ? 0 : int(Column::Count);
-}
-
-QVariant SeedTableModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const RecallSeed &s = m_seeds.at(index.row());
     const NodeRecord &n = s.node;
-    const auto column = Column(index.column());
+    const auto column = Column(columnIndex);
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
@@ -52,7 +43,7 @@ QVariant SeedTableModel::data(const QModelIndex &index, int role) const
     case SortRole:
         if (column == Column::Similarity)
             return s.similarity;
-        return data(index, Qt::DisplayRole);
+        return cellData(s, row, columnIndex, Qt::DisplayRole);
     case Qt::ToolTipRole:
         if (column == Column::Title) {
             const QString summary = n.textSummary.isEmpty() ? QString() : n.textSummary + QLatin1Char('\n');
@@ -75,51 +66,6 @@ QVariant SeedTableModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
-}
-
-QVariant SeedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= int(Column::Count))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::TextAlignmentRole && Column(section) == Column::Similarity)
-        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (Column(section)) {
-    case Column::Title:
-        return tr("Title");
-    case Column::Type:
-        return tr("Type");
-    case Column::Tier:
-        return tr("Tier");
-    case Column::Similarity:
-        return tr("Similarity");
-    case Column::Count:
-        break;
-    }
-    return {};
-}
-
-void SeedTableModel::setSeeds(const QVector<RecallSeed> &seeds)
-{
-    beginResetModel();
-    m_seeds = seeds;
-    endResetModel();
-}
-
-const RecallSeed &SeedTableModel::seed(int row) const
-{
-    Q_ASSERT(row >= 0 && row < m_seeds.size());
-    return m_seeds.at(row);
-}
-
-int SeedTableModel::rowOf(const QString &nodeId) const
-{
-    for (int row = 0; row < m_seeds.size(); ++row) {
-        if (m_seeds.at(row).node.id == nodeId)
-            return row;
-    }
-    return -1;
 }
 
 } // namespace MemoryGraph::Ui

@@ -1,15 +1,13 @@
 #pragma once
 
 #include "service/api/recalloutcome.h"
-
-#include <QAbstractTableModel>
-#include <QVector>
+#include "ui/models/recordtablemodel.h"
 
 namespace MemoryGraph::Ui {
 
 /// The seeds of one recall (spec §2.3): the nodes closest to the query vector, best first.
 /// Holds service records only; never queries.
-class SeedTableModel : public QAbstractTableModel
+class SeedTableModel : public RecordTableModel<RecallSeed>
 {
     Q_OBJECT
 public:
@@ -21,23 +19,17 @@ public:
 
     explicit SeedTableModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     /// Replaces the seeds (model reset).
-    void setSeeds(const QVector<RecallSeed> &seeds);
+    void setSeeds(const QVector<RecallSeed> &seeds) { setRecords(seeds); }
     void clear() { setSeeds({}); }
-    const QVector<RecallSeed> &seeds() const { return m_seeds; }
+    const QVector<RecallSeed> &seeds() const { return records(); }
     /// The seed in `row`; row must be valid.
-    const RecallSeed &seed(int row) const;
-    /// Row of the seed with this node id, or -1.
-    int rowOf(const QString &nodeId) const;
+    const RecallSeed &seed(int row) const { return record(row); }
 
-private:
-    QVector<RecallSeed> m_seeds;
+protected:
+    QVariant cellData(const RecallSeed &seed, int row, int column, int role) const override;
+    /// Seeds are found by their node's id.
+    QString recordId(const RecallSeed &seed) const override { return seed.node.id; }
 };
 
 } // namespace MemoryGraph::Ui

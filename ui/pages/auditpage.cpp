@@ -1,13 +1,12 @@
 #include "ui/pages/auditpage.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/displayformat.h"
 #include "ui/models/commitlistmodel.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/consolidationdialog.h"
 #include "ui/widgets/jsonhighlighter.h"
-#include "ui/widgets/scopepicker.h"
+#include "ui/widgets/messagestack.h"
+#include "ui/widgets/recordtable.h"
 #include "ui/widgets/statustext.h"
 
 #include <QAction>
@@ -35,11 +34,6 @@ namespace {
 const QString OkColour = QStringLiteral("#2e8b57");
 const QString ShowLink = QStringLiteral("show-break");
 
-int textWidth(const QWidget *widget, const QString &sample)
-{
-    return widget->fontMetrics().horizontalAdvance(sample) + 24;
-}
-
 /// A 64-digit hash shortened for the status line; other values as they are.
 QString compact(const QString &value)
 {
@@ -57,14 +51,9 @@ struct CommitWindow
 
 } // namespace
 
-AuditPage::AuditPage(MemoryService *service, QWidget *parent) : QWidget(parent), m_service(service)
+AuditPage::AuditPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowCommits, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: a long verification must not hold up loading the table.
-    m_pool.setMaxThreadCount(2);
-
-    m_skeleton = new PageSkeleton(m_service, this);
-
     QWidget *toolBar = createToolBar();
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);
@@ -74,43 +63,20 @@ AuditPage::AuditPage(MemoryService *service, QWidget *parent) : QWidget(parent),
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({720, 480});
 
-    QLabel *statusLine = m_skeleton->statusLine();
-    statusLine->setObjectName(QStringLiteral("auditStatus"));
+    QLabel *status = statusLine();
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(toolBar);
     layout->addWidget(m_verifyLabel);
     layout->addWidget(splitter, 1);
-    layout->addWidget(statusLine);
+    layout->addWidget(status);
     onScopeChanged();
-}
-
-AuditPage::~AuditPage()
-{
-    delete m_dialog.data();   // drains its own pool first
-    m_pool.waitForDone();
 }
 
 QWidget *AuditPage::createToolBar()
 {
     auto *bar = new QWidget(this);
-    ScopePicker *picker = m_skeleton->scopePicker();
-    connect(picker, &ScopePicker::scopeChanged, this, &AuditPage::onScopeChanged);
-    // Same scope: fetch its new commits, unless the operator is looking at older ones.
-    connect(picker, &ScopePicker::scopesReloaded, this, [this]() {
-        if (m_offset == 0)
-            loadCommits(0, false);
-    });
-
-    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(refreshAction, &QAction::triggered, this, &AuditPage::refresh);
-    addAction(refreshAction);
-    auto *refreshButton = new QPushButton(refreshAction->icon(), refreshAction->text(), bar);
-    refreshButton->setToolTip(tr("Reload scopes and commits (%1)")
-                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(refreshButton, &QPushButton::clicked, refreshAction, &QAction::trigger);
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes and commits (%1)"));
 
     auto *verifyAction = new QAction(tr("&Verify chain"), this);
     verifyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
@@ -149,11 +115,6 @@ QWidget *AuditPage::createToolBar()
             showCommit(m_breakCommitId, m_breakSequence);
     });
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addWidget(refreshButton);
-    layout->addSpacing(16);
     layout->addWidget(m_verifyButton);
     layout->addWidget(m_decayButton);
     layout->addWidget(m_consolidateButton);
@@ -169,26 +130,8 @@ QWidget *AuditPage::createCommitPanel()
     connect(m_model, &CommitListModel::moreRequested, this,
             [this]() { loadCommits(m_offset + m_model->rowCount(), true); });
 
-    m_view = new QTableView(box);
-    m_view->setObjectName(QStringLiteral("auditCommitTable"));
-    m_view->setModel(m_model);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-    QHeaderView *header = m_view->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    using Column = CommitListModel::Column;
-    header->resizeSection(int(Column::Sequence), textWidth(box, QStringLiteral("000000")));
-    header->resizeSection(int(Column::Time), textWidth(box, QStringLiteral("0000-00-00 00:00:00")));
-    header->resizeSection(int(Column::Kind), textWidth(box, QStringLiteral("archive_rehydrate")));
-    header->resizeSection(int(Column::Actor), textWidth(box, QStringLiteral("support-agent")));
-    header->resizeSection(int(Column::Hash), textWidth(box, QStringLiteral("0123456789ab")));
-    header->setStretchLastSection(true);
+    m_view = createRecordTable(m_model, QStringLiteral("auditCommitTable"), box);
+    sizeCommitColumns(m_view);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { onCurrentRowChanged(current); });
 
@@ -207,34 +150,24 @@ QWidget *AuditPage::createCommitPanel()
 QWidget *AuditPage::createDiffPanel()
 {
     auto *box = new QGroupBox(tr("Diff"), this);
-    m_diffTitle = new QLabel(tr("Select a commit to see what it changed."), box);
+    auto *diff = new QWidget(box);
+    m_diffTitle = new QLabel(diff);
     m_diffTitle->setWordWrap(true);
     m_diffTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_diffView = new QPlainTextEdit(box);
+    m_diffView = new QPlainTextEdit(diff);
     m_diffView->setObjectName(QStringLiteral("commitDiffView"));
     m_diffView->setReadOnly(true);
     m_diffView->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_diffView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     JsonHighlighter::attach(m_diffView);
+    auto *diffLayout = new QVBoxLayout(diff);
+    diffLayout->setContentsMargins(0, 0, 0, 0);
+    diffLayout->addWidget(m_diffTitle);
+    diffLayout->addWidget(m_diffView, 1);
+
     auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_diffTitle);
-    layout->addWidget(m_diffView, 1);
+    layout->addWidget(createDetailStack(diff, tr("Select a commit to see what it changed.")));
     return box;
-}
-
-QString AuditPage::currentTenant() const
-{
-    return m_skeleton->currentTenant();
-}
-
-QString AuditPage::currentScope() const
-{
-    return m_skeleton->currentScope();
-}
-
-ScopePicker *AuditPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
 }
 
 QString AuditPage::selectedCommitId() const
@@ -248,29 +181,14 @@ ConsolidationDialog *AuditPage::consolidationDialog() const
     return m_dialog.data();
 }
 
-QString AuditPage::statusText() const
-{
-    return m_skeleton->statusText();
-}
-
 QString AuditPage::verificationText() const
 {
     return m_verifyLabel->text();
 }
 
-void AuditPage::refresh()
-{
-    m_skeleton->refresh();
-}
-
-void AuditPage::selectScope(const QString &tenantId, const QString &scope)
-{
-    m_skeleton->selectScope(tenantId, scope);
-}
-
 void AuditPage::onScopeChanged()
 {
-    const bool hasScope = m_skeleton->hasScope();
+    const bool hasScope = this->hasScope();
     for (QPushButton *b : {m_verifyButton, m_decayButton, m_consolidateButton})
         b->setEnabled(hasScope);
     ++m_verifyGeneration;   // a verification of the previous scope no longer applies
@@ -286,39 +204,38 @@ void AuditPage::onScopeChanged()
         loadCommits(0, false);
 }
 
+void AuditPage::onScopeReloaded()
+{
+    if (m_offset == 0)
+        loadCommits(0, false);
+}
+
 void AuditPage::loadCommits(int offset, bool append)
 {
-    if (!m_skeleton->hasScope())
+    if (!hasScope())
         return;
     if (!append && m_pendingCommitId.isEmpty())
         m_pendingCommitId = selectedCommitId();   // keep the selection across reloads
-    const quint64 generation = ++m_commitGeneration;
-    MemoryService *service = m_service;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    runAsync(this, &m_pool,
-             [service, tenant, scope, offset]() { return service->listCommits(tenant, scope, offset, PageSize); },
-             [this, generation, offset, append](const Result<QVector<CommitRecord>> &result) {
-                 if (generation != m_commitGeneration)
-                     return;
-                 if (!result) {
-                     const QString text = tr("Loading commits failed: %1").arg(result.error().message);
-                     m_skeleton->setStatus(text, true);
-                     Q_EMIT loadFailed(text);
-                     return;
-                 }
-                 if (append) {
-                     m_model->appendCommits(result.value());
-                 } else {
-                     m_offset = offset;
-                     m_newestButton->setVisible(offset > 0);
-                     m_model->setCommits(result.value());
-                 }
-                 m_model->setMoreAvailable(result.value().size() == PageSize);
-                 if (!m_pendingCommitId.isEmpty())
-                     selectLoadedCommit(m_pendingCommitId);
-                 Q_EMIT commitsLoaded(m_model->rowCount());
-             });
+    loadContent(
+        m_commitGeneration, tr("Loading commits failed: %1"),
+        [tenant, scope, offset](MemoryService *service) {
+            return service->listCommits(tenant, scope, offset, PageSize);
+        },
+        [this, offset, append](const QVector<CommitRecord> &commits) {
+            if (append) {
+                m_model->appendCommits(commits);
+            } else {
+                m_offset = offset;
+                m_newestButton->setVisible(offset > 0);
+                m_model->setCommits(commits);
+            }
+            m_model->setMoreAvailable(commits.size() == PageSize);
+            if (!m_pendingCommitId.isEmpty())
+                selectLoadedCommit(m_pendingCommitId);
+            Q_EMIT commitsLoaded(m_model->rowCount());
+        });
 }
 
 void AuditPage::selectLoadedCommit(const QString &commitId)
@@ -344,11 +261,9 @@ void AuditPage::showCommit(const QString &commitId, qint64 sequence)
     // so its offset is about newest - sequence; gaps only shift it a little).
     m_pendingCommitId = commitId;
     const quint64 generation = ++m_commitGeneration;
-    MemoryService *service = m_service;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    runAsync(this, &m_pool,
-             [service, tenant, scope, sequence]() -> Result<CommitWindow> {
+    callService([tenant, scope, sequence](MemoryService *service) -> Result<CommitWindow> {
                  auto newest = service->listCommits(tenant, scope, 0, 1);
                  if (!newest)
                      return newest.error();
@@ -365,7 +280,7 @@ void AuditPage::showCommit(const QString &commitId, qint64 sequence)
                  if (generation != m_commitGeneration)
                      return;
                  if (!result) {
-                     m_skeleton->setStatus(tr("Loading commits failed: %1").arg(result.error().message), true);
+                     setStatus(tr("Loading commits failed: %1").arg(result.error().message), true);
                      return;
                  }
                  m_offset = result.value().offset;
@@ -374,7 +289,7 @@ void AuditPage::showCommit(const QString &commitId, qint64 sequence)
                  m_model->setMoreAvailable(result.value().commits.size() == PageSize);
                  selectLoadedCommit(commitId);
                  if (m_model->rowOf(commitId) < 0)
-                     m_skeleton->setStatus(tr("Commit %1 is no longer in this scope.").arg(commitId), true);
+                     setStatus(tr("Commit %1 is no longer in this scope.").arg(commitId), true);
                  else
                      m_view->setFocus(Qt::OtherFocusReason);
                  Q_EMIT commitsLoaded(m_model->rowCount());
@@ -399,11 +314,13 @@ void AuditPage::onCurrentRowChanged(const QModelIndex &current)
 void AuditPage::showDiff(const CommitRecord *commit)
 {
     if (!commit) {
-        m_diffTitle->setText(tr("Select a commit to see what it changed."));
+        m_diffTitle->clear();
         m_diffTitle->setToolTip(QString());
         m_diffView->clear();
+        showDetailMessage(tr("Select a commit to see what it changed."));
         return;
     }
+    showDetail();
     m_diffTitle->setText(tr("Commit #%1 \u00b7 %2 \u00b7 %3 \u00b7 %4")
                              .arg(commit->sequence)
                              .arg(commit->kind, commit->actor, formatDateTime(commit->createdAt)));
@@ -415,20 +332,19 @@ void AuditPage::showDiff(const CommitRecord *commit)
 
 void AuditPage::verifyChain()
 {
-    if (!m_skeleton->hasScope())
+    if (!hasScope())
         return;
     const quint64 generation = ++m_verifyGeneration;
     m_verifyButton->setEnabled(false);
     m_verifyLabel->setText(tr("Verifying the commit chain\u2026"));
     m_verifyLabel->setStyleSheet(QString());
     setBusy(true);
-    MemoryService *service = m_service;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    runAsync(this, &m_pool, [service, tenant, scope]() { return service->verifyChain(tenant, scope); },
+    callService([tenant, scope](MemoryService *service) { return service->verifyChain(tenant, scope); },
              [this, generation](const Result<ChainReport> &result) {
                  setBusy(false);
-                 m_verifyButton->setEnabled(m_skeleton->hasScope());
+                 m_verifyButton->setEnabled(hasScope());
                  if (generation != m_verifyGeneration)
                      return;
                  if (!result) {
@@ -468,50 +384,50 @@ void AuditPage::showVerification(const ChainReport &report)
 
 void AuditPage::runDecay()
 {
-    if (!m_skeleton->hasScope())
+    if (!hasScope())
         return;
     m_decayButton->setEnabled(false);
     setBusy(true);
-    m_skeleton->setStatus(tr("Running adaptive decay\u2026"));
-    MemoryService *service = m_service;
+    setStatus(tr("Running adaptive decay\u2026"));
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    runAsync(this, &m_pool, [service, tenant, scope]() { return service->runAdaptiveDecay(tenant, scope); },
+    callService([tenant, scope](MemoryService *service) { return service->runAdaptiveDecay(tenant, scope); },
              [this](const Result<DecayReport> &result) {
                  setBusy(false);
-                 m_decayButton->setEnabled(m_skeleton->hasScope());
+                 m_decayButton->setEnabled(hasScope());
                  if (!result) {
-                     m_skeleton->setStatus(tr("Decay failed: %1").arg(result.error().message), true);
+                     setStatus(tr("Decay failed: %1").arg(result.error().message), true);
                      Q_EMIT decayFinished(false, false);
                      return;
                  }
                  const DecayReport &r = result.value();
                  if (!r.committed())
-                     m_skeleton->setStatus(tr("Decay: nothing to change (%n protected node(s) skipped).", nullptr, r.protectedNodes));
+                     setStatus(tr("Decay: nothing to change (%n protected node(s) skipped).", nullptr, r.protectedNodes));
                  else
-                     m_skeleton->setStatus(tr("Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 deferred by the daily budget), commit %4.")
+                     setStatus(tr("Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 deferred by the daily budget), commit %4.")
                                    .arg(r.salienceChanged)
                                    .arg(r.moves.size())
                                    .arg(r.deferredMoves)
                                    .arg(shortHash(r.commitId, 8)));
                  Q_EMIT decayFinished(true, r.committed());
-             });
+             },
+             UiExecutor::Lane::Changes);
 }
 
 void AuditPage::openConsolidation()
 {
-    if (!m_skeleton->hasScope())
+    if (!hasScope())
         return;
     if (m_dialog) {
         m_dialog->raise();
         m_dialog->activateWindow();
         return;
     }
-    m_dialog = new ConsolidationDialog(m_service, currentTenant(), currentScope(), this);
+    m_dialog = new ConsolidationDialog(service(), executor(), currentTenant(), currentScope(), this);
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_dialog, &ConsolidationDialog::applied, this, [this](bool ok, const QString &commitId) {
         if (ok)
-            m_skeleton->setStatus(commitId.isEmpty() ? tr("Consolidation: nothing left to merge.")
+            setStatus(commitId.isEmpty() ? tr("Consolidation: nothing left to merge.")
                                          : tr("Consolidation applied in commit %1.").arg(shortHash(commitId, 8)));
     });
     m_dialog->open();

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ui/pages/pageskeleton.h"
+
 #include <QPointer>
-#include <QThreadPool>
 #include <QVector>
-#include <QWidget>
 
 class QLabel;
 class QModelIndex;
@@ -22,36 +22,28 @@ namespace MemoryGraph::Ui {
 
 class CommitListModel;
 class ConsolidationDialog;
-class PageSkeleton;
-class ScopePicker;
 
 /// The audit trail of one (tenant, scope): its commit chain (newest first, loaded page by
 /// page as the table scrolls), the selected commit's diff, chain verification (recomputes
 /// every hash and names the first break, with a link to it), and the operator maintenance
 /// jobs: adaptive decay now, and consolidation of duplicates (dry-run preview, then apply).
 ///
-/// Every facade call runs on the page's thread pool; each kind of call carries a generation
-/// number so an outdated answer never overwrites a newer one. The pool is drained on
-/// destruction, so the service must outlive the page.
-class AuditPage : public QWidget
+/// Each kind of call carries a generation number so an outdated answer never overwrites a newer
+/// one. The service and the executor must outlive the page.
+class AuditPage : public PageSkeleton
 {
     Q_OBJECT
 public:
     static constexpr int PageSize = 200;
 
-    explicit AuditPage(MemoryService *service, QWidget *parent = nullptr);
-    ~AuditPage() override;
+    AuditPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
-    QString currentTenant() const;
-    QString currentScope() const;
     /// Offset (from the newest commit) of the first row shown; 0 unless jumped to an old commit.
     int firstRowOffset() const { return m_offset; }
     QString selectedCommitId() const;
-    QString statusText() const;
     QString verificationText() const;
     bool isBusy() const { return m_busyCount > 0; }
 
-    ScopePicker *scopePicker() const;
     CommitListModel *commitModel() const { return m_model; }
     QTableView *commitView() const { return m_view; }
     QPlainTextEdit *diffView() const { return m_diffView; }
@@ -63,10 +55,6 @@ public:
     ConsolidationDialog *consolidationDialog() const;
 
 public Q_SLOTS:
-    /// Reloads the scope list, then the current scope's newest commits.
-    void refresh();
-    /// Makes (tenant, scope) current once the scope list contains it.
-    void selectScope(const QString &tenantId, const QString &scope);
     /// Recomputes the scope's hash chain off the GUI thread (Ctrl+Shift+V).
     void verifyChain();
     /// Runs the adaptive decay on the current scope now.
@@ -83,15 +71,17 @@ Q_SIGNALS:
     void commitsLoaded(int rows);
     void chainVerified(bool ok);
     void decayFinished(bool ok, bool committed);
-    /// A facade call failed; `message` is ready to show.
-    void loadFailed(const QString &message);
+
+protected:
+    void onScopeChanged() override;
+    /// Same scope: fetch its new commits, unless the operator is looking at older ones.
+    void onScopeReloaded() override;
 
 private:
     QWidget *createToolBar();
     QWidget *createCommitPanel();
     QWidget *createDiffPanel();
 
-    void onScopeChanged();
     void loadCommits(int offset, bool append);
     void onCurrentRowChanged(const QModelIndex &current);
     void showDiff(const CommitRecord *commit);
@@ -99,8 +89,6 @@ private:
     void selectLoadedCommit(const QString &commitId);
     void setBusy(bool busy);
 
-    MemoryService *m_service;
-    QThreadPool m_pool;
     quint64 m_commitGeneration = 0;
     quint64 m_verifyGeneration = 0;
     int m_busyCount = 0;
@@ -109,7 +97,6 @@ private:
     QString m_breakCommitId;     ///< target of the "Show" link
     qint64 m_breakSequence = 0;
 
-    PageSkeleton *m_skeleton = nullptr;
     QPushButton *m_verifyButton = nullptr;
     QPushButton *m_decayButton = nullptr;
     QPushButton *m_consolidateButton = nullptr;

@@ -1,11 +1,10 @@
 #include "ui/pages/decisionspage.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/models/decisiontablemodel.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/decisiondetail.h"
-#include "ui/widgets/scopepicker.h"
+#include "ui/widgets/recordtable.h"
+#include "ui/widgets/ruledisplay.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -51,25 +50,18 @@ qint64 sinceSeconds(DecisionsPage::Since since)
 /// One list load: the decisions and the scope's rule titles (for links), read together.
 struct DecisionsPage::Loaded
 {
-    std::optional<Error> error;
     QVector<DecisionRecord> decisions;
     QHash<QString, QString> ruleTitles;
 };
 
-DecisionsPage::DecisionsPage(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+// Decisions arrive without a commit; a first one in a new scope comes with a commit.
+DecisionsPage::DecisionsPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowDecisions, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: the feedback of the selected decision must not wait behind a list load.
-    m_pool.setMaxThreadCount(2);
-
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(FilterDelayMs);
     connect(m_filterTimer, &QTimer::timeout, this, &DecisionsPage::loadDecisions);
-
-    // Decisions arrive without a commit; a first one in a new scope comes with a commit.
-    m_skeleton = new PageSkeleton(m_service, this, PageSkeleton::FollowDecisions);
 
     // Created in keyboard order (the focus chain follows creation): filter bar, list, detail.
     // The filter bar also comes first because the panels ask its scope picker for the scope.
@@ -102,30 +94,10 @@ DecisionsPage::DecisionsPage(MemoryService *service, QWidget *parent)
                              "by tools/select and tools/feedback calls."));
 }
 
-DecisionsPage::~DecisionsPage()
-{
-    // Workers may still be inside the facade; let them finish before members go away.
-    m_pool.waitForDone();
-}
-
 QWidget *DecisionsPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
-
-    ScopePicker *picker = m_skeleton->scopePicker();
-    connect(picker, &ScopePicker::scopeChanged, this, &DecisionsPage::onScopeChanged);
-    connect(picker, &ScopePicker::scopesReloaded, this, &DecisionsPage::loadDecisions);
-
-    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    refreshAction->setToolTip(tr("Reload scopes and decisions (%1)")
-                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(refreshAction, &QAction::triggered, this, &DecisionsPage::refresh);
-    addAction(refreshAction);
-    m_refreshButton = new QToolButton(bar);
-    m_refreshButton->setDefaultAction(refreshAction);
-    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes and decisions (%1)"));
 
     m_runEdit = new QLineEdit(bar);
     m_runEdit->setObjectName(QStringLiteral("runFilterEdit"));
@@ -160,11 +132,6 @@ QWidget *DecisionsPage::createFilterBar()
     auto *sinceLabel = new QLabel(tr("S&ince:"), bar);
     sinceLabel->setBuddy(m_sinceCombo);
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addWidget(m_refreshButton);
-    layout->addSpacing(16);
     layout->addWidget(runLabel);
     layout->addWidget(m_runEdit, 2);
     layout->addWidget(toolLabel);
@@ -176,91 +143,29 @@ QWidget *DecisionsPage::createFilterBar()
 
 QWidget *DecisionsPage::createListPanel()
 {
-    auto *box = new QGroupBox(tr("Decisions (newest first)"), this);
-
     m_model = new DecisionTableModel(this);
-    m_view = new QTableView(box);
-    m_view->setObjectName(QStringLiteral("decisionTable"));
-    m_view->setModel(m_model);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->setTextElideMode(Qt::ElideRight);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-    QHeaderView *header = m_view->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // Columns sized to their header or a typical value, whichever is wider; the hash stretches.
+    m_view = createRecordTable(m_model, QStringLiteral("decisionTable"), this);
+    // The hash takes what the other columns leave.
     using Column = DecisionTableModel::Column;
-    const QFontMetrics fm = m_view->fontMetrics();
-    auto fit = [&](Column column, const QString &sample) {
-        const QString title = m_model->headerData(int(column), Qt::Horizontal).toString();
-        header->resizeSection(int(column), std::max(fm.horizontalAdvance(title) + 22,
-                                                    fm.horizontalAdvance(sample) + 14));
-    };
-    fit(Column::Time, QStringLiteral("0000-00-00 00:00:00"));
-    fit(Column::Run, QStringLiteral("run-2024-05"));
-    fit(Column::SelectedTool, QStringLiteral("code_interpreter"));
-    fit(Column::Candidates, QStringLiteral("200"));
-    fit(Column::SourceRules, QStringLiteral("20"));
-    header->setStretchLastSection(true);
+    fitColumn(m_view, int(Column::Time), QStringLiteral("0000-00-00 00:00:00"));
+    fitColumn(m_view, int(Column::Run), QStringLiteral("run-2024-05"));
+    fitColumn(m_view, int(Column::SelectedTool), QStringLiteral("code_interpreter"));
+    fitColumn(m_view, int(Column::Candidates), QStringLiteral("200"));
+    fitColumn(m_view, int(Column::SourceRules), QStringLiteral("20"));
+    m_view->horizontalHeader()->setStretchLastSection(true);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &DecisionsPage::onCurrentRowChanged);
 
-    m_countLabel = new QLabel(box);
+    m_countLabel = new QLabel(this);
     m_countLabel->setObjectName(QStringLiteral("decisionCountLabel"));
-    QLabel *statusLine = m_skeleton->statusLine();
-    statusLine->setObjectName(QStringLiteral("decisionsStatus"));
-    statusLine->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    statusLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-
-    auto *footer = new QHBoxLayout;
-    footer->addWidget(m_countLabel);
-    footer->addWidget(statusLine, 1);
-
-    auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_view, 1);
-    layout->addLayout(footer);
+    QGroupBox *box = createListBox(tr("Decisions (newest first)"), m_view, m_countLabel);
     updateCount();
     return box;
-}
-
-QString DecisionsPage::currentTenant() const
-{
-    return m_skeleton->currentTenant();
-}
-
-QString DecisionsPage::currentScope() const
-{
-    return m_skeleton->currentScope();
-}
-
-ScopePicker *DecisionsPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
 }
 
 QString DecisionsPage::currentDecisionId() const
 {
     return m_detail->decisionId();
-}
-
-QString DecisionsPage::statusText() const
-{
-    return m_skeleton->statusText();
-}
-
-void DecisionsPage::refresh()
-{
-    m_skeleton->refresh();
-}
-
-void DecisionsPage::selectScope(const QString &tenantId, const QString &scope)
-{
-    m_skeleton->selectScope(tenantId, scope);
 }
 
 void DecisionsPage::selectDecision(const QString &decisionId)
@@ -292,11 +197,11 @@ void DecisionsPage::setSince(Since since)
 void DecisionsPage::loadDecisions()
 {
     m_filterTimer->stop();
-    const quint64 generation = ++m_listGeneration;
     DecisionQuery query;
     query.tenantId = currentTenant();
     query.scope = currentScope();
     if (query.tenantId.isEmpty()) {
+        ++m_listGeneration;   // a list still on its way belongs to the old scope
         applyLoaded(Loaded());
         return;
     }
@@ -307,39 +212,21 @@ void DecisionsPage::loadDecisions()
         query.since = QDateTime::currentDateTimeUtc().addSecs(-seconds);
     query.limit = ListLimit;
 
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, query]() {
-                 Loaded out;
-                 auto decisions = service->listDecisions(query);
-                 if (!decisions) {
-                     out.error = decisions.error();
-                     return out;
-                 }
-                 out.decisions = decisions.value();
-                 // Titles are a nicety for the links; a failure here only costs the names.
-                 if (auto rules = service->listRules(query.tenantId, query.scope)) {
-                     for (const RuleSummary &r : rules.value())
-                         out.ruleTitles.insert(r.node.id, r.node.title.isEmpty() ? r.node.textSummary
-                                                                                 : r.node.title);
-                 }
-                 return out;
-             },
-             [this, generation](const Loaded &loaded) {
-                 if (generation == m_listGeneration)
-                     applyLoaded(loaded);
-             });
+    loadContent(
+        m_listGeneration, tr("Loading decisions failed: %1"),
+        [query](MemoryService *service) -> Result<Loaded> {
+            auto decisions = service->listDecisions(query);
+            if (!decisions)
+                return decisions.error();
+            return Loaded{decisions.value(),
+                          RuleDisplay::ruleTitles(service, query.tenantId, query.scope)};
+        },
+        [this](const Loaded &loaded) { applyLoaded(loaded); });
 }
 
 void DecisionsPage::applyLoaded(const Loaded &loaded)
 {
-    if (loaded.error) {
-        const QString text = tr("Loading decisions failed: %1").arg(loaded.error->message);
-        m_skeleton->setStatus(text, true);
-        Q_EMIT loadFailed(text);
-        return;
-    }
-    m_skeleton->setStatus(QString());
+    setStatus(QString());
     const QString keep = m_selectedId;
     m_restoringSelection = true;
     m_model->setDecisions(loaded.decisions);
@@ -371,6 +258,11 @@ void DecisionsPage::onScopeChanged()
     loadDecisions();
 }
 
+void DecisionsPage::onScopeReloaded()
+{
+    loadDecisions();
+}
+
 void DecisionsPage::onCurrentRowChanged(const QModelIndex &current)
 {
     if (m_restoringSelection || !current.isValid())
@@ -388,22 +280,15 @@ void DecisionsPage::showDecisionAt(int row)
 
 void DecisionsPage::loadFeedback(const QString &decisionId)
 {
-    const quint64 generation = ++m_feedbackGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, decisionId]() {
-                 return service->feedbackForDecision(tenant, scope, decisionId);
-             },
-             [this, generation](const Result<QVector<FeedbackRecord>> &result) {
-                 if (generation != m_feedbackGeneration)
-                     return;
-                 if (!result)
-                     m_detail->setFeedbackMessage(tr("Loading feedback failed: %1").arg(result.error().message));
-                 else
-                     m_detail->setFeedback(result.value());
-             });
+    loadLatest(
+        m_feedbackGeneration,
+        [tenant, scope, decisionId](MemoryService *service) {
+            return service->feedbackForDecision(tenant, scope, decisionId);
+        },
+        [this](const QVector<FeedbackRecord> &feedback) { m_detail->setFeedback(feedback); },
+        [this](const Error &error) { m_detail->setFeedbackFailure(error); });
 }
 
 void DecisionsPage::updateCount()

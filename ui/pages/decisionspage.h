@@ -1,7 +1,6 @@
 #pragma once
 
-#include <QThreadPool>
-#include <QWidget>
+#include "ui/pages/pageskeleton.h"
 
 class QComboBox;
 class QLabel;
@@ -9,7 +8,6 @@ class QLineEdit;
 class QModelIndex;
 class QTableView;
 class QTimer;
-class QToolButton;
 
 namespace MemoryGraph {
 class MemoryService;
@@ -19,8 +17,6 @@ namespace MemoryGraph::Ui {
 
 class DecisionDetail;
 class DecisionTableModel;
-class PageSkeleton;
-class ScopePicker;
 
 /// Replays tool selections: the decisions persisted by tools/select (and feedback) in one
 /// (tenant, scope), newest first, filtered by run id, selected tool and age, and the chosen
@@ -28,9 +24,9 @@ class ScopePicker;
 /// links: ruleRequested() asks the window to open one on the Rules page. The list refreshes
 /// itself when the service records a decision in the shown scope.
 ///
-/// Every facade call runs on the page's thread pool with a generation number per kind of
-/// load. The pool is drained on destruction, so the service must outlive the page.
-class DecisionsPage : public QWidget
+/// Each kind of load carries a generation number so an outdated answer never overwrites a
+/// newer one. The service and the executor must outlive the page.
+class DecisionsPage : public PageSkeleton
 {
     Q_OBJECT
 public:
@@ -40,16 +36,11 @@ public:
     /// The most decisions listed at once (newest first).
     static constexpr int ListLimit = 500;
 
-    explicit DecisionsPage(MemoryService *service, QWidget *parent = nullptr);
-    ~DecisionsPage() override;
+    DecisionsPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
-    QString currentTenant() const;
-    QString currentScope() const;
     /// Id of the decision in the detail pane; empty when none.
     QString currentDecisionId() const;
-    QString statusText() const;
 
-    ScopePicker *scopePicker() const;
     DecisionTableModel *decisionModel() const { return m_model; }
     QTableView *decisionView() const { return m_view; }
     DecisionDetail *detail() const { return m_detail; }
@@ -58,10 +49,6 @@ public:
     QComboBox *sinceCombo() const { return m_sinceCombo; }
 
 public Q_SLOTS:
-    /// Reloads the scope list, then the current scope's decisions.
-    void refresh();
-    /// Makes (tenant, scope) current once the scope list contains it.
-    void selectScope(const QString &tenantId, const QString &scope);
     /// Selects a listed decision and shows its detail.
     void selectDecision(const QString &decisionId);
     /// Exact run id; empty = any run.
@@ -73,10 +60,12 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// A decision list arrived (count = rows shown).
     void decisionsLoaded(int count);
-    /// A facade call failed; `message` is ready to show.
-    void loadFailed(const QString &message);
     /// The operator clicked a source rule of a decision; connect to RulesPage::showRule.
     void ruleRequested(const QString &tenantId, const QString &scope, const QString &ruleId);
+
+protected:
+    void onScopeChanged() override;
+    void onScopeReloaded() override;
 
 private:
     struct Loaded;
@@ -86,20 +75,15 @@ private:
     void loadDecisions();
     void applyLoaded(const Loaded &loaded);
     void loadFeedback(const QString &decisionId);
-    void onScopeChanged();
     void onCurrentRowChanged(const QModelIndex &current);
     void showDecisionAt(int row);
     void updateCount();
 
-    MemoryService *m_service;
-    QThreadPool m_pool;
     quint64 m_listGeneration = 0;
     quint64 m_feedbackGeneration = 0;
     bool m_restoringSelection = false;
     QString m_selectedId;
 
-    PageSkeleton *m_skeleton = nullptr;
-    QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_runEdit = nullptr;
     QLineEdit *m_toolEdit = nullptr;
     QComboBox *m_sinceCombo = nullptr;

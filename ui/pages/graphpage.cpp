@@ -2,8 +2,6 @@
 
 #include "service/core/ids.h"
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/graphstyle.h"
@@ -66,14 +64,9 @@ private:
 
 } // namespace
 
-GraphPage::GraphPage(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+GraphPage::GraphPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowCommits, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: a big neighbourhood must not hold up the search list or the inspector.
-    m_pool.setMaxThreadCount(2);
-    m_skeleton = new PageSkeleton(m_service, this);
-
     m_searchTimer = new QTimer(this);
     m_searchTimer->setSingleShot(true);
     m_searchTimer->setInterval(SearchDelayMs);
@@ -104,9 +97,9 @@ GraphPage::GraphPage(MemoryService *service, QWidget *parent)
     });
     addAction(findAction);
 
-    setTabOrder(m_skeleton->scopePicker(), m_hopsSpin);
-    setTabOrder(m_hopsSpin, m_refreshButton);
-    setTabOrder(m_refreshButton, m_searchEdit);
+    setTabOrder(scopePicker(), refreshButton());
+    setTabOrder(refreshButton(), m_hopsSpin);
+    setTabOrder(m_hopsSpin, m_searchEdit);
     setTabOrder(m_searchEdit, m_results);
     setTabOrder(m_results, m_canvas);
     setTabOrder(m_canvas, m_inspector);
@@ -114,25 +107,14 @@ GraphPage::GraphPage(MemoryService *service, QWidget *parent)
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
     m_canvas->setPlaceholderText(tr("Search for a start node on the left, or use \u201cShow in "
                                     "graph\u201d on the Memory or Recall page."));
-    m_skeleton->setStatus(tr("No graph yet."));
-}
-
-GraphPage::~GraphPage()
-{
-    m_pool.waitForDone();
+    setStatus(tr("No graph yet."));
 }
 
 QWidget *GraphPage::createTopBar()
 {
     auto *bar = new QWidget(this);
-
-    ScopePicker *picker = m_skeleton->scopePicker();
-    picker->setObjectName(QStringLiteral("graphScopePicker"));
-    connect(picker, &ScopePicker::scopeChanged, this, &GraphPage::onScopeChanged);
-    connect(picker, &ScopePicker::scopesReloaded, this, [this]() {
-        if (m_searchTimer->isActive() || m_results->count() == 0)
-            runSearch();
-    });
+    scopePicker()->setObjectName(QStringLiteral("graphScopePicker"));
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes, search results and the graph (%1)"));
 
     m_hopsSpin = new QSpinBox(bar);
     m_hopsSpin->setObjectName(QStringLiteral("hopsSpin"));
@@ -143,25 +125,8 @@ QWidget *GraphPage::createTopBar()
     auto *hopsLabel = new QLabel(tr("&Hops:"), bar);
     hopsLabel->setBuddy(m_hopsSpin);
 
-    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload),
-                                      tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    refreshAction->setToolTip(tr("Reload scopes, search results and the graph (%1)")
-                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(refreshAction, &QAction::triggered, this, &GraphPage::refresh);
-    addAction(refreshAction);
-    m_refreshButton = new QToolButton(bar);
-    m_refreshButton->setDefaultAction(refreshAction);
-    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addSpacing(16);
     layout->addWidget(hopsLabel);
     layout->addWidget(m_hopsSpin);
-    layout->addWidget(m_refreshButton);
     layout->addStretch(1);
     return bar;
 }
@@ -221,9 +186,9 @@ QWidget *GraphPage::createCanvasPanel()
 {
     auto *box = new QGroupBox(tr("Graph"), this);
 
-    m_canvas = new GraphCanvas(box);
+    m_canvas = new GraphCanvas(executor(), box);
     m_canvas->setObjectName(QStringLiteral("graphCanvas"));
-    m_nodeActions = new NodeActions(m_service, this);
+    m_nodeActions = new NodeActions(service(), executor(), this);
     connectNodeActions();
     connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](const QString &id) {
         // The drawn record is enough for the actions; the detail load refreshes it.
@@ -261,12 +226,11 @@ QWidget *GraphPage::createCanvasPanel()
     zoomIn->setObjectName(QStringLiteral("zoomInButton"));
     fit->setObjectName(QStringLiteral("fitButton"));
 
-    QLabel *statusLine = m_skeleton->statusLine();
-    statusLine->setObjectName(QStringLiteral("graphStatusLabel"));
-    statusLine->setWordWrap(true);
+    QLabel *status = statusLine();
+    status->setWordWrap(true);
 
     auto *bottom = new QHBoxLayout;
-    bottom->addWidget(statusLine, 1);
+    bottom->addWidget(status, 1);
     bottom->addWidget(zoomOut);
     bottom->addWidget(zoomIn);
     bottom->addWidget(fit);
@@ -308,7 +272,7 @@ void GraphPage::connectNodeActions()
     m_canvas->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_canvas, &QWidget::customContextMenuRequested, this, &GraphPage::showCanvasMenu);
     connect(m_nodeActions, &NodeActions::succeeded, this, [this](const QString &nodeId, const QString &message) {
-        m_skeleton->setStatus(message);
+        setStatus(message);
         if (m_canvas->containsNode(nodeId))
             m_pendingSelection = nodeId;   // keep the changed node selected after the redraw
         reloadGraph();
@@ -318,7 +282,7 @@ void GraphPage::connectNodeActions()
             loadDetail(nodeId);
     });
     connect(m_nodeActions, &NodeActions::failed, this,
-            [this](const QString &message) { m_skeleton->setStatus(message, true); });
+            [this](const QString &message) { setStatus(message, true); });
     connect(m_nodeActions, &NodeActions::nodeForgotten, this, &GraphPage::onNodeForgotten);
 }
 
@@ -363,11 +327,6 @@ int GraphPage::hops() const
     return m_hopsSpin->value();
 }
 
-QString GraphPage::statusText() const
-{
-    return m_skeleton->statusText();
-}
-
 void GraphPage::showNode(const QString &tenantId, const QString &scope, const QString &nodeId)
 {
     if (nodeId.isEmpty())
@@ -377,7 +336,7 @@ void GraphPage::showNode(const QString &tenantId, const QString &scope, const QS
     m_graphScope = scope;
     m_centres = {nodeId};
     m_centreTitle.clear();
-    m_skeleton->selectScope(tenantId, scope);
+    selectScope(tenantId, scope);
     loadNeighbourhood(QString(), false);
 }
 
@@ -399,13 +358,21 @@ void GraphPage::reloadGraph()
 
 void GraphPage::refresh()
 {
-    m_skeleton->refresh();
+    PageSkeleton::refresh();
     runSearch();
     reloadGraph();
 }
 
-void GraphPage::onScopeChanged(const QString &tenantId, const QString &scope)
+void GraphPage::onScopeReloaded()
 {
+    if (m_searchTimer->isActive() || m_results->count() == 0)
+        runSearch();
+}
+
+void GraphPage::onScopeChanged()
+{
+    const QString tenantId = currentTenant();
+    const QString scope = currentScope();
     runSearch();
     if (tenantId == m_graphTenant && scope == m_graphScope)
         return;   // showNode() switched here on purpose
@@ -418,37 +385,41 @@ void GraphPage::onScopeChanged(const QString &tenantId, const QString &scope)
     m_canvas->clearGraph();
     m_nodeActions->clearNode();
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
-    m_skeleton->setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
+    setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
 }
 
 void GraphPage::runSearch()
 {
     m_searchTimer->stop();
-    const quint64 generation = ++m_searchGeneration;
-    NodeQuery query;
-    query.tenantId = m_skeleton->currentTenant();
-    query.scope = m_skeleton->currentScope();
-    if (query.tenantId.isEmpty()) {
+    if (!hasScope()) {
+        ++m_searchGeneration;   // results still on their way belong to the old scope
         m_results->clear();
         m_resultsLabel->setText(tr("No scope selected"));
         return;
     }
     const QString text = m_searchEdit->text().trimmed();
     // A pasted id matches no title; list everything instead of nothing.
-    query.text = isUuid(text) ? QString() : text;
+    searchNodes(isUuid(text) ? QString() : text, false);
+}
+
+void GraphPage::searchNodes(const QString &text, bool openFirst)
+{
+    NodeQuery query;
+    query.tenantId = currentTenant();
+    query.scope = currentScope();
+    query.text = text;
     query.limit = SearchLimit;
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service, query]() { return service->listNodes(query); },
-             [this, generation](const Result<NodePage> &result) {
-                 if (generation != m_searchGeneration)
-                     return;
-                 if (!result) {
-                     m_resultsLabel->setText(tr("Search failed: %1").arg(result.error().message));
-                     Q_EMIT loadFailed(m_resultsLabel->text());
-                     return;
-                 }
-                 applySearch(result.value());
-             });
+    loadLatest(
+        m_searchGeneration, [query](MemoryService *service) { return service->listNodes(query); },
+        [this, openFirst](const NodePage &page) {
+            applySearch(page);
+            if (openFirst && m_results->count() > 0)
+                openResult(0);
+        },
+        [this](const Error &error) {
+            m_resultsLabel->setText(tr("Search failed: %1").arg(error.message));
+            Q_EMIT loadFailed(m_resultsLabel->text());
+        });
 }
 
 void GraphPage::applySearch(const NodePage &page)
@@ -471,34 +442,20 @@ void GraphPage::applySearch(const NodePage &page)
 void GraphPage::openSearchText()
 {
     const QString text = m_searchEdit->text().trimmed();
-    const QString tenant = m_skeleton->currentTenant();
+    const QString tenant = currentTenant();
     if (tenant.isEmpty() || text.isEmpty()) {
         if (m_results->count() > 0)
             openResult(std::max(0, m_results->currentRow()));
         return;
     }
     if (isUuid(text)) {
-        showNode(tenant, m_skeleton->currentScope(), text.toLower());
+        showNode(tenant, currentScope(), text.toLower());
         return;
     }
     if (m_searchTimer->isActive()) {
         // The list is stale: search now and draw the best match when it arrives.
         m_searchTimer->stop();
-        const quint64 generation = ++m_searchGeneration;
-        NodeQuery query;
-        query.tenantId = tenant;
-        query.scope = m_skeleton->currentScope();
-        query.text = text;
-        query.limit = SearchLimit;
-        MemoryService *service = m_service;
-        runAsync(this, &m_pool, [service, query]() { return service->listNodes(query); },
-                 [this, generation](const Result<NodePage> &result) {
-                     if (generation != m_searchGeneration || !result)
-                         return;
-                     applySearch(result.value());
-                     if (m_results->count() > 0)
-                         openResult(0);
-                 });
+        searchNodes(text, true);
         return;
     }
     if (m_results->count() > 0)
@@ -510,35 +467,26 @@ void GraphPage::openResult(int row)
     const QListWidgetItem *item = m_results->item(row);
     if (!item)
         return;
-    showNode(m_skeleton->currentTenant(), m_skeleton->currentScope(),
+    showNode(currentTenant(), currentScope(),
              item->data(NodeIdRole).toString());
 }
 
 void GraphPage::loadNeighbourhood(const QString &anchorId, bool merge)
 {
-    const quint64 generation = ++m_graphGeneration;
     const QString tenant = m_graphTenant;
     const QString scope = m_graphScope;
     const QStringList centres = merge ? QStringList{anchorId} : m_centres;
     const int hopCount = hops();
-    m_skeleton->setStatus(merge ? tr("Expanding\u2026") : tr("Loading the neighbourhood\u2026"));
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, centres, hopCount]() {
-                 return service->neighbourhood(tenant, scope, centres, hopCount, GraphCanvas::MaxNodes);
-             },
-             [this, generation, anchorId, merge](const Result<GraphNeighbourhood> &result) {
-                 if (generation != m_graphGeneration)
-                     return;
-                 if (!result) {
-                     const QString message = tr("Loading the graph failed: %1: %2")
-                                                 .arg(result.error().code, result.error().message);
-                     m_skeleton->setStatus(message, true);
-                     Q_EMIT loadFailed(message);
-                     return;
-                 }
-                 applyNeighbourhood(result.value(), anchorId, merge);
-             });
+    setStatus(merge ? tr("Expanding\u2026") : tr("Loading the neighbourhood\u2026"));
+    loadLatest(
+        m_graphGeneration,
+        [tenant, scope, centres, hopCount](MemoryService *service) {
+            return service->neighbourhood(tenant, scope, centres, hopCount, GraphCanvas::MaxNodes);
+        },
+        [this, anchorId, merge](const GraphNeighbourhood &graph) { applyNeighbourhood(graph, anchorId, merge); },
+        [this](const Error &error) {
+            reportLoadFailure(tr("Loading the graph failed: %1: %2").arg(error.code, error.message));
+        });
 }
 
 void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QString &anchorId, bool merge)
@@ -546,7 +494,7 @@ void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QStrin
     if (!merge && graph.nodes.isEmpty()) {
         m_canvas->clearGraph();
         m_inspector->showMessage(tr("The node is not in this scope."));
-        m_skeleton->setStatus(tr("Node %1 was not found in %2 / %3.").arg(m_centres.value(0), m_graphTenant, m_graphScope),
+        setStatus(tr("Node %1 was not found in %2 / %3.").arg(m_centres.value(0), m_graphTenant, m_graphScope),
                   true);
         m_centres.clear();
         Q_EMIT graphLoaded(0, 0, false);
@@ -581,7 +529,7 @@ void GraphPage::onCanvasChanged()
     if (m_canvas->hasMoreMarker())
         text += QStringLiteral(" \u00b7 ") + tr("more not shown (limit %1)").arg(GraphCanvas::MaxNodes);
     text += QLatin1String(". ") + tr("Double-click a node to expand it.");
-    m_skeleton->setStatus(text);
+    setStatus(text);
 
     const QString select = m_pendingSelection;
     m_pendingSelection.clear();
@@ -591,31 +539,19 @@ void GraphPage::onCanvasChanged()
 
 void GraphPage::loadDetail(const QString &nodeId)
 {
-    const quint64 generation = ++m_detailGeneration;
     const QString tenant = m_graphTenant;
     const QString scope = m_graphScope;
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, nodeId]() { return service->nodeDetail(tenant, scope, nodeId); },
-             [this, generation](const Result<NodeDetail> &result) {
-                 if (generation != m_detailGeneration)
-                     return;
-                 if (!result) {
-                     m_nodeActions->clearNode();
-                     m_inspector->showMessage(result.error().status == 404
-                                                  ? tr("The node no longer exists.")
-                                                  : tr("Could not load the node:\n%1")
-                                                        .arg(result.error().message));
-                     return;
-                 }
-                 m_inspector->showDetail(result.value());
-                 m_nodeActions->setNode(result.value().node);
-             });
-}
-
-ScopePicker *GraphPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
+    loadLatest(
+        m_detailGeneration,
+        [tenant, scope, nodeId](MemoryService *service) { return service->nodeDetail(tenant, scope, nodeId); },
+        [this](const NodeDetail &detail) {
+            m_inspector->showDetail(detail);
+            m_nodeActions->setNode(detail.node);
+        },
+        [this](const Error &error) {
+            m_nodeActions->clearNode();
+            m_inspector->showLoadFailure(error);
+        });
 }
 
 } // namespace MemoryGraph::Ui

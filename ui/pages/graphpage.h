@@ -1,8 +1,8 @@
 #pragma once
 
+#include "ui/pages/pageskeleton.h"
+
 #include <QStringList>
-#include <QThreadPool>
-#include <QWidget>
 
 class QLabel;
 class QLineEdit;
@@ -23,30 +23,26 @@ class GraphCanvas;
 class GraphLegend;
 class NodeActions;
 class NodeInspector;
-class PageSkeleton;
-class ScopePicker;
 
 /// Draws the neighbourhood of a start node on a GraphCanvas: pick a scope, find a node (search
 /// or paste its id), choose the hops; double-clicking a node expands the picture around it
 /// (still capped at GraphCanvas::MaxNodes). The selected node is shown in an inspector beside
 /// the canvas. Other pages jump here through showNode().
 ///
-/// Facade calls run on the page's own pool; each kind of load carries a generation number so
-/// an outdated answer never overwrites a newer one. The service must outlive the page.
-class GraphPage : public QWidget
+/// Each kind of load carries a generation number so an outdated answer never overwrites a newer
+/// one. The service and the executor must outlive the page.
+class GraphPage : public PageSkeleton
 {
     Q_OBJECT
 public:
     static constexpr int MaxHops = 3;
     static constexpr int SearchLimit = 100;
 
-    explicit GraphPage(MemoryService *service, QWidget *parent = nullptr);
-    ~GraphPage() override;
+    GraphPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
     GraphCanvas *canvas() const { return m_canvas; }
     NodeInspector *inspector() const { return m_inspector; }
     NodeActions *nodeActions() const { return m_nodeActions; }
-    ScopePicker *scopePicker() const;
     QLineEdit *searchEdit() const { return m_searchEdit; }
     QListWidget *searchResults() const { return m_results; }
     QSpinBox *hopsSpin() const { return m_hopsSpin; }
@@ -58,7 +54,6 @@ public:
     /// Centre first, then every node expanded since.
     QStringList expandedNodeIds() const { return m_centres; }
     int hops() const;
-    QString statusText() const;
 
 public Q_SLOTS:
     /// Switches to (tenant, scope) and draws the neighbourhood of nodeId.
@@ -67,14 +62,17 @@ public Q_SLOTS:
     void expandNode(const QString &nodeId);
     /// Draws the current centre again (hops changed, or the data did).
     void reloadGraph();
-    /// Reloads the scope list and the search results.
-    void refresh();
+    /// Reloads the scope list, the search results and the graph.
+    void refresh() override;
 
 Q_SIGNALS:
     /// A neighbourhood arrived and is being drawn.
     void graphLoaded(int nodes, int edges, bool truncated);
-    /// A facade call failed; `message` is ready to show.
-    void loadFailed(const QString &message);
+
+protected:
+    void onScopeChanged() override;
+    /// Same scope: the search list may be missing nodes the commit added.
+    void onScopeReloaded() override;
 
 private:
     QWidget *createTopBar();
@@ -82,8 +80,9 @@ private:
     QWidget *createCanvasPanel();
     QWidget *createInspectorPanel();
 
-    void onScopeChanged(const QString &tenantId, const QString &scope);
     void runSearch();
+    /// Lists the scope's nodes matching `text`; with openFirst, draws the best match.
+    void searchNodes(const QString &text, bool openFirst);
     void applySearch(const NodePage &page);
     void openSearchText();
     void openResult(int row);
@@ -95,8 +94,6 @@ private:
     void showCanvasMenu(const QPoint &pos);
     void onNodeForgotten(const QString &nodeId);
 
-    MemoryService *m_service;
-    QThreadPool m_pool;
     quint64 m_searchGeneration = 0;
     quint64 m_graphGeneration = 0;
     quint64 m_detailGeneration = 0;
@@ -107,9 +104,7 @@ private:
     QString m_centreTitle;
     QString m_pendingSelection;   ///< node to select once the canvas has drawn
 
-    PageSkeleton *m_skeleton = nullptr;
     QSpinBox *m_hopsSpin = nullptr;
-    QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_searchEdit = nullptr;
     QListWidget *m_results = nullptr;
     QLabel *m_resultsLabel = nullptr;

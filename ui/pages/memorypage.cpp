@@ -1,13 +1,11 @@
 #include "ui/pages/memorypage.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/nodeactions.h"
 #include "ui/widgets/nodeinspector.h"
-#include "ui/widgets/scopepicker.h"
+#include "ui/widgets/recordtable.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -36,44 +34,15 @@ constexpr int FilterDelayMs = 250;
 constexpr int CommitListLimit = 200;
 constexpr int PendingPollMs = 2000;
 
-QTableView *createTable(QAbstractItemModel *model, const QString &objectName, QWidget *parent)
-{
-    auto *view = new QTableView(parent);
-    view->setObjectName(objectName);
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideRight);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
-    view->horizontalHeader()->setHighlightSections(false);
-    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    return view;
-}
-
-int textWidth(const QWidget *widget, const QString &sample)
-{
-    return widget->fontMetrics().horizontalAdvance(sample) + 24;
-}
-
 } // namespace
 
-MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+MemoryPage::MemoryPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowCommits, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: a slow node page must not hold up the commit list or the inspector.
-    m_pool.setMaxThreadCount(2);
-
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(FilterDelayMs);
     connect(m_filterTimer, &QTimer::timeout, this, &MemoryPage::onFiltersChanged);
-
-    m_skeleton = new PageSkeleton(m_service, this);
 
     // Embedding backfill finishes without a commit, so nothing announces it; poll while the
     // page shows pending nodes.
@@ -110,35 +79,10 @@ MemoryPage::MemoryPage(MemoryService *service, QWidget *parent)
     // The picker loads the scope list by itself; the nodes and commits follow from its signals.
 }
 
-MemoryPage::~MemoryPage()
-{
-    // Workers may still be inside the facade; let them finish before members go away.
-    m_pool.waitForDone();
-}
-
 QWidget *MemoryPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
-
-    ScopePicker *picker = m_skeleton->scopePicker();
-    connect(picker, &ScopePicker::scopeChanged, this, &MemoryPage::onScopeChanged);
-    // Same scope after a reload: keep the page and selection, refresh the content.
-    connect(picker, &ScopePicker::scopesReloaded, this, [this]() {
-        loadNodes();
-        loadCommits();
-    });
-
-    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload),
-                                      tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    refreshAction->setToolTip(tr("Reload scopes, nodes and commits (%1)")
-                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(refreshAction, &QAction::triggered, this, &MemoryPage::refresh);
-    addAction(refreshAction);
-    m_refreshButton = new QToolButton(bar);
-    m_refreshButton->setDefaultAction(refreshAction);
-    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes, nodes and commits (%1)"));
 
     m_filterEdit = new QLineEdit(bar);
     m_filterEdit->setObjectName(QStringLiteral("filterEdit"));
@@ -162,11 +106,9 @@ QWidget *MemoryPage::createFilterBar()
                                     {QStringLiteral("shared"), QStringLiteral("private")},
                                     QStringLiteral("laneCombo"));
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addWidget(m_refreshButton);
-    layout->addSpacing(16);
+    for (QComboBox *combo : {m_typeCombo, m_tierCombo, m_laneCombo})
+        connect(combo, &QComboBox::currentIndexChanged, this, &MemoryPage::onFiltersChanged);
+
     layout->addWidget(m_filterEdit, 1);
     layout->addWidget(m_typeCombo);
     layout->addWidget(m_tierCombo);
@@ -174,35 +116,20 @@ QWidget *MemoryPage::createFilterBar()
     return bar;
 }
 
-QComboBox *MemoryPage::createFilterCombo(const QString &allText, const QStringList &values,
-                                         const QString &objectName)
-{
-    auto *combo = new QComboBox(this);
-    combo->setObjectName(objectName);
-    combo->addItem(allText, QString());
-    for (const QString &value : values)
-        combo->addItem(value, value);
-    connect(combo, &QComboBox::currentIndexChanged, this, &MemoryPage::onFiltersChanged);
-    return combo;
-}
-
 QWidget *MemoryPage::createNodePanel()
 {
-    auto *box = new QGroupBox(tr("Nodes"), this);
-
     m_nodeModel = new NodeTableModel(this);
-    m_nodeView = createTable(m_nodeModel, QStringLiteral("nodeTable"), box);
+    m_nodeView = createRecordTable(m_nodeModel, QStringLiteral("nodeTable"), this);
     using Column = NodeTableModel::Column;
-    QHeaderView *header = m_nodeView->horizontalHeader();
-    header->resizeSection(int(Column::Title), textWidth(box, QStringLiteral("Escalation policy for sync outages")));
-    header->resizeSection(int(Column::Type), textWidth(box, QStringLiteral("concept")));
-    header->resizeSection(int(Column::Tier), textWidth(box, QStringLiteral("warm")));
-    header->resizeSection(int(Column::Lane), textWidth(box, QStringLiteral("private")));
-    header->resizeSection(int(Column::Owner), textWidth(box, QStringLiteral("team support-tier2")));
-    header->resizeSection(int(Column::Embedding), textWidth(box, QStringLiteral("Embedding")));
-    header->resizeSection(int(Column::Updated), textWidth(box, QStringLiteral("0000-00-00 00:00:00")));
-    header->resizeSection(int(Column::ClientId), textWidth(box, QStringLiteral("incident-sync-stall")));
-    header->setStretchLastSection(true);
+    sizeColumnTo(m_nodeView, int(Column::Title), QStringLiteral("Escalation policy for sync outages"));
+    sizeColumnTo(m_nodeView, int(Column::Type), QStringLiteral("concept"));
+    sizeColumnTo(m_nodeView, int(Column::Tier), QStringLiteral("warm"));
+    sizeColumnTo(m_nodeView, int(Column::Lane), QStringLiteral("private"));
+    sizeColumnTo(m_nodeView, int(Column::Owner), QStringLiteral("team support-tier2"));
+    sizeColumnTo(m_nodeView, int(Column::Embedding), QStringLiteral("not requested"));
+    sizeColumnTo(m_nodeView, int(Column::Updated), QStringLiteral("0000-00-00 00:00:00"));
+    sizeColumnTo(m_nodeView, int(Column::ClientId), QStringLiteral("incident-sync-stall"));
+    m_nodeView->horizontalHeader()->setStretchLastSection(true);
     m_nodeView->setMinimumWidth(420);
     connect(m_nodeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MemoryPage::onCurrentNodeChanged);
@@ -218,24 +145,16 @@ QWidget *MemoryPage::createNodePanel()
     m_nodeActions->attachTo(m_nodeView);   // Delete forgets, F2 edits, and the context menu lists them
     m_nodeView->setContextMenuPolicy(Qt::ActionsContextMenu);
 
-    m_prevButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), box);
+    m_prevButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), this);
     m_prevButton->setObjectName(QStringLiteral("previousPageButton"));
     connect(m_prevButton, &QPushButton::clicked, this, &MemoryPage::previousPage);
-    m_nextButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowForward), tr("Next"), box);
+    m_nextButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowForward), tr("Next"), this);
     m_nextButton->setObjectName(QStringLiteral("nextPageButton"));
     connect(m_nextButton, &QPushButton::clicked, this, &MemoryPage::nextPage);
-    m_pageLabel = new QLabel(box);
+    m_pageLabel = new QLabel(this);
     m_pageLabel->setObjectName(QStringLiteral("pageLabel"));
 
-    auto *pager = new QHBoxLayout;
-    pager->addWidget(m_pageLabel, 1);
-    pager->addWidget(m_prevButton);
-    pager->addWidget(m_nextButton);
-
-    auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_nodeView, 1);
-    layout->addLayout(pager);
-    return box;
+    return createListBox(tr("Nodes"), m_nodeView, m_pageLabel, {m_prevButton, m_nextButton});
 }
 
 QWidget *MemoryPage::createInspectorPanel()
@@ -250,7 +169,7 @@ QWidget *MemoryPage::createInspectorPanel()
         Q_EMIT showInGraphRequested(currentTenant(), currentScope(), id);
     });
 
-    m_nodeActions = new NodeActions(m_service, this);
+    m_nodeActions = new NodeActions(service(), executor(), this);
     m_actionStatus = new QLabel(box);
     m_actionStatus->setObjectName(QStringLiteral("nodeActionStatus"));
     m_actionStatus->setWordWrap(true);
@@ -300,15 +219,8 @@ QWidget *MemoryPage::createCommitPanel()
     m_commitTitle->setFont(bold);
 
     m_commitModel = new CommitListModel(this);
-    m_commitView = createTable(m_commitModel, QStringLiteral("commitTable"), box);
-    using Column = CommitListModel::Column;
-    QHeaderView *header = m_commitView->horizontalHeader();
-    header->resizeSection(int(Column::Sequence), textWidth(box, QStringLiteral("00000")));
-    header->resizeSection(int(Column::Time), textWidth(box, QStringLiteral("0000-00-00 00:00:00")));
-    header->resizeSection(int(Column::Kind), textWidth(box, QStringLiteral("archive_rehydrate")));
-    header->resizeSection(int(Column::Actor), textWidth(box, QStringLiteral("support-agent")));
-    header->resizeSection(int(Column::Hash), textWidth(box, QStringLiteral("0123456789ab")));
-    header->setStretchLastSection(true);
+    m_commitView = createRecordTable(m_commitModel, QStringLiteral("commitTable"), box);
+    sizeCommitColumns(m_commitView);
     m_commitView->setMinimumHeight(120);
 
     auto *layout = new QVBoxLayout(box);
@@ -316,31 +228,6 @@ QWidget *MemoryPage::createCommitPanel()
     layout->addWidget(m_commitView, 1);
     m_commitTitle->setText(tr("Commits"));
     return box;
-}
-
-QString MemoryPage::currentTenant() const
-{
-    return m_skeleton->currentTenant();
-}
-
-QString MemoryPage::currentScope() const
-{
-    return m_skeleton->currentScope();
-}
-
-ScopePicker *MemoryPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
-}
-
-void MemoryPage::refresh()
-{
-    m_skeleton->refresh();
-}
-
-void MemoryPage::selectScope(const QString &tenantId, const QString &scope)
-{
-    m_skeleton->selectScope(tenantId, scope);
 }
 
 void MemoryPage::showCurrentNodeInGraph()
@@ -383,11 +270,11 @@ void MemoryPage::previousPage()
 
 void MemoryPage::loadNodes()
 {
-    const quint64 generation = ++m_nodesGeneration;
     NodeQuery query;
     query.tenantId = currentTenant();
     query.scope = currentScope();
     if (query.tenantId.isEmpty()) {
+        ++m_nodesGeneration;   // a page still on its way belongs to the old scope
         m_total = 0;
         m_nodeModel->setNodes({});
         updatePager();
@@ -401,16 +288,10 @@ void MemoryPage::loadNodes()
     query.offset = m_offset;
     query.limit = PageSize;
 
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service, query]() { return service->listNodes(query); },
-             [this, generation](const Result<NodePage> &result) {
-                 if (generation != m_nodesGeneration)
-                     return;
-                 if (!result)
-                     reportError(tr("Loading nodes failed"), result.error().message);
-                 else
-                     applyNodePage(result.value());
-             });
+    loadContent(
+        m_nodesGeneration, tr("Loading nodes failed: %1"),
+        [query](MemoryService *service) { return service->listNodes(query); },
+        [this](const NodePage &page) { applyNodePage(page); });
 }
 
 void MemoryPage::applyNodePage(const NodePage &page)
@@ -421,6 +302,7 @@ void MemoryPage::applyNodePage(const NodePage &page)
         loadNodes();
         return;
     }
+    setStatus(QString());   // a failed load before this one is over
     m_total = page.total;
     const QString keep = m_selectedNodeId;
     m_nodeModel->setNodes(page.nodes);
@@ -447,59 +329,45 @@ void MemoryPage::applyNodePage(const NodePage &page)
 
 void MemoryPage::loadCommits()
 {
-    const quint64 generation = ++m_commitsGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     if (tenant.isEmpty()) {
+        ++m_commitsGeneration;   // a list still on its way belongs to the old scope
         m_commitModel->setCommits({});
         m_commitTitle->setText(tr("Commits"));
         return;
     }
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope]() {
-                 return service->listCommits(tenant, scope, 0, CommitListLimit);
-             },
-             [this, generation](const Result<QVector<CommitRecord>> &result) {
-                 if (generation != m_commitsGeneration)
-                     return;
-                 if (!result) {
-                     reportError(tr("Loading commits failed"), result.error().message);
-                     return;
-                 }
-                 // The facade lists newest first; the title says so.
-                 m_commitModel->setCommits(result.value());
-                 const int count = int(result.value().size());
-                 m_commitTitle->setText(count >= CommitListLimit
-                                            ? tr("Commits (newest %1)").arg(count)
-                                            : tr("Commits (%1, newest first)").arg(count));
-             });
+    loadContent(
+        m_commitsGeneration, tr("Loading commits failed: %1"),
+        [tenant, scope](MemoryService *service) {
+            return service->listCommits(tenant, scope, 0, CommitListLimit);
+        },
+        [this](const QVector<CommitRecord> &commits) {
+            // The facade lists newest first; the title says so.
+            m_commitModel->setCommits(commits);
+            const int count = int(commits.size());
+            m_commitTitle->setText(count >= CommitListLimit ? tr("Commits (newest %1)").arg(count)
+                                                            : tr("Commits (%1, newest first)").arg(count));
+        });
 }
 
 void MemoryPage::loadDetail(const QString &nodeId)
 {
-    const quint64 generation = ++m_detailGeneration;
     m_selectedNodeId = nodeId;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, nodeId]() { return service->nodeDetail(tenant, scope, nodeId); },
-             [this, generation](const Result<NodeDetail> &result) {
-                 if (generation != m_detailGeneration)
-                     return;
-                 if (!result) {
-                     m_selectedNodeId.clear();
-                     m_nodeActions->clearNode();
-                     m_inspector->showMessage(result.error().status == 404
-                                                  ? tr("The node no longer exists.")
-                                                  : tr("Could not load the node:\n%1")
-                                                        .arg(result.error().message));
-                     return;
-                 }
-                 m_inspector->showDetail(result.value());
-                 m_nodeActions->setNode(result.value().node);
-             });
+    loadLatest(
+        m_detailGeneration,
+        [tenant, scope, nodeId](MemoryService *service) { return service->nodeDetail(tenant, scope, nodeId); },
+        [this](const NodeDetail &detail) {
+            m_inspector->showDetail(detail);
+            m_nodeActions->setNode(detail.node);
+        },
+        [this](const Error &error) {
+            m_selectedNodeId.clear();
+            m_nodeActions->clearNode();
+            m_inspector->showLoadFailure(error);
+        });
 }
 
 void MemoryPage::onScopeChanged()
@@ -509,6 +377,13 @@ void MemoryPage::onScopeChanged()
     m_nodeActions->clearNode();
     ++m_detailGeneration; // an inspector load for the old scope is now stale
     m_inspector->showMessage(tr("Select a node to inspect it."));
+    loadNodes();
+    loadCommits();
+}
+
+void MemoryPage::onScopeReloaded()
+{
+    // Same scope after a reload: keep the page and selection, refresh the content.
     loadNodes();
     loadCommits();
 }
@@ -539,13 +414,6 @@ void MemoryPage::updatePager()
         m_pageLabel->setText(tr("Rows %1\u2013%2 of %3").arg(m_offset + 1).arg(m_offset + shown).arg(m_total));
     m_prevButton->setEnabled(m_offset > 0);
     m_nextButton->setEnabled(m_offset + shown < m_total);
-}
-
-void MemoryPage::reportError(const QString &what, const QString &message)
-{
-    const QString text = tr("%1: %2").arg(what, message);
-    m_pageLabel->setText(text);
-    Q_EMIT loadFailed(text);
 }
 
 } // namespace MemoryGraph::Ui

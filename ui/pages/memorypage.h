@@ -1,7 +1,6 @@
 #pragma once
 
-#include <QThreadPool>
-#include <QWidget>
+#include "ui/pages/pageskeleton.h"
 
 class QComboBox;
 class QLabel;
@@ -9,7 +8,6 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 class QTimer;
-class QToolButton;
 
 namespace MemoryGraph {
 class MemoryService;
@@ -22,27 +20,20 @@ class CommitListModel;
 class NodeActions;
 class NodeInspector;
 class NodeTableModel;
-class PageSkeleton;
-class ScopePicker;
 
 /// Browses one (tenant, scope) of the memory graph: a filtered, paged node table, the
 /// selected node's inspector and the scope's commit chain.
 ///
-/// NOTE: every facade call runs on the page's own thread pool and reports back through a
-/// watcher; each kind of load carries a generation number so a slow, outdated answer never
-/// overwrites a newer one. The pool is drained on destruction, so the service must outlive
-/// the page.
-class MemoryPage : public QWidget
+/// Each kind of load carries a generation number so a slow, outdated answer never overwrites a
+/// newer one. The service and the executor must outlive the page.
+class MemoryPage : public PageSkeleton
 {
     Q_OBJECT
 public:
     static constexpr int PageSize = 100;
 
-    explicit MemoryPage(MemoryService *service, QWidget *parent = nullptr);
-    ~MemoryPage() override;
+    MemoryPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
-    QString currentTenant() const;
-    QString currentScope() const;
     qint64 totalNodes() const { return m_total; }
     int pageOffset() const { return m_offset; }
 
@@ -53,13 +44,8 @@ public:
     NodeActions *nodeActions() const { return m_nodeActions; }
     /// The outcome of the last node action, as shown above the inspector.
     QString actionStatusText() const;
-    ScopePicker *scopePicker() const;
 
 public Q_SLOTS:
-    /// Reloads the scope list, then the current scope's nodes and commits.
-    void refresh();
-    /// Makes (tenant, scope) current once the scope list contains it.
-    void selectScope(const QString &tenantId, const QString &scope);
     /// Selects the node if it is on the current page, and shows it in the inspector either way.
     void selectNode(const QString &nodeId);
     void nextPage();
@@ -70,32 +56,27 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// A node page arrived (total = matching nodes in the scope).
     void nodesLoaded(qint64 total);
-    /// A facade call failed; `message` is ready to show.
-    void loadFailed(const QString &message);
     /// The operator asked to see a node on the Graph page.
     void showInGraphRequested(const QString &tenantId, const QString &scope, const QString &nodeId);
+
+protected:
+    void onScopeChanged() override;
+    void onScopeReloaded() override;
 
 private:
     QWidget *createFilterBar();
     QWidget *createNodePanel();
     QWidget *createCommitPanel();
-    QComboBox *createFilterCombo(const QString &allText, const QStringList &values,
-                                 const QString &objectName);
 
     void loadNodes();
     void applyNodePage(const NodePage &page);
     void loadCommits();
     void loadDetail(const QString &nodeId);
-    void onScopeChanged();
     void onFiltersChanged();
     void onCurrentNodeChanged();
     void updatePager();
-    void reportError(const QString &what, const QString &message);
     QWidget *createInspectorPanel();
     void onNodeForgotten(const QString &nodeId);
-
-    MemoryService *m_service;
-    QThreadPool m_pool;
 
     quint64 m_nodesGeneration = 0;
     quint64 m_commitsGeneration = 0;
@@ -105,8 +86,6 @@ private:
     qint64 m_total = 0;
     QString m_selectedNodeId;
 
-    PageSkeleton *m_skeleton = nullptr;
-    QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_typeCombo = nullptr;
     QComboBox *m_tierCombo = nullptr;

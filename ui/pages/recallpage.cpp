@@ -3,14 +3,13 @@
 #include "service/core/ids.h"
 #include "service/api/contextresult.h"
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/models/rankedtablemodel.h"
 #include "ui/models/seedtablemodel.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/layeredcontextview.h"
 #include "ui/widgets/nodeinspector.h"
+#include "ui/widgets/recordtable.h"
 #include "ui/widgets/scopepicker.h"
 
 #include <QAction>
@@ -102,23 +101,16 @@ QLabel *boldLabel(const QString &text, QWidget *parent)
 
 } // namespace
 
-RecallPage::RecallPage(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+RecallPage::RecallPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowCommits, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: a slow recall (a remote embedder) must not hold up the inspector.
-    m_pool.setMaxThreadCount(2);
-    m_skeleton = new PageSkeleton(m_service, this);
-
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(createQueryBar());
     layout->addWidget(createOptions());
 
-    m_statusLabel = new QLabel(this);
-    m_statusLabel->setObjectName(QStringLiteral("recallStatusLabel"));
-    m_statusLabel->setWordWrap(true);
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_statusLabel);
+    QLabel *status = statusLine();
+    status->setWordWrap(true);
+    layout->addWidget(status);
     layout->addWidget(createResults(), 1);
 
     auto *runAction = new QAction(tr("Run recall"), this);
@@ -146,14 +138,8 @@ RecallPage::RecallPage(MemoryService *service, QWidget *parent)
     setFocusProxy(m_queryEdit);
     applyProfile();
     clearResults();
-    m_statusLabel->setText(tr("Type a query and press Enter. The embedding provider is "
-                              "“%1”.").arg(m_service->embeddingProviderName()));
-}
-
-RecallPage::~RecallPage()
-{
-    // Workers may still be inside the facade; let them finish before members go away.
-    m_pool.waitForDone();
+    setStatus(tr("Type a query and press Enter. The embedding provider is "
+                 "“%1”.").arg(service->embeddingProviderName()));
 }
 
 // --- construction ----------------------------------------------------------------------------
@@ -161,11 +147,8 @@ RecallPage::~RecallPage()
 QWidget *RecallPage::createQueryBar()
 {
     auto *bar = new QWidget(this);
-
-    ScopePicker *picker = m_skeleton->scopePicker();
-    picker->setObjectName(QStringLiteral("recallScopePicker"));
-    // "Server default" knobs depend on the tenant (profile policy); refresh the unpinned ones.
-    connect(picker, &ScopePicker::scopeChanged, this, [this]() { fillKnobs(true); });
+    scopePicker()->setObjectName(QStringLiteral("recallScopePicker"));
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload the scope list (%1)"));
 
     m_queryEdit = new QLineEdit(bar);
     m_queryEdit->setObjectName(QStringLiteral("queryEdit"));
@@ -213,10 +196,6 @@ QWidget *RecallPage::createQueryBar()
         m_optionsButton->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
     });
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addSpacing(12);
     layout->addWidget(queryLabel);
     layout->addWidget(m_queryEdit, 1);
     layout->addWidget(m_runButton);
@@ -230,39 +209,49 @@ QSpinBox *RecallPage::addIntKnob(const QString &key, const QString &label, int m
                                  const QString &tip)
 {
     auto *spin = new QSpinBox(m_optionsFrame);
-    spin->setObjectName(key + QStringLiteral("Spin"));
     spin->setRange(min, max);
-    spin->setToolTip(tip);
     spin->setAccelerated(true);
-    Knob knob;
-    knob.key = key;
-    knob.box = spin;
-    knob.label = new QLabel(label, m_optionsFrame);
-    knob.label->setBuddy(spin);
-    const int index = int(m_knobs.size());
-    m_knobs.append(knob);
+    const int index = registerKnob(key, label, tip, spin);
     connect(spin, &QSpinBox::valueChanged, this, [this, index]() { onKnobEdited(index); });
-    spin->installEventFilter(this);
     return spin;
 }
 
 QDoubleSpinBox *RecallPage::addDoubleKnob(const QString &key, const QString &label, const QString &tip)
 {
     auto *spin = new QDoubleSpinBox(m_optionsFrame);
-    spin->setObjectName(key + QStringLiteral("Spin"));
     spin->setRange(0.0, 1.0);
     spin->setSingleStep(0.05);
     spin->setDecimals(2);
-    spin->setToolTip(tip);
+    const int index = registerKnob(key, label, tip, spin);
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, index]() { onKnobEdited(index); });
+    return spin;
+}
+
+int RecallPage::registerKnob(const QString &key, const QString &label, const QString &tip,
+                             QAbstractSpinBox *box)
+{
+    box->setObjectName(key + QStringLiteral("Spin"));
+    box->setToolTip(tip);
+    box->installEventFilter(this);   // Enter runs
     Knob knob;
     knob.key = key;
-    knob.box = spin;
+    knob.box = box;
     knob.label = new QLabel(label, m_optionsFrame);
-    knob.label->setBuddy(spin);
-    const int index = int(m_knobs.size());
+    knob.label->setBuddy(box);
     m_knobs.append(knob);
-    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, index]() { onKnobEdited(index); });
-    spin->installEventFilter(this);
+    return int(m_knobs.size()) - 1;
+}
+
+QSpinBox *RecallPage::createBudgetSpin(const QString &objectName, int max, int step, const QString &tip)
+{
+    auto *spin = new QSpinBox(m_optionsFrame);
+    spin->setObjectName(objectName);
+    spin->setRange(0, max);
+    spin->setSingleStep(step);
+    spin->setSpecialValueText(tr("none"));   // 0: the budget is not sent
+    spin->setAccelerated(true);
+    spin->setToolTip(tip);
+    spin->installEventFilter(this);   // Enter runs
     return spin;
 }
 
@@ -274,7 +263,7 @@ QWidget *RecallPage::createOptions()
 
     m_profileCombo = new QComboBox(m_optionsFrame);
     m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
-    m_profileCombo->addItem(tr("Server default (%1)").arg(m_service->config().recallProfile), QString());
+    m_profileCombo->addItem(tr("Server default (%1)").arg(service()->config().recallProfile), QString());
     for (const QString &name : {QStringLiteral("strict_edges"), QStringLiteral("quality_first"),
                                 QStringLiteral("legacy")})
         m_profileCombo->addItem(name, name);
@@ -301,27 +290,15 @@ QWidget *RecallPage::createOptions()
                                                   tr("Min edge confi&dence:"),
                                                   tr("Edges below this confidence are not followed (0–1)"));
 
-    m_tokenBudgetSpin = new QSpinBox(m_optionsFrame);
-    m_tokenBudgetSpin->setObjectName(QStringLiteral("tokenBudgetSpin"));
-    m_tokenBudgetSpin->setRange(0, MaxTokenBudget);
-    m_tokenBudgetSpin->setSingleStep(100);
-    m_tokenBudgetSpin->setSpecialValueText(tr("none"));
-    m_tokenBudgetSpin->setAccelerated(true);
-    m_tokenBudgetSpin->setToolTip(tr("context_token_budget: compacts the context text towards this many "
-                                     "(estimated) tokens; items and citations stay whole. 0 = not sent."));
-    m_tokenBudgetSpin->installEventFilter(this);
+    m_tokenBudgetSpin = createBudgetSpin(QStringLiteral("tokenBudgetSpin"), MaxTokenBudget, 100,
+                                         tr("context_token_budget: compacts the context text towards this many "
+                                            "(estimated) tokens; items and citations stay whole. 0 = not sent."));
     auto *tokenLabel = new QLabel(tr("&Token budget:"), m_optionsFrame);
     tokenLabel->setBuddy(m_tokenBudgetSpin);
 
-    m_charBudgetSpin = new QSpinBox(m_optionsFrame);
-    m_charBudgetSpin->setObjectName(QStringLiteral("charBudgetSpin"));
-    m_charBudgetSpin->setRange(0, MaxCharBudget);
-    m_charBudgetSpin->setSingleStep(500);
-    m_charBudgetSpin->setSpecialValueText(tr("none"));
-    m_charBudgetSpin->setAccelerated(true);
-    m_charBudgetSpin->setToolTip(tr("context_char_budget: a direct character budget; wins over the "
-                                    "token budget. 0 = not sent."));
-    m_charBudgetSpin->installEventFilter(this);
+    m_charBudgetSpin = createBudgetSpin(QStringLiteral("charBudgetSpin"), MaxCharBudget, 500,
+                                        tr("context_char_budget: a direct character budget; wins over the "
+                                           "token budget. 0 = not sent."));
     auto *charLabel = new QLabel(tr("&Char budget:"), m_optionsFrame);
     charLabel->setBuddy(m_charBudgetSpin);
 
@@ -334,7 +311,7 @@ QWidget *RecallPage::createOptions()
     auto *compactionLabel = new QLabel(tr("Com&paction:"), m_optionsFrame);
     compactionLabel->setBuddy(m_compactionCombo);
 
-    const ServiceConfig &config = m_service->config();
+    const ServiceConfig &config = service()->config();
     m_agentEdit = new QLineEdit(m_optionsFrame);
     m_agentEdit->setObjectName(QStringLiteral("consumerAgentEdit"));
     m_agentEdit->setPlaceholderText(config.authMode == AuthMode::Off
@@ -415,19 +392,7 @@ QWidget *RecallPage::createOptions()
 
 QTableView *RecallPage::createTable(QAbstractItemModel *model, const QString &objectName)
 {
-    auto *view = new QTableView(this);
-    view->setObjectName(objectName);
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideRight);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
-    view->horizontalHeader()->setHighlightSections(false);
-    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    QTableView *view = createRecordTable(model, objectName, this);
     connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this, view](const QModelIndex &current) { onTableRowChanged(view, current); });
 
@@ -449,11 +414,10 @@ QWidget *RecallPage::createSeedsPanel()
     m_seedView = createTable(m_seedModel, QStringLiteral("seedTable"));
     using Column = SeedTableModel::Column;
     // The title takes what the fixed columns leave, so the similarity is never scrolled away.
-    QHeaderView *header = m_seedView->horizontalHeader();
-    header->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
-    header->resizeSection(int(Column::Type), textWidth(box, QStringLiteral("procedure")) + 16);
-    header->resizeSection(int(Column::Tier), textWidth(box, QStringLiteral("archive")));
-    header->resizeSection(int(Column::Similarity), textWidth(box, QStringLiteral("Similarity")));
+    m_seedView->horizontalHeader()->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
+    sizeColumnTo(m_seedView, int(Column::Type), QStringLiteral("MMprocedure"));   // MM: the type icon
+    sizeColumnTo(m_seedView, int(Column::Tier), QStringLiteral("archive"));
+    sizeColumnTo(m_seedView, int(Column::Similarity), QStringLiteral("Similarity"));
 
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -487,11 +451,10 @@ QWidget *RecallPage::createContextPanel()
     m_rankedModel = new RankedTableModel(this);
     m_rankedView = createTable(m_rankedModel, QStringLiteral("rankedTable"));
     using Column = RankedTableModel::Column;
-    QHeaderView *header = m_rankedView->horizontalHeader();
-    header->resizeSection(int(Column::Rank), textWidth(this, QStringLiteral("000")));
-    header->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
-    header->resizeSection(int(Column::Activation), textWidth(this, QStringLiteral("Activation")));
-    header->resizeSection(int(Column::Score), textWidth(this, QStringLiteral("Activation")));
+    sizeColumnTo(m_rankedView, int(Column::Rank), QStringLiteral("000"));
+    m_rankedView->horizontalHeader()->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
+    sizeColumnTo(m_rankedView, int(Column::Activation), QStringLiteral("Activation"));
+    sizeColumnTo(m_rankedView, int(Column::Score), QStringLiteral("Activation"));
 
     m_resultTabs->addTab(contextPage, tr("Context"));
     m_resultTabs->addTab(m_rankedView, tr("Ranked"));
@@ -511,7 +474,7 @@ QWidget *RecallPage::createResults()
     left->setStretchFactor(1, 3);
 
     auto *graphBox = new QGroupBox(tr("Subgraph"), this);
-    m_canvas = new GraphCanvas(graphBox);
+    m_canvas = new GraphCanvas(executor(), graphBox);
     m_canvas->setObjectName(QStringLiteral("recallCanvas"));
     m_canvas->setPlaceholderText(tr("The recalled subgraph appears here. Seeds are drawn larger."));
     connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](const QString &id) {
@@ -614,8 +577,8 @@ void RecallPage::fillKnobs(bool onlyUnpinned)
         values = *named;
     } else {
         // What the server would use for this tenant with no knob pinned (policy layers included).
-        values = resolveRecallKnobs(RecallRequest{}, m_skeleton->currentTenant(), Endpoint,
-                                    m_service->config(), 0.0).knobs;
+        values = resolveRecallKnobs(RecallRequest{}, currentTenant(), Endpoint,
+                                    service()->config(), 0.0).knobs;
     }
     const QVector<double> numbers{double(values.limit), double(values.hops), double(values.maxNodes),
                                   double(values.maxEdges), double(values.rankedLimit),
@@ -657,8 +620,8 @@ void RecallPage::updateKnobHint()
         font.setBold(knob.pinned);
         knob.label->setFont(font);
     }
-    const ResolvedKnobs server = resolveRecallKnobs(RecallRequest{}, m_skeleton->currentTenant(),
-                                                    Endpoint, m_service->config(), 0.0);
+    const ResolvedKnobs server = resolveRecallKnobs(RecallRequest{}, currentTenant(),
+                                                    Endpoint, service()->config(), 0.0);
     if (pinned.isEmpty()) {
         m_knobHint->setText(tr("No knobs sent: the server's profile policy applies (%1, from %2).")
                                 .arg(server.profile, server.profileSource));
@@ -675,9 +638,9 @@ void RecallPage::updateKnobHint()
 QJsonObject RecallPage::requestBody() const
 {
     QJsonObject body{{QStringLiteral("query_text"), m_queryEdit->text().trimmed()}};
-    if (m_skeleton->hasScope()) {
-        body.insert(QStringLiteral("tenant_id"), m_skeleton->currentTenant());
-        body.insert(QStringLiteral("scope"), m_skeleton->currentScope());
+    if (hasScope()) {
+        body.insert(QStringLiteral("tenant_id"), currentTenant());
+        body.insert(QStringLiteral("scope"), currentScope());
     }
     for (const Knob &knob : m_knobs) {
         if (!knob.pinned)
@@ -710,101 +673,90 @@ void RecallPage::setQueryText(const QString &text)
     m_queryEdit->setText(text);
 }
 
-void RecallPage::selectScope(const QString &tenantId, const QString &scope)
+void RecallPage::onScopeChanged()
 {
-    m_skeleton->selectScope(tenantId, scope);
-}
-
-void RecallPage::refresh()
-{
-    m_skeleton->refresh();
+    fillKnobs(true);
 }
 
 void RecallPage::run()
 {
-    const QJsonObject body = requestBody();
-    const auto started = beginQuery(body, tr("Running recall_text\u2026"));
-    if (!started)
-        return;
-    MemoryService *service = m_service;
-    const int maxTextLength = m_service->config().maxTextLength;
-    using Outcome = TimedOutcome<RecallOutcome>;
-    runAsync(this, &m_pool,
-             [service, body, maxTextLength]() {
-                 return timed<RecallOutcome>([&]() -> Result<RecallOutcome> {
-                     // Parsed exactly like an HTTP body, so the UI cannot send what an agent could not.
-                     const auto request = RecallRequest::fromJson(body, true, maxTextLength);
-                     if (!request)
-                         return request.error();
-                     RequestMeta meta;
-                     meta.requestId = randomUuid();
-                     return service->recallText(request.value(), meta);
-                 });
-             },
-             [this, generation = *started](const Outcome &out) {
-                 if (generation != m_runGeneration)
-                     return;   // a newer run is under way
-                 setBusy(false);
-                 if (!out.value) {
-                     showError(out.error);
-                     Q_EMIT recallFinished(false);
-                     return;
-                 }
-                 applyOutcome(*out.value, out.elapsedMs);
-                 Q_EMIT recallFinished(true);
-             });
+    startQuery<RecallOutcome>(
+        tr("Running recall_text\u2026"),
+        [](MemoryService *service, const QJsonObject &body, int maxTextLength,
+           const RequestMeta &meta) -> Result<RecallOutcome> {
+            // Parsed exactly like an HTTP body, so the UI cannot send what an agent could not.
+            const auto request = RecallRequest::fromJson(body, true, maxTextLength);
+            if (!request)
+                return request.error();
+            return service->recallText(request.value(), meta);
+        },
+        [this](const RecallOutcome &outcome, qint64 elapsedMs) { applyOutcome(outcome, elapsedMs); },
+        &RecallPage::recallFinished);
 }
 
 void RecallPage::assemble()
 {
+    startQuery<AssembleOutcome>(
+        tr("Running context/assemble\u2026"),
+        [](MemoryService *service, const QJsonObject &body, int maxTextLength,
+           const RequestMeta &meta) -> Result<AssembleOutcome> {
+            // The recall_text body is a valid assemble body: same query, knobs and consumer.
+            const auto request = AssembleRequest::fromJson(body, maxTextLength);
+            if (!request)
+                return request.error();
+            return service->assembleContext(request.value(), meta);
+        },
+        [this](const AssembleOutcome &outcome, qint64 elapsedMs) {
+            applyOutcome(outcome.recall, elapsedMs);
+            if (outcome.layered) {
+                m_layeredView->setResult(*outcome.layered,
+                                         outcome.tools ? outcome.tools->selection.selected : QString());
+                m_resultTabs->setCurrentWidget(m_layeredView);
+            }
+        },
+        &RecallPage::assembleFinished);
+}
+
+template <typename Value, typename Call, typename Show>
+void RecallPage::startQuery(const QString &runningText, Call call, Show show,
+                            void (RecallPage::*finished)(bool))
+{
     const QJsonObject body = requestBody();
-    const auto started = beginQuery(body, tr("Running context/assemble\u2026"));
+    const auto started = beginQuery(body, runningText);
     if (!started)
         return;
-    MemoryService *service = m_service;
-    const int maxTextLength = m_service->config().maxTextLength;
-    using Outcome = TimedOutcome<AssembleOutcome>;
-    runAsync(this, &m_pool,
-             [service, body, maxTextLength]() {
-                 return timed<AssembleOutcome>([&]() -> Result<AssembleOutcome> {
-                     // The recall_text body is a valid assemble body: same query, knobs and consumer.
-                     const auto request = AssembleRequest::fromJson(body, maxTextLength);
-                     if (!request)
-                         return request.error();
-                     RequestMeta meta;
-                     meta.requestId = randomUuid();
-                     return service->assembleContext(request.value(), meta);
-                 });
-             },
-             [this, generation = *started](const Outcome &out) {
-                 if (generation != m_runGeneration)
-                     return;   // a newer run is under way
-                 setBusy(false);
-                 if (!out.value) {
-                     showError(out.error);
-                     Q_EMIT assembleFinished(false);
-                     return;
-                 }
-                 applyOutcome(out.value->recall, out.elapsedMs);
-                 if (out.value->layered) {
-                     m_layeredView->setResult(*out.value->layered,
-                                              out.value->tools ? out.value->tools->selection.selected : QString());
-                     m_resultTabs->setCurrentWidget(m_layeredView);
-                 }
-                 Q_EMIT assembleFinished(true);
-             });
+    const int maxTextLength = service()->config().maxTextLength;
+    callService(
+        [body, maxTextLength, call](MemoryService *service) {
+            return timed<Value>([&]() {
+                RequestMeta meta;
+                meta.requestId = randomUuid();
+                return call(service, body, maxTextLength, meta);
+            });
+        },
+        [this, generation = *started, show, finished](const TimedOutcome<Value> &out) {
+            if (generation != m_runGeneration)
+                return;   // a newer run is under way
+            setBusy(false);
+            if (!out.value) {
+                showError(out.error);
+                Q_EMIT(this->*finished)(false);
+                return;
+            }
+            show(*out.value, out.elapsedMs);
+            Q_EMIT(this->*finished)(true);
+        });
 }
 
 std::optional<quint64> RecallPage::beginQuery(const QJsonObject &body, const QString &runningText)
 {
-    m_statusLabel->setStyleSheet(QString());
     if (body.value(QStringLiteral("query_text")).toString().isEmpty()) {
-        m_statusLabel->setText(tr("Type a query first."));
+        setStatus(tr("Type a query first."));
         m_queryEdit->setFocus(Qt::OtherFocusReason);
         return std::nullopt;
     }
     setBusy(true);
-    m_statusLabel->setText(runningText);
+    setStatus(runningText);
     return ++m_runGeneration;
 }
 
@@ -850,8 +802,7 @@ void RecallPage::showError(const Error &error)
     if (error.code == QLatin1String("no_embedding_provider"))
         text += QLatin1Char(' ') + tr("Start the application with EMBEDDING_PROVIDER=local (offline) "
                                       "or an OpenAI-compatible provider.");
-    m_statusLabel->setStyleSheet(QStringLiteral("color: #d94f4f; font-weight: bold;"));
-    m_statusLabel->setText(text);
+    setStatus(text, true);
 }
 
 void RecallPage::applyOutcome(const RecallOutcome &o, qint64 elapsedMs)
@@ -938,14 +889,13 @@ void RecallPage::applyOutcome(const RecallOutcome &o, qint64 elapsedMs)
                                    .arg(o.neighborhoodEdges));
 
     const RecallKnobs &k = o.resolved.knobs;
-    m_statusLabel->setStyleSheet(QString());
-    m_statusLabel->setText(
+    setStatus(
         tr("%1 seeds \u00b7 %2 ranked \u00b7 profile %3 (%4) \u00b7 embeddings: %5 \u00b7 %6 / %7 \u00b7 %8 ms")
             .arg(o.seeds.size())
             .arg(o.ranked.size())
             .arg(o.resolved.profile, o.resolved.profileSource, o.embeddingProvider, o.tenantId, o.scope)
             .arg(elapsedMs));
-    m_statusLabel->setToolTip(tr("Knobs used: limit %1, hops %2, max_nodes %3, max_edges %4, "
+    statusLine()->setToolTip(tr("Knobs used: limit %1, hops %2, max_nodes %3, max_edges %4, "
                                  "ranked_limit %5, min_edge_weight %6, min_edge_confidence %7")
                                   .arg(k.limit)
                                   .arg(k.hops)
@@ -1005,31 +955,22 @@ void RecallPage::syncSelection(const QString &nodeId)
 
 void RecallPage::loadDetail(const QString &nodeId)
 {
-    const quint64 generation = ++m_detailGeneration;
     const QString tenant = m_resultTenant;
     const QString scope = m_resultScope;
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, nodeId]() { return service->nodeDetail(tenant, scope, nodeId); },
-             [this, generation](const Result<NodeDetail> &result) {
-                 if (generation != m_detailGeneration)
-                     return;
-                 if (!result) {
-                     m_inspector->showMessage(result.error().status == 404
-                                                  ? tr("The node no longer exists.")
-                                                  : tr("Could not load the node:\n%1")
-                                                        .arg(result.error().message));
-                     return;
-                 }
-                 QHash<QString, QString> titles = m_canvas->nodeTitles();
-                 for (int row = 0; row < m_rankedModel->rowCount(); ++row) {
-                     const QString id = m_rankedModel->entry(row).id;
-                     if (!titles.contains(id))
-                         titles.insert(id, m_rankedModel->titleOf(id));
-                 }
-                 m_inspector->setNodeTitles(titles);
-                 m_inspector->showDetail(result.value());
-             });
+    loadLatest(
+        m_detailGeneration,
+        [tenant, scope, nodeId](MemoryService *service) { return service->nodeDetail(tenant, scope, nodeId); },
+        [this](const NodeDetail &detail) {
+            QHash<QString, QString> titles = m_canvas->nodeTitles();
+            for (int row = 0; row < m_rankedModel->rowCount(); ++row) {
+                const QString id = m_rankedModel->entry(row).id;
+                if (!titles.contains(id))
+                    titles.insert(id, m_rankedModel->titleOf(id));
+            }
+            m_inspector->setNodeTitles(titles);
+            m_inspector->showDetail(detail);
+        },
+        [this](const Error &error) { m_inspector->showLoadFailure(error); });
 }
 
 void RecallPage::showCurrentInGraph(QTableView *view)
@@ -1093,16 +1034,6 @@ QString RecallPage::contextText() const
 QString RecallPage::contextSizeText() const
 {
     return m_contextSize->text();
-}
-
-QString RecallPage::statusText() const
-{
-    return m_statusLabel->text();
-}
-
-ScopePicker *RecallPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
 }
 
 } // namespace MemoryGraph::Ui

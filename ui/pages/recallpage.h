@@ -1,12 +1,12 @@
 #pragma once
 
 #include "service/core/result.h"
+#include "ui/pages/pageskeleton.h"
 
 #include <QJsonObject>
 
 #include <optional>
 #include <QStringList>
-#include <QThreadPool>
 #include <QVector>
 #include <QWidget>
 
@@ -36,8 +36,6 @@ class GraphCanvas;
 class LayeredContextView;
 class NodeInspector;
 class RankedTableModel;
-class PageSkeleton;
-class ScopePicker;
 class SeedTableModel;
 
 /// Runs recall_text (spec §4.4) through the facade exactly as an agent would over HTTP, and
@@ -49,14 +47,12 @@ class SeedTableModel;
 /// default" nothing is pinned and the server's profile policy decides; a knob the operator edits
 /// is pinned and sent. Choosing a named profile pins all seven knobs to its values (the request
 /// has no profile field, so that is how a caller asks for one). Budgets of 0 are not sent.
-class RecallPage : public QWidget
+class RecallPage : public PageSkeleton
 {
     Q_OBJECT
 public:
-    explicit RecallPage(MemoryService *service, QWidget *parent = nullptr);
-    ~RecallPage() override;
+    RecallPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
-    ScopePicker *scopePicker() const;
     QLineEdit *queryEdit() const { return m_queryEdit; }
     QPushButton *runButton() const { return m_runButton; }
     QPushButton *assembleButton() const { return m_assembleButton; }
@@ -71,7 +67,6 @@ public:
     QString contextText() const;
     /// "1,234 chars ≈ 309 tokens", plus compaction figures when a budget applied.
     QString contextSizeText() const;
-    QString statusText() const;
     bool isRunning() const { return m_running; }
     /// Code of the last run's error ("no_embedding_provider", ...); empty after a success.
     QString errorCode() const { return m_errorCode; }
@@ -89,15 +84,12 @@ public Q_SLOTS:
     /// shows its recall like run() plus the layered context.
     void assemble();
     void setQueryText(const QString &text);
-    void selectScope(const QString &tenantId, const QString &scope);
     /// Picks a profile by name ("" = server default) and fills the knobs with its values.
     void setProfile(const QString &profile);
     /// Back to the current profile's values; edits are forgotten.
     void resetKnobs();
     /// Shows a node of the last result's scope in the inspector and selects it everywhere.
     void inspectNode(const QString &nodeId);
-    /// Reloads the scope list.
-    void refresh();
 
 Q_SIGNALS:
     /// A run finished; `ok` is false when the service returned an error.
@@ -109,6 +101,8 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    /// "Server default" knobs depend on the tenant (profile policy); refresh the unpinned ones.
+    void onScopeChanged() override;
 
 private:
     struct Knob
@@ -127,6 +121,9 @@ private:
     QSpinBox *addIntKnob(const QString &key, const QString &label, int min, int max,
                          const QString &tip);
     QDoubleSpinBox *addDoubleKnob(const QString &key, const QString &label, const QString &tip);
+    /// Adds a knob's label and bookkeeping for `box`; returns its index in m_knobs.
+    int registerKnob(const QString &key, const QString &label, const QString &tip, QAbstractSpinBox *box);
+    QSpinBox *createBudgetSpin(const QString &objectName, int max, int step, const QString &tip);
     QTableView *createTable(QAbstractItemModel *model, const QString &objectName);
 
     void applyProfile();
@@ -135,6 +132,11 @@ private:
     void updateKnobHint();
     /// Starts a run of body: false (with a hint) when there is no query, else the run's generation.
     std::optional<quint64> beginQuery(const QJsonObject &body, const QString &runningText);
+    /// Runs call(service, body, maxTextLength, meta) for the current request body, timed, then
+    /// show(value, elapsedMs) on success; `finished` reports the outcome either way.
+    template <typename Value, typename Call, typename Show>
+    void startQuery(const QString &runningText, Call call, Show show,
+                    void (RecallPage::*finished)(bool));
     void setBusy(bool busy);
     void applyOutcome(const RecallOutcome &outcome, qint64 elapsedMs);
     void showError(const Error &error);
@@ -145,8 +147,6 @@ private:
     QString nodeIdAtContextPosition(const QPoint &viewportPos) const;
     void showCurrentInGraph(QTableView *view);
 
-    MemoryService *m_service;
-    QThreadPool m_pool;
     quint64 m_runGeneration = 0;
     quint64 m_detailGeneration = 0;
     bool m_running = false;
@@ -156,7 +156,6 @@ private:
     QString m_resultScope;
     QString m_inspectedId;
 
-    PageSkeleton *m_skeleton = nullptr;
     QLineEdit *m_queryEdit = nullptr;
     QPushButton *m_runButton = nullptr;
     QPushButton *m_assembleButton = nullptr;
@@ -174,7 +173,6 @@ private:
     QLineEdit *m_agentEdit = nullptr;
     QLineEdit *m_teamEdit = nullptr;
 
-    QLabel *m_statusLabel = nullptr;
     SeedTableModel *m_seedModel = nullptr;
     QTableView *m_seedView = nullptr;
     QLabel *m_seedTitle = nullptr;

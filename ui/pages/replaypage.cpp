@@ -1,13 +1,13 @@
 #include "ui/pages/replaypage.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/displayformat.h"
 #include "ui/models/replayrunlistmodel.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/decisiondetail.h"
+#include "ui/widgets/messagestack.h"
+#include "ui/widgets/recordtable.h"
 #include "ui/widgets/replaystepdetail.h"
-#include "ui/widgets/scopepicker.h"
+#include "ui/widgets/ruledisplay.h"
 
 #include <QAction>
 #include <QGroupBox>
@@ -70,21 +70,14 @@ QIcon kindIcon(const QString &kind)
 /// One run load: the run view and the scope's rule titles (for decision links), read together.
 struct ReplayPage::LoadedRun
 {
-    std::optional<Error> error;
     ReplayRunView view;
     QHash<QString, QString> ruleTitles;
 };
 
-ReplayPage::ReplayPage(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+// A decision changes a run's decision list without a commit.
+ReplayPage::ReplayPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowDecisions, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: a decision's feedback must not wait behind a run load.
-    m_pool.setMaxThreadCount(2);
-
-    // A decision changes a run's decision list without a commit.
-    m_skeleton = new PageSkeleton(m_service, this, PageSkeleton::FollowDecisions);
-
     QWidget *topBar = createTopBar();
     QWidget *runPanel = createRunPanel();
     QWidget *detail = createRunDetail();
@@ -105,33 +98,10 @@ ReplayPage::ReplayPage(MemoryService *service, QWidget *parent)
                 "step/before, step/after and run/end calls."));
 }
 
-ReplayPage::~ReplayPage()
-{
-    // Workers may still be inside the facade; let them finish before members go away.
-    m_pool.waitForDone();
-}
-
 QWidget *ReplayPage::createTopBar()
 {
     auto *bar = new QWidget(this);
-    ScopePicker *picker = m_skeleton->scopePicker();
-    connect(picker, &ScopePicker::scopeChanged, this, [this]() {
-        m_selectedRunId.clear();
-        clearRun(currentTenant().isEmpty() ? tr("No scope selected.") : tr("Select a run to replay it."));
-        loadRuns();
-    });
-    connect(picker, &ScopePicker::scopesReloaded, this, &ReplayPage::loadRuns);
-
-    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    refreshAction->setToolTip(tr("Reload scopes, runs and the shown run (%1)")
-                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(refreshAction, &QAction::triggered, this, &ReplayPage::refresh);
-    addAction(refreshAction);
-    auto *refreshButton = new QToolButton(bar);
-    refreshButton->setDefaultAction(refreshAction);
-    refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes, runs and the shown run (%1)"));
 
     m_filterEdit = new QLineEdit(bar);
     m_filterEdit->setObjectName(QStringLiteral("runFilterEdit"));
@@ -140,11 +110,6 @@ QWidget *ReplayPage::createTopBar()
     auto *filterLabel = new QLabel(tr("&Filter:"), bar);
     filterLabel->setBuddy(m_filterEdit);
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addWidget(refreshButton);
-    layout->addSpacing(16);
     layout->addWidget(filterLabel);
     layout->addWidget(m_filterEdit, 1);
     return bar;
@@ -152,7 +117,6 @@ QWidget *ReplayPage::createTopBar()
 
 QWidget *ReplayPage::createRunPanel()
 {
-    auto *box = new QGroupBox(tr("Runs (newest first)"), this);
     m_runModel = new ReplayRunListModel(this);
     m_runProxy = new QSortFilterProxyModel(this);
     m_runProxy->setSourceModel(m_runModel);
@@ -163,48 +127,21 @@ QWidget *ReplayPage::createRunPanel()
         updateRunCount();
     });
 
-    m_runTable = new QTableView(box);
-    m_runTable->setObjectName(QStringLiteral("runTable"));
-    m_runTable->setModel(m_runProxy);
-    m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_runTable->setAlternatingRowColors(true);
-    m_runTable->setWordWrap(false);
-    m_runTable->verticalHeader()->hide();
-    m_runTable->verticalHeader()->setDefaultSectionSize(m_runTable->fontMetrics().height() + 8);
-    QHeaderView *header = m_runTable->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // Columns sized to their header or a typical value, whichever is wider; the goal stretches.
+    m_runTable = createRecordTable(m_runProxy, QStringLiteral("runTable"), this);
+    // The goal takes what the other columns leave.
     using Column = ReplayRunListModel::Column;
-    const QFontMetrics fm = m_runTable->fontMetrics();
-    const auto fit = [&](Column column, const QString &sample) {
-        const QString title = m_runModel->headerData(int(column), Qt::Horizontal).toString();
-        header->resizeSection(int(column), qMax(fm.horizontalAdvance(title) + 22, fm.horizontalAdvance(sample) + 14));
-    };
-    fit(Column::Run, QStringLiteral("0000aaaa"));
-    fit(Column::Status, QStringLiteral("in_progress"));
-    fit(Column::Started, QStringLiteral("0000-00-00 00:00:00"));
-    fit(Column::Ended, QStringLiteral("0000-00-00 00:00:00"));
-    fit(Column::Steps, QStringLiteral("999"));
-    header->setSectionResizeMode(int(Column::Goal), QHeaderView::Stretch);
+    fitColumn(m_runTable, int(Column::Run), QStringLiteral("0000aaaa"));
+    fitColumn(m_runTable, int(Column::Status), QStringLiteral("in_progress"));
+    fitColumn(m_runTable, int(Column::Started), QStringLiteral("0000-00-00 00:00:00"));
+    fitColumn(m_runTable, int(Column::Ended), QStringLiteral("0000-00-00 00:00:00"));
+    fitColumn(m_runTable, int(Column::Steps), QStringLiteral("999"));
+    m_runTable->horizontalHeader()->setSectionResizeMode(int(Column::Goal), QHeaderView::Stretch);
     connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ReplayPage::onRunRowChanged);
 
-    m_runCountLabel = new QLabel(box);
+    m_runCountLabel = new QLabel(this);
     m_runCountLabel->setObjectName(QStringLiteral("runCountLabel"));
-    QLabel *statusLine = m_skeleton->statusLine();
-    statusLine->setObjectName(QStringLiteral("replayStatus"));
-    statusLine->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    statusLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto *footer = new QHBoxLayout;
-    footer->addWidget(m_runCountLabel);
-    footer->addWidget(statusLine, 1);
-
-    auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_runTable, 1);
-    layout->addLayout(footer);
+    QGroupBox *box = createListBox(tr("Runs (newest first)"), m_runTable, m_runCountLabel);
     updateRunCount();
     return box;
 }
@@ -304,10 +241,16 @@ QWidget *ReplayPage::createRunDetail()
     vertical->setStretchFactor(0, 1);
     vertical->setStretchFactor(1, 1);
 
+    auto *run = new QWidget(box);
+    auto *runLayout = new QVBoxLayout(run);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    runLayout->addWidget(m_runHeader);
+    runLayout->addLayout(nav);
+    runLayout->addWidget(vertical, 1);
+
+    // Without a run there is nothing to step through: the hint stands in for the empty panes.
     auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_runHeader);
-    layout->addLayout(nav);
-    layout->addWidget(vertical, 1);
+    layout->addWidget(createDetailStack(run, QString()));
     return box;
 }
 
@@ -337,34 +280,16 @@ void ReplayPage::createStepActions()
     }
 }
 
-QString ReplayPage::currentTenant() const
+void ReplayPage::onScopeChanged()
 {
-    return m_skeleton->currentTenant();
+    m_selectedRunId.clear();
+    clearRun(hasScope() ? tr("Select a run to replay it.") : tr("No scope selected."));
+    loadRuns();
 }
 
-QString ReplayPage::currentScope() const
+void ReplayPage::onScopeReloaded()
 {
-    return m_skeleton->currentScope();
-}
-
-QString ReplayPage::statusText() const
-{
-    return m_skeleton->statusText();
-}
-
-ScopePicker *ReplayPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
-}
-
-void ReplayPage::refresh()
-{
-    m_skeleton->refresh();
-}
-
-void ReplayPage::selectScope(const QString &tenantId, const QString &scope)
-{
-    m_skeleton->selectScope(tenantId, scope);
+    loadRuns();
 }
 
 void ReplayPage::showRun(const QString &tenantId, const QString &scope, const QString &runId)
@@ -373,37 +298,27 @@ void ReplayPage::showRun(const QString &tenantId, const QString &scope, const QS
     if (tenantId == currentTenant() && scope == currentScope())
         loadRuns();
     else
-        m_skeleton->selectScope(tenantId, scope);   // the scope change loads the runs
+        selectScope(tenantId, scope);   // the scope change loads the runs
 }
 
 void ReplayPage::loadRuns()
 {
-    const quint64 generation = ++m_runsGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     if (tenant.isEmpty()) {
+        ++m_runsGeneration;   // a list still on its way belongs to the old scope
         applyRuns({});
         return;
     }
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope]() { return service->listReplayRuns(tenant, scope, ListLimit); },
-             [this, generation](const Result<QVector<ReplayRunSummary>> &runs) {
-                 if (generation != m_runsGeneration)
-                     return;
-                 if (!runs) {
-                     const QString text = tr("Loading runs failed: %1").arg(runs.error().message);
-                     m_skeleton->setStatus(text, true);
-                     Q_EMIT loadFailed(text);
-                     return;
-                 }
-                 applyRuns(runs.value());
-             });
+    loadContent(
+        m_runsGeneration, tr("Loading runs failed: %1"),
+        [tenant, scope](MemoryService *service) { return service->listReplayRuns(tenant, scope, ListLimit); },
+        [this](const QVector<ReplayRunSummary> &runs) { applyRuns(runs); });
 }
 
 void ReplayPage::applyRuns(const QVector<ReplayRunSummary> &runs)
 {
-    m_skeleton->setStatus(QString());
+    setStatus(QString());
     const QString wanted = !m_pendingRunId.isEmpty() ? m_pendingRunId : m_selectedRunId;
     m_restoring = true;
     m_runModel->setRuns(runs);
@@ -441,42 +356,26 @@ void ReplayPage::onRunRowChanged(const QModelIndex &current)
 
 void ReplayPage::loadRun(const QString &runId)
 {
-    const quint64 generation = ++m_runGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, runId]() {
-                 LoadedRun out;
-                 auto view = service->replayRun(tenant, scope, runId);
-                 if (!view) {
-                     out.error = view.error();
-                     return out;
-                 }
-                 out.view = view.value();
-                 // Titles only name the decision's rule links; a failure costs the names only.
-                 if (auto rules = service->listRules(tenant, scope)) {
-                     for (const RuleSummary &r : rules.value())
-                         out.ruleTitles.insert(r.node.id, r.node.title.isEmpty() ? r.node.textSummary
-                                                                                 : r.node.title);
-                 }
-                 return out;
-             },
-             [this, generation](const LoadedRun &loaded) {
-                 if (generation == m_runGeneration)
-                     applyRun(loaded);
-             });
+    loadLatest(
+        m_runGeneration,
+        [tenant, scope, runId](MemoryService *service) -> Result<LoadedRun> {
+            auto view = service->replayRun(tenant, scope, runId);
+            if (!view)
+                return view.error();
+            return LoadedRun{view.value(), RuleDisplay::ruleTitles(service, tenant, scope)};
+        },
+        [this](const LoadedRun &loaded) { applyRun(loaded); },
+        [this](const Error &error) {
+            const QString text = tr("Loading the run failed: %1").arg(error.message);
+            reportLoadFailure(text);
+            clearRun(text);
+        });
 }
 
 void ReplayPage::applyRun(const LoadedRun &loaded)
 {
-    if (loaded.error) {
-        const QString text = tr("Loading the run failed: %1").arg(loaded.error->message);
-        m_skeleton->setStatus(text, true);
-        clearRun(text);
-        Q_EMIT loadFailed(text);
-        return;
-    }
     const bool sameRun = loaded.view.run.runId == m_view.run.runId;
     const int keepStep = sameRun ? m_currentStep : -1;
     const QString keepDecision = m_decisions->currentItem()
@@ -490,6 +389,7 @@ void ReplayPage::applyRun(const LoadedRun &loaded)
     m_runHeader->setText(tr("<b>%1</b><br>%2 \u2014 started %3, ended %4<br><small>%5</small>")
                              .arg(orDash(run.goal).toHtmlEscaped(), run.status.toHtmlEscaped(),
                                   formatDateTime(run.startedAt), formatDateTime(run.endedAt), run.runId));
+    showDetail();
     fillTimeline();
     fillSteps();
     fillArtifacts();
@@ -510,7 +410,8 @@ void ReplayPage::clearRun(const QString &message)
     ++m_runGeneration;
     ++m_feedbackGeneration;
     m_view = ReplayRunView();
-    m_runHeader->setText(message);
+    m_runHeader->clear();
+    showDetailMessage(message);
     m_timeline->clear();
     m_steps->setRowCount(0);
     m_artifacts->clear();
@@ -591,20 +492,15 @@ void ReplayPage::showDecisionAt(int row)
     const DecisionRecord d = m_view.decisions[row];
     m_decisionDetail->showDecision(d);
     m_decisionDetail->setFeedbackMessage(tr("Loading feedback\u2026"));
-    const quint64 generation = ++m_feedbackGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, tenant, scope, id = d.id]() { return service->feedbackForDecision(tenant, scope, id); },
-             [this, generation](const Result<QVector<FeedbackRecord>> &feedback) {
-                 if (generation != m_feedbackGeneration)
-                     return;
-                 if (!feedback)
-                     m_decisionDetail->setFeedbackMessage(tr("Loading feedback failed: %1").arg(feedback.error().message));
-                 else
-                     m_decisionDetail->setFeedback(feedback.value());
-             });
+    loadLatest(
+        m_feedbackGeneration,
+        [tenant, scope, id = d.id](MemoryService *service) {
+            return service->feedbackForDecision(tenant, scope, id);
+        },
+        [this](const QVector<FeedbackRecord> &feedback) { m_decisionDetail->setFeedback(feedback); },
+        [this](const Error &error) { m_decisionDetail->setFeedbackFailure(error); });
 }
 
 void ReplayPage::setCurrentStep(int step)

@@ -1,10 +1,9 @@
 #pragma once
 
 #include "service/api/replayviews.h"
+#include "ui/pages/pageskeleton.h"
 
 #include <QHash>
-#include <QThreadPool>
-#include <QWidget>
 
 class QLabel;
 class QLineEdit;
@@ -25,8 +24,6 @@ namespace MemoryGraph::Ui {
 class DecisionDetail;
 class ReplayRunListModel;
 class ReplayStepDetail;
-class PageSkeleton;
-class ScopePicker;
 
 /// Replay runs of one (tenant, scope) (spec §4.12, reference §7): the run list, and for the
 /// chosen run its timeline of replay nodes, its steps with their latest outcome, the artifacts
@@ -36,28 +33,22 @@ class ScopePicker;
 /// window to open a replay node or a decision's source rule. Reloads itself when the service
 /// commits or records a decision in the shown scope.
 ///
-/// Every facade call runs on the page's thread pool, which is drained on destruction, so the
-/// service must outlive the page.
-class ReplayPage : public QWidget
+/// The service and the executor must outlive the page.
+class ReplayPage : public PageSkeleton
 {
     Q_OBJECT
 public:
     /// The most runs listed at once (newest first).
     static constexpr int ListLimit = 200;
 
-    explicit ReplayPage(MemoryService *service, QWidget *parent = nullptr);
-    ~ReplayPage() override;
+    ReplayPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
-    QString currentTenant() const;
-    QString currentScope() const;
     /// Id of the run shown; empty when none.
     QString currentRunId() const { return m_view.run.runId; }
     /// Index into the shown run's steps; -1 when there is no step.
     int currentStep() const { return m_currentStep; }
     const ReplayRunView &runView() const { return m_view; }
-    QString statusText() const;
 
-    ScopePicker *scopePicker() const;
     ReplayRunListModel *runModel() const { return m_runModel; }
     QSortFilterProxyModel *runProxy() const { return m_runProxy; }
     QTableView *runTable() const { return m_runTable; }
@@ -73,10 +64,6 @@ public:
     QStringList highlightedNodeIds() const;
 
 public Q_SLOTS:
-    /// Reloads the scope list, then the runs and the shown run.
-    void refresh();
-    /// Makes (tenant, scope) current once the scope list contains it.
-    void selectScope(const QString &tenantId, const QString &scope);
     /// Switches to (tenant, scope) and shows the run as soon as it is listed.
     void showRun(const QString &tenantId, const QString &scope, const QString &runId);
     void stepForward();
@@ -93,8 +80,11 @@ Q_SIGNALS:
     void runsLoaded(int count);
     /// The run's view arrived and is shown.
     void runLoaded(const QString &runId);
-    /// A facade call failed; `message` is ready to show.
-    void loadFailed(const QString &message);
+
+protected:
+    void onScopeChanged() override;
+    /// Same scope: the run list and the shown run may have grown.
+    void onScopeReloaded() override;
 
 private:
     struct LoadedRun;
@@ -117,8 +107,6 @@ private:
     void onRunRowChanged(const QModelIndex &current);
     void updateRunCount();
 
-    MemoryService *m_service;
-    QThreadPool m_pool;
     quint64 m_runsGeneration = 0;
     quint64 m_runGeneration = 0;
     quint64 m_feedbackGeneration = 0;
@@ -129,7 +117,6 @@ private:
     QHash<QString, QString> m_ruleTitles;
     int m_currentStep = -1;
 
-    PageSkeleton *m_skeleton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     ReplayRunListModel *m_runModel = nullptr;
     QSortFilterProxyModel *m_runProxy = nullptr;

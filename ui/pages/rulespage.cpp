@@ -1,12 +1,10 @@
 #include "ui/pages/rulespage.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
 #include "ui/models/ruletablemodel.h"
-#include "ui/pages/pageskeleton.h"
 #include "ui/widgets/ruleeditor.h"
+#include "ui/widgets/recordtable.h"
 #include "ui/widgets/ruletrypanel.h"
-#include "ui/widgets/scopepicker.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -50,16 +48,10 @@ RequestMeta consoleMeta()
 
 } // namespace
 
-RulesPage::RulesPage(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+// A decision moves its rules' "last matched" time without a commit.
+RulesPage::RulesPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : PageSkeleton(service, executor, FollowDecisions, parent)
 {
-    Q_ASSERT(m_service);
-    // Two workers: a slow rule list must not hold up a save or a state change.
-    m_pool.setMaxThreadCount(2);
-
-    // A decision moves its rules' "last matched" time without a commit.
-    m_skeleton = new PageSkeleton(m_service, this, PageSkeleton::FollowDecisions);
-
     // Created in keyboard order (the focus chain follows creation): filter bar, rules table,
     // editor, then Try it. The filter bar also comes first because the panels ask its scope
     // picker for the current scope.
@@ -74,7 +66,7 @@ RulesPage::RulesPage(MemoryService *service, QWidget *parent)
     auto *editorLayout = new QVBoxLayout(editorBox);
     editorLayout->addWidget(m_editor);
 
-    m_tryPanel = new RuleTryPanel(m_service, this);
+    m_tryPanel = new RuleTryPanel(service, executor, this);
     m_tryPanel->setObjectName(QStringLiteral("ruleTryPanel"));
     connect(m_tryPanel, &RuleTryPanel::ruleActivated, this, &RulesPage::selectRule);
     auto *tryBox = new QGroupBox(tr("Try it \u2014 preview the rules for a context (nothing is recorded)"), this);
@@ -103,30 +95,10 @@ RulesPage::RulesPage(MemoryService *service, QWidget *parent)
     // The picker loads the scope list by itself; the rules follow from its signals.
 }
 
-RulesPage::~RulesPage()
-{
-    // Workers may still be inside the facade; let them finish before members go away.
-    m_pool.waitForDone();
-}
-
 QWidget *RulesPage::createFilterBar()
 {
     auto *bar = new QWidget(this);
-
-    ScopePicker *picker = m_skeleton->scopePicker();
-    connect(picker, &ScopePicker::scopeChanged, this, &RulesPage::onScopeChanged);
-    connect(picker, &ScopePicker::scopesReloaded, this, &RulesPage::loadRules);
-
-    auto *refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    refreshAction->setToolTip(tr("Reload scopes and rules (%1)")
-                                  .arg(refreshAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(refreshAction, &QAction::triggered, this, &RulesPage::refresh);
-    addAction(refreshAction);
-    m_refreshButton = new QToolButton(bar);
-    m_refreshButton->setDefaultAction(refreshAction);
-    m_refreshButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes and rules (%1)"));
 
     m_filterEdit = new QLineEdit(bar);
     m_filterEdit->setObjectName(QStringLiteral("ruleFilterEdit"));
@@ -177,11 +149,6 @@ QWidget *RulesPage::createFilterBar()
     m_newButton->setToolTip(newAction->toolTip());
     connect(m_newButton, &QPushButton::clicked, newAction, &QAction::trigger);
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(picker);
-    layout->addWidget(m_refreshButton);
-    layout->addSpacing(16);
     layout->addWidget(filterLabel);
     layout->addWidget(m_filterEdit, 1);
     layout->addWidget(m_stateCombo);
@@ -191,116 +158,43 @@ QWidget *RulesPage::createFilterBar()
     return bar;
 }
 
-QComboBox *RulesPage::createFilterCombo(const QString &allText, const QStringList &values,
-                                        const QString &objectName)
-{
-    auto *combo = new QComboBox(this);
-    combo->setObjectName(objectName);
-    combo->addItem(allText, QString());
-    for (const QString &value : values)
-        combo->addItem(value, value);
-    return combo;
-}
-
 QWidget *RulesPage::createRulesPanel()
 {
-    auto *box = new QGroupBox(tr("Rules"), this);
-
     m_model = new RuleTableModel(this);
     m_filter = new RuleFilterModel(this);
     m_filter->setSourceModel(m_model);
 
-    m_view = new QTableView(box);
-    m_view->setObjectName(QStringLiteral("ruleTable"));
-    m_view->setModel(m_filter);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->setTextElideMode(Qt::ElideRight);
+    m_view = createRecordTable(m_filter, QStringLiteral("ruleTable"), this);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(int(RuleTableModel::Column::Title), Qt::AscendingOrder);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-    QHeaderView *header = m_view->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // Narrow columns sized to their header or a typical value, whichever is wider, so that all
-    // nine fit beside the editor at 1280 pixels.
+    // Narrow columns fit to their header or a typical value, so that all nine fit beside the
+    // editor at 1280 pixels; the rule's name takes the width the others leave.
     using Column = RuleTableModel::Column;
-    const QFontMetrics fm = m_view->fontMetrics();
-    auto fit = [&](Column column, const QString &sample) {
-        const QString title = m_model->headerData(int(column), Qt::Horizontal).toString();
-        header->resizeSection(int(column), std::max(fm.horizontalAdvance(title) + 22,
-                                                    fm.horizontalAdvance(sample) + 14));
-    };
-    // The rule's name takes the width the other columns leave.
+    QHeaderView *header = m_view->horizontalHeader();
     header->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
-    header->setMinimumSectionSize(fm.horizontalAdvance(QStringLiteral("Weight")) + 14);
-    fit(Column::State, QStringLiteral("SHADOW"));
-    fit(Column::Scope, QStringLiteral("global"));
-    fit(Column::Target, QStringLiteral("support-t2"));
-    fit(Column::Priority, QStringLiteral("-100"));
-    fit(Column::Weight, QStringLiteral("1.00"));
-    fit(Column::Positive, QStringLiteral("999"));
-    fit(Column::Negative, QStringLiteral("999"));
-    fit(Column::LastMatched, QStringLiteral("00-00 00:00"));
+    header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Weight")) + 14);
+    fitColumn(m_view, int(Column::State), QStringLiteral("SHADOW"));
+    fitColumn(m_view, int(Column::Scope), QStringLiteral("global"));
+    fitColumn(m_view, int(Column::Target), QStringLiteral("support-t2"));
+    fitColumn(m_view, int(Column::Priority), QStringLiteral("-100"));
+    fitColumn(m_view, int(Column::Weight), QStringLiteral("1.00"));
+    fitColumn(m_view, int(Column::Positive), QStringLiteral("999"));
+    fitColumn(m_view, int(Column::Negative), QStringLiteral("999"));
+    fitColumn(m_view, int(Column::LastMatched), QStringLiteral("00-00 00:00"));
     header->setStretchLastSection(false);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &RulesPage::onCurrentRowChanged);
 
-    m_countLabel = new QLabel(box);
+    m_countLabel = new QLabel(this);
     m_countLabel->setObjectName(QStringLiteral("ruleCountLabel"));
-    QLabel *statusLine = m_skeleton->statusLine();
-    statusLine->setObjectName(QStringLiteral("rulesStatus"));
-    statusLine->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    statusLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-
-    auto *footer = new QHBoxLayout;
-    footer->addWidget(m_countLabel);
-    footer->addWidget(statusLine, 1);
-
-    auto *layout = new QVBoxLayout(box);
-    layout->addWidget(m_view, 1);
-    layout->addLayout(footer);
+    QGroupBox *box = createListBox(tr("Rules"), m_view, m_countLabel);
     updateCount();
     return box;
-}
-
-QString RulesPage::currentTenant() const
-{
-    return m_skeleton->currentTenant();
-}
-
-QString RulesPage::currentScope() const
-{
-    return m_skeleton->currentScope();
-}
-
-ScopePicker *RulesPage::scopePicker() const
-{
-    return m_skeleton->scopePicker();
 }
 
 QString RulesPage::currentRuleId() const
 {
     return m_editor->ruleId();
-}
-
-QString RulesPage::statusText() const
-{
-    return m_skeleton->statusText();
-}
-
-void RulesPage::refresh()
-{
-    m_skeleton->refresh();
-}
-
-void RulesPage::selectScope(const QString &tenantId, const QString &scope)
-{
-    m_skeleton->selectScope(tenantId, scope);
 }
 
 void RulesPage::showRule(const QString &tenantId, const QString &scope, const QString &ruleId)
@@ -314,7 +208,7 @@ void RulesPage::showRule(const QString &tenantId, const QString &scope, const QS
     m_pendingRuleId = ruleId;
     m_wantedTenant = tenantId;
     m_wantedScope = scope;
-    m_skeleton->selectScope(tenantId, scope);
+    selectScope(tenantId, scope);
 }
 
 void RulesPage::selectRule(const QString &ruleId)
@@ -335,7 +229,7 @@ void RulesPage::selectRule(const QString &ruleId)
 void RulesPage::newRule()
 {
     if (currentTenant().isEmpty()) {
-        m_skeleton->setStatus(tr("Select a scope first."), true);
+        setStatus(tr("Select a scope first."), true);
         return;
     }
     if (!confirmDiscard())
@@ -346,7 +240,7 @@ void RulesPage::newRule()
     }
     m_editor->startNewRule(newClientId());
     m_editor->titleEdit()->setFocus(Qt::OtherFocusReason);
-    m_skeleton->setStatus(tr("New rule: fill it in and save; it starts in SHADOW."));
+    setStatus(tr("New rule: fill it in and save; it starts in SHADOW."));
 }
 
 void RulesPage::saveRule()
@@ -367,10 +261,8 @@ void RulesPage::saveRule()
     const QString name = m_editor->titleEdit()->text().trimmed();
     const quint64 generation = ++m_actionGeneration;
     m_editor->setBusy(true);
-    m_skeleton->setStatus(tr("Saving\u2026"));
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, body]() -> Result<WriteResult> {
+    setStatus(tr("Saving\u2026"));
+    callService([body](MemoryService *service) -> Result<WriteResult> {
                  // Parsed exactly like an HTTP body, so the console cannot write what an agent
                  // could not.
                  const auto request = WriteRequest::fromJson(body, service->config().maxTextLength);
@@ -386,18 +278,19 @@ void RulesPage::saveRule()
                      const QString message = result ? tr("the write returned no node")
                                                     : tr("%1 (%2)").arg(result.error().message, result.error().code);
                      m_editor->setStatusMessage(tr("Save failed: %1").arg(message), true);
-                     m_skeleton->setStatus(tr("Save failed: %1").arg(message), true);
+                     setStatus(tr("Save failed: %1").arg(message), true);
                      Q_EMIT ruleSaved(false, QString());
                      return;
                  }
                  const QString id = result.value().nodes.first().id;
                  m_pendingRuleId = id;
-                 m_skeleton->setStatus(result.value().replayed
+                 setStatus(result.value().replayed
                                ? tr("\u201c%1\u201d is unchanged.").arg(name)
                                : tr("Saved \u201c%1\u201d (commit %2).").arg(name, result.value().commitId.left(8)));
                  loadRules();
                  Q_EMIT ruleSaved(true, id);
-             });
+             },
+             UiExecutor::Lane::Changes);
 }
 
 void RulesPage::toggleRuleState()
@@ -423,10 +316,8 @@ void RulesPage::onStateRequested(const QString &ruleId, const QString &state)
     const QString name = m_editor->titleEdit()->text().trimmed();
     const quint64 generation = ++m_actionGeneration;
     m_editor->setBusy(true);
-    m_skeleton->setStatus(tr("Changing the state\u2026"));
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, body]() -> Result<RuleStateOutcome> {
+    setStatus(tr("Changing the state\u2026"));
+    callService([body](MemoryService *service) -> Result<RuleStateOutcome> {
                  const auto request = RuleStateRequest::fromJson(body);
                  if (!request)
                      return request.error();
@@ -439,15 +330,16 @@ void RulesPage::onStateRequested(const QString &ruleId, const QString &state)
                  if (!result) {
                      const QString message = tr("%1 (%2)").arg(result.error().message, result.error().code);
                      m_editor->setStatusMessage(tr("State change failed: %1").arg(message), true);
-                     m_skeleton->setStatus(tr("State change failed: %1").arg(message), true);
+                     setStatus(tr("State change failed: %1").arg(message), true);
                      Q_EMIT ruleStateChanged(false, ruleId, state);
                      return;
                  }
                  m_pendingRuleId = ruleId;
-                 m_skeleton->setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
+                 setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
                  loadRules();
                  Q_EMIT ruleStateChanged(true, ruleId, state);
-             });
+             },
+             UiExecutor::Lane::Changes);
 }
 
 void RulesPage::setStateFilter(const QString &state)
@@ -467,26 +359,17 @@ void RulesPage::setTextFilter(const QString &text)
 
 void RulesPage::loadRules()
 {
-    const quint64 generation = ++m_rulesGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     if (tenant.isEmpty()) {
+        ++m_rulesGeneration;   // a list still on its way belongs to the old scope
         applyRules({});
         return;
     }
-    MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service, tenant, scope]() { return service->listRules(tenant, scope); },
-             [this, generation](const Result<QVector<RuleSummary>> &result) {
-                 if (generation != m_rulesGeneration)
-                     return;
-                 if (!result) {
-                     const QString text = tr("Loading rules failed: %1").arg(result.error().message);
-                     m_skeleton->setStatus(text, true);
-                     Q_EMIT loadFailed(text);
-                     return;
-                 }
-                 applyRules(result.value());
-             });
+    loadContent(
+        m_rulesGeneration, tr("Loading rules failed: %1"),
+        [tenant, scope](MemoryService *service) { return service->listRules(tenant, scope); },
+        [this](const QVector<RuleSummary> &rules) { applyRules(rules); });
 }
 
 void RulesPage::applyRules(const QVector<RuleSummary> &rules)
@@ -512,7 +395,7 @@ void RulesPage::applyRules(const QVector<RuleSummary> &rules)
         m_pendingRuleId.clear();
         m_wantedTenant.clear();
         m_wantedScope.clear();
-        m_skeleton->setStatus(tr("Rule %1 is not in this scope.").arg(keep), true);
+        setStatus(tr("Rule %1 is not in this scope.").arg(keep), true);
     }
 
     if (row >= 0) {
@@ -535,7 +418,12 @@ void RulesPage::onScopeChanged()
                             ? tr("No scope selected.")
                             : tr("Select a rule to edit it, or create a new one."));
     m_tryPanel->setScope(currentTenant(), currentScope());
-    m_skeleton->setStatus(QString());
+    setStatus(QString());
+    loadRules();
+}
+
+void RulesPage::onScopeReloaded()
+{
     loadRules();
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QThreadPool>
+#include "ui/pages/pageskeleton.h"
+
 #include <QVector>
-#include <QWidget>
 
 class QComboBox;
 class QLabel;
@@ -10,7 +10,6 @@ class QLineEdit;
 class QModelIndex;
 class QPushButton;
 class QTableView;
-class QToolButton;
 
 namespace MemoryGraph {
 class MemoryService;
@@ -23,31 +22,23 @@ class RuleEditor;
 class RuleFilterModel;
 class RuleTableModel;
 class RuleTryPanel;
-class PageSkeleton;
-class ScopePicker;
 
 /// The rules of one (tenant, scope): a filterable table (state, rule scope, target, rank knobs,
 /// feedback counts, last match), an editor that writes the rule through the write path and
 /// moves it between SHADOW and ACTIVE (spec §2.6-2.8), and a "Try it" pane that previews what
 /// the rules would do for a context without recording a decision (spec §4.7-4.8).
 ///
-/// Every facade call runs on the page's thread pool; each kind of call carries a generation
-/// number so an outdated answer never overwrites a newer one. The pool is drained on
-/// destruction, so the service must outlive the page.
-class RulesPage : public QWidget
+/// Each kind of call carries a generation number so an outdated answer never overwrites a newer
+/// one. The service and the executor must outlive the page.
+class RulesPage : public PageSkeleton
 {
     Q_OBJECT
 public:
-    explicit RulesPage(MemoryService *service, QWidget *parent = nullptr);
-    ~RulesPage() override;
+    RulesPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
-    QString currentTenant() const;
-    QString currentScope() const;
     /// Node id of the rule in the editor (empty for none or a new, unsaved rule).
     QString currentRuleId() const;
-    QString statusText() const;
 
-    ScopePicker *scopePicker() const;
     RuleTableModel *ruleModel() const { return m_model; }
     RuleFilterModel *filterModel() const { return m_filter; }
     QTableView *ruleView() const { return m_view; }
@@ -58,10 +49,6 @@ public:
     QLineEdit *filterEdit() const { return m_filterEdit; }
 
 public Q_SLOTS:
-    /// Reloads the scope list, then the current scope's rules.
-    void refresh();
-    /// Makes (tenant, scope) current once the scope list contains it.
-    void selectScope(const QString &tenantId, const QString &scope);
     /// Switches to (tenant, scope), clears filters that would hide the rule, selects it and
     /// opens it in the editor (e.g. from a decision's source rule link).
     void showRule(const QString &tenantId, const QString &scope, const QString &ruleId);
@@ -85,17 +72,17 @@ Q_SIGNALS:
     void ruleSaved(bool ok, const QString &ruleId);
     /// A state change finished; state is "active" or "shadow".
     void ruleStateChanged(bool ok, const QString &ruleId, const QString &state);
-    /// A facade call failed; `message` is ready to show.
-    void loadFailed(const QString &message);
+
+protected:
+    void onScopeChanged() override;
+    void onScopeReloaded() override;
 
 private:
     QWidget *createFilterBar();
     QWidget *createRulesPanel();
-    QComboBox *createFilterCombo(const QString &allText, const QStringList &values, const QString &objectName);
 
     void loadRules();
     void applyRules(const QVector<RuleSummary> &rules);
-    void onScopeChanged();
     void onCurrentRowChanged(const QModelIndex &current, const QModelIndex &previous);
     void onStateRequested(const QString &ruleId, const QString &state);
     void showRuleInEditor(const QString &ruleId);
@@ -103,8 +90,6 @@ private:
     void selectRow(const QString &ruleId);
     void updateCount();
 
-    MemoryService *m_service;
-    QThreadPool m_pool;
     quint64 m_rulesGeneration = 0;
     quint64 m_actionGeneration = 0;
     int m_loadedCount = 0;
@@ -113,8 +98,6 @@ private:
     QString m_wantedTenant;    ///< showRule() target scope, until the picker switches
     QString m_wantedScope;
 
-    PageSkeleton *m_skeleton = nullptr;
-    QToolButton *m_refreshButton = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_stateCombo = nullptr;
     QComboBox *m_ruleScopeCombo = nullptr;

@@ -1,8 +1,9 @@
 #include "ui/widgets/consolidationdialog.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
+#include "ui/uiexecutor.h"
 #include "ui/displayformat.h"
+#include "ui/widgets/detailpane.h"
 #include "ui/widgets/statustext.h"
 
 #include <QDialogButtonBox>
@@ -18,19 +19,6 @@ namespace MemoryGraph::Ui {
 namespace {
 
 
-QTableWidget *createTable(const QStringList &headers, const QString &objectName, QWidget *parent)
-{
-    auto *table = new QTableWidget(0, int(headers.size()), parent);
-    table->setObjectName(objectName);
-    table->setHorizontalHeaderLabels(headers);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->setWordWrap(false);
-    return table;
-}
-
 /// "Title (short id)", with the full id in the tooltip.
 QTableWidgetItem *nodeItem(const QString &title, const QString &id)
 {
@@ -42,12 +30,13 @@ QTableWidgetItem *nodeItem(const QString &title, const QString &id)
 
 } // namespace
 
-ConsolidationDialog::ConsolidationDialog(MemoryService *service, const QString &tenantId,
-                                         const QString &scope, QWidget *parent)
-    : QDialog(parent), m_service(service), m_tenantId(tenantId), m_scope(scope)
+ConsolidationDialog::ConsolidationDialog(MemoryService *service, UiExecutor *executor,
+                                         const QString &tenantId, const QString &scope,
+                                         QWidget *parent)
+    : QDialog(parent), m_service(service), m_executor(executor), m_tenantId(tenantId), m_scope(scope)
 {
     Q_ASSERT(m_service);
-    m_pool.setMaxThreadCount(1);
+    Q_ASSERT(m_executor);
     setWindowTitle(tr("Consolidate duplicates \u2014 %1 / %2").arg(tenantId, scope));
     resize(820, 520);
 
@@ -60,10 +49,10 @@ ConsolidationDialog::ConsolidationDialog(MemoryService *service, const QString &
     intro->setWordWrap(true);
 
     m_mergeTitle = new QLabel(tr("Merges"), this);
-    m_merges = createTable({tr("Type"), tr("Canonical"), tr("Duplicate"), tr("Basis"), tr("Similarity")},
+    m_merges = createDetailTable({tr("Type"), tr("Canonical"), tr("Duplicate"), tr("Basis"), tr("Similarity")},
                            QStringLiteral("mergeTable"), this);
     m_skippedTitle = new QLabel(tr("Skipped candidates"), this);
-    m_skipped = createTable({tr("Type"), tr("Node"), tr("Similar to"), tr("Reason")},
+    m_skipped = createDetailTable({tr("Type"), tr("Node"), tr("Similar to"), tr("Reason")},
                             QStringLiteral("skippedTable"), this);
 
     m_busy = new QProgressBar(this);
@@ -98,11 +87,6 @@ ConsolidationDialog::ConsolidationDialog(MemoryService *service, const QString &
     runPreview();
 }
 
-ConsolidationDialog::~ConsolidationDialog()
-{
-    m_pool.waitForDone();
-}
-
 QString ConsolidationDialog::statusText() const
 {
     return m_status->text();
@@ -114,22 +98,22 @@ void ConsolidationDialog::runPreview()
     MemoryService *service = m_service;
     const QString tenant = m_tenantId;
     const QString scope = m_scope;
-    runAsync(this, &m_pool, [service, tenant, scope]() { return service->consolidate(tenant, scope, false); },
-             [this](const Result<ConsolidationReport> &result) {
-                 setBusy(false, QString());
-                 if (!result) {
-                     setStatus(tr("Dry run failed: %1").arg(result.error().message), true);
-                     Q_EMIT previewReady(false, 0, 0);
-                     return;
-                 }
-                 showReport(result.value());
-                 m_apply->setEnabled(!result.value().merges.isEmpty());
-                 setStatus(result.value().merges.isEmpty()
-                               ? tr("No duplicates found among %n node(s).", nullptr, result.value().nodesScanned)
-                               : tr("Dry run: nothing has been changed yet. Apply to mark %n duplicate(s).",
-                                    nullptr, int(result.value().merges.size())));
-                 Q_EMIT previewReady(true, int(result.value().merges.size()), int(result.value().skipped.size()));
-             });
+    m_executor->run(this, [service, tenant, scope]() { return service->consolidate(tenant, scope, false); },
+                           [this](const Result<ConsolidationReport> &result) {
+                        setBusy(false, QString());
+                        if (!result) {
+                            setStatus(tr("Dry run failed: %1").arg(result.error().message), true);
+                            Q_EMIT previewReady(false, 0, 0);
+                            return;
+                        }
+                        showReport(result.value());
+                        m_apply->setEnabled(!result.value().merges.isEmpty());
+                        setStatus(result.value().merges.isEmpty()
+                                      ? tr("No duplicates found among %n node(s).", nullptr, result.value().nodesScanned)
+                                      : tr("Dry run: nothing has been changed yet. Apply to mark %n duplicate(s).",
+                                           nullptr, int(result.value().merges.size())));
+                        Q_EMIT previewReady(true, int(result.value().merges.size()), int(result.value().skipped.size()));
+                    });
 }
 
 void ConsolidationDialog::apply()
@@ -139,23 +123,25 @@ void ConsolidationDialog::apply()
     MemoryService *service = m_service;
     const QString tenant = m_tenantId;
     const QString scope = m_scope;
-    runAsync(this, &m_pool, [service, tenant, scope]() { return service->consolidate(tenant, scope, true); },
-             [this](const Result<ConsolidationReport> &result) {
-                 setBusy(false, QString());
-                 if (!result) {
-                     setStatus(tr("Apply failed: %1").arg(result.error().message), true);
-                     m_apply->setEnabled(true);
-                     Q_EMIT applied(false, QString());
-                     return;
-                 }
-                 showReport(result.value());
-                 const QString commitId = result.value().commitId;
-                 setStatus(commitId.isEmpty()
-                               ? tr("Nothing left to merge.")
-                               : tr("Merged %n duplicate(s) in commit %1.", nullptr, int(result.value().merges.size()))
-                                     .arg(shortHash(commitId, 8)));
-                 Q_EMIT applied(true, commitId);
-             });
+    m_executor->run(
+        this, [service, tenant, scope]() { return service->consolidate(tenant, scope, true); },
+        [this](const Result<ConsolidationReport> &result) {
+            setBusy(false, QString());
+            if (!result) {
+                setStatus(tr("Apply failed: %1").arg(result.error().message), true);
+                m_apply->setEnabled(true);
+                Q_EMIT applied(false, QString());
+                return;
+            }
+            showReport(result.value());
+            const QString commitId = result.value().commitId;
+            setStatus(commitId.isEmpty()
+                          ? tr("Nothing left to merge.")
+                          : tr("Merged %n duplicate(s) in commit %1.", nullptr, int(result.value().merges.size()))
+                                .arg(shortHash(commitId, 8)));
+            Q_EMIT applied(true, commitId);
+        },
+        UiExecutor::Lane::Changes);
 }
 
 void ConsolidationDialog::showReport(const ConsolidationReport &report)

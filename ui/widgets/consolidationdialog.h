@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QDialog>
-#include <QThreadPool>
 
 class QLabel;
 class QProgressBar;
@@ -15,17 +14,19 @@ struct ConsolidationReport;
 
 namespace MemoryGraph::Ui {
 
+class UiExecutor;
+
 /// "Consolidate duplicates": runs a dry run of the offline consolidation for one scope as soon
 /// as it opens, lists the merges it would make (canonical <- duplicate, basis, similarity) and
 /// the candidate pairs skipped as contradictory, and applies the plan on "Apply" (one commit).
-/// Both calls run off the GUI thread; the pool is drained on destruction.
+/// Both calls run on the shared executor (the apply on its lane for changes); a dialog closed
+/// before an answer arrives just never shows it. The service and the executor must outlive it.
 class ConsolidationDialog : public QDialog
 {
     Q_OBJECT
 public:
-    ConsolidationDialog(MemoryService *service, const QString &tenantId, const QString &scope,
-                        QWidget *parent = nullptr);
-    ~ConsolidationDialog() override;
+    ConsolidationDialog(MemoryService *service, UiExecutor *executor, const QString &tenantId,
+                        const QString &scope, QWidget *parent = nullptr);
 
     QTableWidget *mergeTable() const { return m_merges; }
     QTableWidget *skippedTable() const { return m_skipped; }
@@ -46,9 +47,9 @@ private:
     void setStatus(const QString &text, bool isError = false);
 
     MemoryService *m_service;
+    UiExecutor *m_executor;
     QString m_tenantId;
     QString m_scope;
-    QThreadPool m_pool;
     QTableWidget *m_merges = nullptr;
     QTableWidget *m_skipped = nullptr;
     QLabel *m_mergeTitle = nullptr;

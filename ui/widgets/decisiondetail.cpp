@@ -1,6 +1,8 @@
 #include "ui/widgets/decisiondetail.h"
 
 #include "ui/displayformat.h"
+#include "ui/widgets/detailpane.h"
+#include "ui/widgets/messagestack.h"
 #include "ui/widgets/ruledisplay.h"
 
 #include <QFontDatabase>
@@ -9,7 +11,6 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTableWidget>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -20,41 +21,6 @@ namespace {
 
 constexpr int RuleIdRole = Qt::UserRole + 1;
 const QString RuleLinkPrefix = QStringLiteral("rule:");
-
-QLabel *sectionLabel(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
-    return label;
-}
-
-QTableWidgetItem *readOnlyItem(const QString &text)
-{
-    auto *item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    item->setToolTip(text);
-    return item;
-}
-
-QTableWidget *createTable(const QStringList &headers, const QString &objectName, QWidget *parent)
-{
-    auto *table = new QTableWidget(0, int(headers.size()), parent);
-    table->setObjectName(objectName);
-    table->setHorizontalHeaderLabels(headers);
-    table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    table->horizontalHeader()->setHighlightSections(false);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setAlternatingRowColors(true);
-    table->setWordWrap(false);
-    return table;
-}
 
 QColor outcomeColour(const QString &outcome)
 {
@@ -69,20 +35,7 @@ QColor outcomeColour(const QString &outcome)
 
 DecisionDetail::DecisionDetail(QWidget *parent) : QWidget(parent)
 {
-    m_messageLabel = new QLabel(this);
-    m_messageLabel->setObjectName(QStringLiteral("decisionMessage"));
-    m_messageLabel->setAlignment(Qt::AlignCenter);
-    m_messageLabel->setWordWrap(true);
-    m_messageLabel->setEnabled(false); // greyed: it is a hint, not content
-
-    m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_messageLabel);
-    m_stack->addWidget(createDetailPane());
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
-
+    m_stack = MessageStack::fill(this, createDetailPane(), QStringLiteral("decisionMessage"));
     showMessage(tr("Select a decision to see how it was made."));
 }
 
@@ -90,13 +43,8 @@ QWidget *DecisionDetail::createDetailPane()
 {
     auto *pane = new QWidget(this);
 
-    m_titleLabel = new QLabel(pane);
+    m_titleLabel = headlineLabel(pane);
     m_titleLabel->setObjectName(QStringLiteral("decisionTitle"));
-    QFont titleFont = m_titleLabel->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
-    m_titleLabel->setFont(titleFont);
-    m_titleLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_idLabel = new QLabel(pane);
     m_idLabel->setObjectName(QStringLiteral("decisionIdLabel"));
@@ -152,11 +100,11 @@ QWidget *DecisionDetail::createDetailPane()
             Q_EMIT ruleRequested(link.mid(RuleLinkPrefix.size()));
     });
 
-    m_denied = createTable({tr("Tool"), tr("Reason")}, QStringLiteral("decisionDeniedTable"), pane);
+    m_denied = createDetailTable({tr("Tool"), tr("Reason")}, QStringLiteral("decisionDeniedTable"), pane);
     m_denied->setColumnWidth(DeniedTool, m_denied->fontMetrics().horizontalAdvance(QStringLiteral("code_interpreter")) + 24);
     m_deniedTitle = sectionLabel(tr("Denied"), pane);
 
-    m_feedback = createTable({tr("Outcome"), tr("Rule"), tr("Note"), tr("Time")},
+    m_feedback = createDetailTable({tr("Outcome"), tr("Rule"), tr("Note"), tr("Time")},
                              QStringLiteral("decisionFeedbackTable"), pane);
     const QFontMetrics fm = m_feedback->fontMetrics();
     // The note takes what the fixed columns leave.
@@ -238,7 +186,7 @@ void DecisionDetail::showDecision(const DecisionRecord &d)
     fillDenied();
     fillFeedback();
     setFeedbackMessage(tr("Loading feedback\u2026"));
-    m_stack->setCurrentIndex(1);
+    m_stack->showContent();
 }
 
 void DecisionDetail::setField(Field field, const QString &text)
@@ -295,6 +243,11 @@ void DecisionDetail::setFeedbackMessage(const QString &message)
     m_feedbackMessage->setVisible(!message.isEmpty());
 }
 
+void DecisionDetail::setFeedbackFailure(const Error &error)
+{
+    setFeedbackMessage(tr("Loading feedback failed: %1").arg(error.message));
+}
+
 void DecisionDetail::fillFeedback()
 {
     m_feedback->setRowCount(int(m_feedbackRows.size()));
@@ -318,8 +271,7 @@ void DecisionDetail::showMessage(const QString &message)
 {
     m_decision = DecisionRecord();
     m_feedbackRows.clear();
-    m_messageLabel->setText(message);
-    m_stack->setCurrentIndex(0);
+    m_stack->showMessage(message);
 }
 
 void DecisionDetail::setRuleTitles(const QHash<QString, QString> &titles)
@@ -349,7 +301,7 @@ QString DecisionDetail::fieldText(Field field) const
 
 QString DecisionDetail::messageText() const
 {
-    return hasDecision() ? QString() : m_messageLabel->text();
+    return m_stack->messageText();
 }
 
 QString DecisionDetail::ruleName(const QString &ruleId) const

@@ -1,16 +1,18 @@
 #pragma once
 
 #include "service/core/records.h"
+#include "service/core/result.h"
 
 #include <QHash>
 #include <QVector>
 #include <QWidget>
 
 class QLabel;
-class QStackedWidget;
 class QTableWidget;
 
 namespace MemoryGraph::Ui {
+
+class MessageStack;
 
 /// One persisted tool-selection decision (spec §2.10, §4.8): its candidates, what the policy
 /// allowed and denied (with the reason), the preferred and final order, the selected tool, the
@@ -33,6 +35,8 @@ public:
     void setFeedback(const QVector<FeedbackRecord> &feedback);
     /// Replaces the feedback table with a note (loading, or an error).
     void setFeedbackMessage(const QString &message);
+    /// Says that the feedback could not be loaded, and why.
+    void setFeedbackFailure(const Error &error);
     /// Replaces the content with a centred message (nothing selected, load error, ...).
     void showMessage(const QString &message);
     /// Titles of the scope's rules, so links and feedback rows can name them.
@@ -64,8 +68,7 @@ private:
     QVector<FeedbackRecord> m_feedbackRows;
     QHash<QString, QString> m_titles;
 
-    QStackedWidget *m_stack = nullptr;
-    QLabel *m_messageLabel = nullptr;
+    MessageStack *m_stack = nullptr;
     QLabel *m_titleLabel = nullptr;
     QLabel *m_idLabel = nullptr;
     QVector<QLabel *> m_names;

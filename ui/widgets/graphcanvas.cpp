@@ -1,6 +1,6 @@
 #include "ui/widgets/graphcanvas.h"
 
-#include "ui/asynccall.h"
+#include "ui/uiexecutor.h"
 #include "ui/displayformat.h"
 #include "ui/widgets/graphlayout.h"
 #include "ui/widgets/graphstyle.h"
@@ -487,10 +487,10 @@ QVariant GraphNodeItem::itemChange(GraphicsItemChange change, const QVariant &va
 
 // --- canvas ----------------------------------------------------------------------------------
 
-GraphCanvas::GraphCanvas(QWidget *parent)
-    : QGraphicsView(parent), m_style(std::make_unique<GraphItemStyle>())
+GraphCanvas::GraphCanvas(UiExecutor *executor, QWidget *parent)
+    : QGraphicsView(parent), m_executor(executor), m_style(std::make_unique<GraphItemStyle>())
 {
-    m_pool.setMaxThreadCount(1);
+    Q_ASSERT(m_executor);
     m_scene = new QGraphicsScene(this);
     setScene(m_scene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
@@ -523,7 +523,6 @@ GraphCanvas::GraphCanvas(QWidget *parent)
 
 GraphCanvas::~GraphCanvas()
 {
-    m_pool.waitForDone();
     // Items refer to the style; make sure they go first.
     m_rebuilding = true;
     m_scene->clear();
@@ -686,7 +685,7 @@ void GraphCanvas::startLayout(const QString &anchorId, bool incremental)
         return;
     }
     viewport()->update();   // shows "Laying out ..." over the previous picture
-    runAsync(this, &m_pool, std::move(compute),
+    m_executor->run(this, std::move(compute),
              [this](const LayoutResult &result) { applyLayout(result); });
 }
 

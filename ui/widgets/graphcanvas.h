@@ -7,7 +7,6 @@
 #include <QHash>
 #include <QPointer>
 #include <QSet>
-#include <QThreadPool>
 #include <QVector>
 
 #include <memory>
@@ -20,6 +19,7 @@ class GraphEdgeItem;
 class GraphLabelItem;
 class GraphMoreMarkerItem;
 class GraphNodeItem;
+class UiExecutor;
 struct GraphItemStyle;
 
 /// Draws a memory (sub)graph: nodes as circles coloured by type with the tier as outline and a
@@ -49,7 +49,8 @@ public:
         MoreMarkerItemType
     };
 
-    explicit GraphCanvas(QWidget *parent = nullptr);
+    /// Large layouts are computed on `executor`, which must outlive the canvas.
+    explicit GraphCanvas(UiExecutor *executor, QWidget *parent = nullptr);
     ~GraphCanvas() override;
 
     /// Replaces the graph. Nodes beyond MaxNodes are dropped (callers list the most important
@@ -145,7 +146,7 @@ private:
     QRectF graphBounds() const;
 
     QGraphicsScene *m_scene = nullptr;
-    QThreadPool m_pool;
+    UiExecutor *m_executor;
     std::unique_ptr<GraphItemStyle> m_style;
     QTimer *m_labelTimer = nullptr;
 

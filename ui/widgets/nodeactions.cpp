@@ -1,7 +1,7 @@
 #include "ui/widgets/nodeactions.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/activatedialog.h"
 #include "ui/widgets/forgetdialog.h"
 #include "ui/widgets/nodeeditdialog.h"
@@ -36,11 +36,11 @@ QString NodeActions::operatorActor()
     return QStringLiteral("operator");
 }
 
-NodeActions::NodeActions(MemoryService *service, QWidget *dialogParent)
-    : QObject(dialogParent), m_service(service), m_dialogParent(dialogParent)
+NodeActions::NodeActions(MemoryService *service, UiExecutor *executor, QWidget *dialogParent)
+    : QObject(dialogParent), m_service(service), m_executor(executor), m_dialogParent(dialogParent)
 {
     Q_ASSERT(m_service);
-    m_pool.setMaxThreadCount(1);   // one change at a time, in the order the operator asked
+    Q_ASSERT(m_executor);
     m_rehydrateWarm = createAction(tr("Rehydrate to &warm"), QStringLiteral("rehydrateWarmAction"),
                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     m_rehydrateHot = createAction(tr("Rehydrate to &hot"), QStringLiteral("rehydrateHotAction"),
@@ -67,12 +67,6 @@ NodeActions::NodeActions(MemoryService *service, QWidget *dialogParent)
     connect(m_edit, &QAction::triggered, this, &NodeActions::edit);
     connect(m_forget, &QAction::triggered, this, &NodeActions::forget);
     updateActions();
-}
-
-NodeActions::~NodeActions()
-{
-    // A call may still be inside the facade; it must finish before the pool goes away.
-    m_pool.waitForDone();
 }
 
 QAction *NodeActions::createAction(const QString &text, const QString &objectName, const QKeySequence &key)
@@ -172,16 +166,19 @@ void NodeActions::run(Work work, Message message)
 {
     setBusy(true);
     const QString nodeId = m_node.id;
-    runAsync(this, &m_pool, std::move(work),
-             [this, nodeId, message = std::move(message)](const auto &result) {
-                 setBusy(false);
-                 if (!result) {
-                     reportFailure(tr("The change was not made"),
-                                   tr("%1 (%2)").arg(result.error().message, result.error().code));
-                     return;
-                 }
-                 Q_EMIT succeeded(nodeId, message(result.value()));
-             });
+    // One change at a time, in the order the operator asked.
+    m_executor->run(
+        this, std::move(work),
+        [this, nodeId, message = std::move(message)](const auto &result) {
+            setBusy(false);
+            if (!result) {
+                reportFailure(tr("The change was not made"),
+                              tr("%1 (%2)").arg(result.error().message, result.error().code));
+                return;
+            }
+            Q_EMIT succeeded(nodeId, message(result.value()));
+        },
+        UiExecutor::Lane::Changes);
 }
 
 void NodeActions::reportFailure(const QString &what, const QString &message)

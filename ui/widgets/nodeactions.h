@@ -4,7 +4,6 @@
 
 #include <QObject>
 #include <QPointer>
-#include <QThreadPool>
 
 class QAction;
 class QDialog;
@@ -19,9 +18,12 @@ struct NodeEditRequest;
 
 namespace MemoryGraph::Ui {
 
+class UiExecutor;
+
 /// The operator's actions on one node, shared by the Memory and Graph pages: rehydrate to warm
 /// or hot, record an activation, edit, forget. Owns the QActions (enabled per the node's tier
-/// and while no call runs), opens the dialogs, and runs the facade calls off the GUI thread.
+/// and while no call runs), opens the dialogs, and runs the facade calls on the executor's lane
+/// for changes, so they land in the order the operator asked.
 /// Pages attach the actions to their node table or canvas for shortcuts and context menus.
 class NodeActions : public QObject
 {
@@ -30,9 +32,9 @@ public:
     /// Operator changes are audited under this actor.
     static QString operatorActor();
 
-    /// dialogParent: parent of the dialogs and message boxes.
-    NodeActions(MemoryService *service, QWidget *dialogParent);
-    ~NodeActions() override;
+    /// dialogParent: parent of the dialogs and message boxes. The service and the executor
+    /// must outlive the actions.
+    NodeActions(MemoryService *service, UiExecutor *executor, QWidget *dialogParent);
 
     /// The node the actions apply to (a table row or a canvas node).
     void setNode(const NodeRecord &node);
@@ -89,8 +91,8 @@ private:
     void reportFailure(const QString &what, const QString &message);
 
     MemoryService *m_service;
+    UiExecutor *m_executor;
     QPointer<QWidget> m_dialogParent;
-    QThreadPool m_pool;
     NodeRecord m_node;
     bool m_busy = false;
     QPointer<QDialog> m_dialog;

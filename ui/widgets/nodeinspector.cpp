@@ -2,6 +2,8 @@
 
 #include "ui/displayformat.h"
 #include "ui/embeddingstate.h"
+#include "ui/widgets/detailpane.h"
+#include "ui/widgets/messagestack.h"
 #include "ui/widgets/statustext.h"
 
 #include <QColor>
@@ -12,7 +14,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -27,40 +28,17 @@ enum EdgeColumn { EdgeType, EdgeDirection, EdgeOtherNode, EdgeWeight, EdgeConfid
 
 constexpr int NodeIdRole = Qt::UserRole + 1;
 
-QLabel *sectionLabel(const QString &text, QWidget *parent)
+/// Edge cells: the table's tooltip (double-click to open) shows instead of the text.
+QTableWidgetItem *edgeItem(const QString &text)
 {
-    auto *label = new QLabel(text, parent);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
-    return label;
-}
-
-QTableWidgetItem *readOnlyItem(const QString &text)
-{
-    auto *item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    return item;
+    return readOnlyItem(text, false);
 }
 
 } // namespace
 
 NodeInspector::NodeInspector(QWidget *parent) : QWidget(parent)
 {
-    m_messageLabel = new QLabel(this);
-    m_messageLabel->setObjectName(QStringLiteral("inspectorMessage"));
-    m_messageLabel->setAlignment(Qt::AlignCenter);
-    m_messageLabel->setWordWrap(true);
-    m_messageLabel->setEnabled(false); // greyed: it is a hint, not content
-
-    m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_messageLabel);
-    m_stack->addWidget(createDetailPane());
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
-
+    m_stack = MessageStack::fill(this, createDetailPane(), QStringLiteral("inspectorMessage"));
     showMessage(tr("Select a node to inspect it."));
 }
 
@@ -68,14 +46,9 @@ QWidget *NodeInspector::createDetailPane()
 {
     auto *pane = new QWidget(this);
 
-    m_titleLabel = new QLabel(pane);
+    m_titleLabel = headlineLabel(pane);
     m_titleLabel->setObjectName(QStringLiteral("inspectorTitle"));
     m_titleLabel->setWordWrap(true);
-    m_titleLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont titleFont = m_titleLabel->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
-    m_titleLabel->setFont(titleFont);
 
     m_showInGraphButton = new QToolButton(pane);
     m_showInGraphButton->setObjectName(QStringLiteral("showInGraphButton"));
@@ -111,18 +84,9 @@ QWidget *NodeInspector::createDetailPane()
     m_slots->setFont(mono);
     m_slots->setLineWrapMode(QPlainTextEdit::NoWrap);
 
-    m_edges = new QTableWidget(0, EdgeColumnCount, pane);
-    m_edges->setObjectName(QStringLiteral("inspectorEdges"));
-    m_edges->setHorizontalHeaderLabels({tr("Type"), tr("Direction"), tr("Other node"), tr("Weight"),
-                                        tr("Confidence"), tr("Other node id")});
-    m_edges->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_edges->horizontalHeader()->setHighlightSections(false);
-    m_edges->verticalHeader()->hide();
-    m_edges->verticalHeader()->setDefaultSectionSize(m_edges->fontMetrics().height() + 8);
-    m_edges->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_edges->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_edges->setAlternatingRowColors(true);
-    m_edges->setWordWrap(false);
+    m_edges = createDetailTable({tr("Type"), tr("Direction"), tr("Other node"), tr("Weight"),
+                                 tr("Confidence"), tr("Other node id")},
+                                QStringLiteral("inspectorEdges"), pane);
     m_edges->setToolTip(tr("Double-click an edge to open the node at its other end"));
     const QFontMetrics fm = m_edges->fontMetrics();
     m_edges->setColumnWidth(EdgeType, fm.horizontalAdvance(QStringLiteral("derived_from")) + 20);
@@ -130,7 +94,6 @@ QWidget *NodeInspector::createDetailPane()
     m_edges->setColumnWidth(EdgeOtherNode, fm.horizontalAdvance(QLatin1Char('m')) * 12);
     m_edges->setColumnWidth(EdgeWeight, fm.horizontalAdvance(QStringLiteral("Weight")) + 24);
     m_edges->setColumnWidth(EdgeConfidence, fm.horizontalAdvance(QStringLiteral("Confidence")) + 24);
-    m_edges->horizontalHeader()->setStretchLastSection(true);
     connect(m_edges, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         const QString id = m_edges->item(row, EdgeType)->data(NodeIdRole).toString();
         if (!id.isEmpty())
@@ -181,14 +144,19 @@ void NodeInspector::showDetail(const NodeDetail &detail)
                               ? QStringLiteral("{}")
                               : QString::fromUtf8(QJsonDocument(n.slotData).toJson(QJsonDocument::Indented)));
     fillEdges(detail);
-    m_stack->setCurrentIndex(1);
+    m_stack->showContent();
 }
 
 void NodeInspector::showMessage(const QString &message)
 {
     m_nodeId.clear();
-    m_messageLabel->setText(message);
-    m_stack->setCurrentIndex(0);
+    m_stack->showMessage(message);
+}
+
+void NodeInspector::showLoadFailure(const Error &error)
+{
+    showMessage(error.status == 404 ? tr("The node no longer exists.")
+                                    : tr("Could not load the node:\n%1").arg(error.message));
 }
 
 void NodeInspector::setNodeTitles(const QHash<QString, QString> &titles)
@@ -213,7 +181,7 @@ QString NodeInspector::slotsText() const
 
 QString NodeInspector::messageText() const
 {
-    return hasNode() ? QString() : m_messageLabel->text();
+    return m_stack->messageText();
 }
 
 int NodeInspector::edgeRowCount() const
@@ -329,22 +297,22 @@ void NodeInspector::fillEdges(const NodeDetail &detail)
             directionTip = tr("Other node \u2192 this node");
         }
 
-        auto *typeItem = readOnlyItem(e.type);
+        auto *typeItem = edgeItem(e.type);
         typeItem->setData(NodeIdRole, other);
         m_edges->setItem(row, EdgeType, typeItem);
-        auto *directionItem = readOnlyItem(direction);
+        auto *directionItem = edgeItem(direction);
         directionItem->setToolTip(directionTip);
         m_edges->setItem(row, EdgeDirection, directionItem);
-        auto *otherItem = readOnlyItem(titleFor(other));
+        auto *otherItem = edgeItem(titleFor(other));
         otherItem->setToolTip(other);
         m_edges->setItem(row, EdgeOtherNode, otherItem);
-        auto *weight = readOnlyItem(formatScore(e.weight));
+        auto *weight = edgeItem(formatScore(e.weight));
         weight->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_edges->setItem(row, EdgeWeight, weight);
-        auto *confidence = readOnlyItem(formatScore(e.confidence));
+        auto *confidence = edgeItem(formatScore(e.confidence));
         confidence->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_edges->setItem(row, EdgeConfidence, confidence);
-        m_edges->setItem(row, EdgeOtherId, readOnlyItem(other));
+        m_edges->setItem(row, EdgeOtherId, edgeItem(other));
     }
     m_edgesTitle->setText(tr("Edges (%1)").arg(detail.edges.size()));
 }

@@ -7,13 +7,14 @@
 
 class QLabel;
 class QPlainTextEdit;
-class QStackedWidget;
 class QTableWidget;
 class QToolButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace MemoryGraph::Ui {
+
+class MessageStack;
 
 /// Every stored field of one node, its slots as JSON and the edges that touch it. Read-only.
 class NodeInspector : public QWidget
@@ -26,6 +27,8 @@ public:
     void showDetail(const NodeDetail &detail);
     /// Replaces the content with a centred message (nothing selected, load error, ...).
     void showMessage(const QString &message);
+    /// Says why a node could not be shown: gone (404), or the load's error.
+    void showLoadFailure(const Error &error);
     /// Titles of nodes the caller knows, so an edge can name the node at its other end.
     void setNodeTitles(const QHash<QString, QString> &titles);
     /// Offers a "Show in graph" button beside the title (off by default).
@@ -58,8 +61,7 @@ private:
     QString m_nodeId;
     QHash<QString, QString> m_titles;
 
-    QStackedWidget *m_stack = nullptr;
-    QLabel *m_messageLabel = nullptr;
+    MessageStack *m_stack = nullptr;
     QLabel *m_titleLabel = nullptr;
     QToolButton *m_showInGraphButton = nullptr;
     QLabel *m_summaryLabel = nullptr;

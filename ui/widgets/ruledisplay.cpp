@@ -1,5 +1,7 @@
 #include "ui/widgets/ruledisplay.h"
 
+#include "service/memoryservice.h"
+
 namespace MemoryGraph::Ui {
 
 QString RuleDisplay::deniedReasonText(const QString &reason)
@@ -43,6 +45,17 @@ QString RuleDisplay::fallbackText(const QJsonObject &fallback)
         return tr("deny_filtered_all \u2014 the deny lists removed every candidate; nothing was "
                   "selected (strict=false)");
     return reason;
+}
+
+QHash<QString, QString> RuleDisplay::ruleTitles(MemoryService *service, const QString &tenantId,
+                                                const QString &scope)
+{
+    QHash<QString, QString> titles;
+    if (auto rules = service->listRules(tenantId, scope)) {
+        for (const RuleSummary &r : rules.value())
+            titles.insert(r.node.id, r.node.title.isEmpty() ? r.node.textSummary : r.node.title);
+    }
+    return titles;
 }
 
 QString RuleDisplay::ruleName(const QString &ruleId, const QHash<QString, QString> &titles)

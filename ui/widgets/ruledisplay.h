@@ -7,6 +7,10 @@
 #include <QString>
 #include <QStringList>
 
+namespace MemoryGraph {
+class MemoryService;
+}
+
 namespace MemoryGraph::Ui {
 
 /// Wording shared by the rules and decisions views for tool selections (spec §4.8).
@@ -29,6 +33,11 @@ public:
     /// A human description of selection.fallback ({applied, reason, effective_mode}); empty when
     /// no fallback applied.
     static QString fallbackText(const QJsonObject &fallback);
+
+    /// The scope's rule titles (else summaries) by node id, for naming rule links. Called on a
+    /// worker thread; empty when the rules cannot be listed, which costs only the names.
+    static QHash<QString, QString> ruleTitles(MemoryService *service, const QString &tenantId,
+                                              const QString &scope);
 
     /// A rule's title from `titles`, else the first 8 characters of its id.
     static QString ruleName(const QString &ruleId, const QHash<QString, QString> &titles);

@@ -5,6 +5,7 @@
 #include "service/rules/policypatch.h"
 #include "service/rules/rulerank.h"
 #include "ui/widgets/jsonhighlighter.h"
+#include "ui/widgets/messagestack.h"
 #include "ui/widgets/statustext.h"
 
 #include <QAction>
@@ -23,7 +24,6 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
@@ -116,12 +116,6 @@ bool parseRuleJson(const QString &text, QJsonValue *value, QString *message, int
 
 RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
 {
-    m_messageLabel = new QLabel(this);
-    m_messageLabel->setObjectName(QStringLiteral("ruleEditorMessage"));
-    m_messageLabel->setAlignment(Qt::AlignCenter);
-    m_messageLabel->setWordWrap(true);
-    m_messageLabel->setEnabled(false); // greyed: it is a hint, not content
-
     auto *content = new QWidget(this);
 
     m_headerLabel = new QLabel(content);
@@ -219,13 +213,7 @@ RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_statusLabel);
     layout->addLayout(buttons);
 
-    m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_messageLabel);
-    m_stack->addWidget(content);
-
-    auto *outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(m_stack);
+    m_stack = MessageStack::fill(this, content, QStringLiteral("ruleEditorMessage"));
 
     clearRule(tr("Select a rule to edit it, or create a new one."));
 }
@@ -386,8 +374,7 @@ void RuleEditor::clearRule(const QString &message)
     m_isNew = false;
     m_rule = RuleSummary();
     m_clientId.clear();
-    m_messageLabel->setText(message);
-    m_stack->setCurrentIndex(0);
+    m_stack->showMessage(message);
     if (m_lastDirty) {
         m_lastDirty = false;
         Q_EMIT dirtyChanged(false);
@@ -438,7 +425,7 @@ void RuleEditor::load(const NodeRecord &node)
     updateTargetField();
     updateHeader();
     validate();
-    m_stack->setCurrentIndex(1);
+    m_stack->showContent();
     const bool dirty = isDirty();
     if (dirty != m_lastDirty) {
         m_lastDirty = dirty;

@@ -13,9 +13,10 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
-class QStackedWidget;
 
 namespace MemoryGraph::Ui {
+
+class MessageStack;
 
 class JsonHighlighter;
 
@@ -125,8 +126,7 @@ private:
     QJsonObject m_clean;     ///< snapshot() right after loading
     QString m_formError;
 
-    QStackedWidget *m_stack = nullptr;
-    QLabel *m_messageLabel = nullptr;
+    MessageStack *m_stack = nullptr;
     QLabel *m_headerLabel = nullptr;
     QLabel *m_stateBadge = nullptr;
     QLabel *m_idLabel = nullptr;

@@ -2,7 +2,8 @@
 
 #include "service/memoryservice.h"
 #include "service/rules/toolpolicy.h"
-#include "ui/asynccall.h"
+#include "ui/uiexecutor.h"
+#include "ui/widgets/detailpane.h"
 #include "ui/widgets/jsonhighlighter.h"
 #include "ui/widgets/ruledisplay.h"
 #include "ui/widgets/ruleeditor.h"
@@ -40,9 +41,7 @@ enum SelectionRow { RowSelected, RowAllowed, RowDenied, RowPreferred, RowOrdered
 
 QTableWidgetItem *cellItem(const QString &text, const QString &ruleId = QString())
 {
-    auto *item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    item->setToolTip(text);
+    QTableWidgetItem *item = readOnlyItem(text);
     if (!ruleId.isEmpty())
         item->setData(Qt::UserRole, ruleId);
     return item;
@@ -53,24 +52,6 @@ QTableWidgetItem *numberItem(double value)
     auto *item = cellItem(QString::number(value, 'g', 10));
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
-}
-
-QTableWidget *createResultTable(const QStringList &headers, const QString &objectName, QWidget *parent)
-{
-    auto *table = new QTableWidget(0, int(headers.size()), parent);
-    table->setObjectName(objectName);
-    table->setHorizontalHeaderLabels(headers);
-    table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    table->horizontalHeader()->setHighlightSections(false);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setAlternatingRowColors(true);
-    table->setWordWrap(false);
-    return table;
 }
 
 } // namespace
@@ -87,11 +68,11 @@ struct RuleTryPanel::Outcome
     std::optional<Rules::ToolSelection> shadowSelection;
 };
 
-RuleTryPanel::RuleTryPanel(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+RuleTryPanel::RuleTryPanel(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : QWidget(parent), m_service(service), m_executor(executor)
 {
     Q_ASSERT(m_service);
-    m_pool.setMaxThreadCount(1);
+    Q_ASSERT(m_executor);
 
     auto *runAction = new QAction(tr("Run"), this);
     runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
@@ -111,11 +92,6 @@ RuleTryPanel::RuleTryPanel(MemoryService *service, QWidget *parent)
     layout->addWidget(splitter);
 
     clearResults();
-}
-
-RuleTryPanel::~RuleTryPanel()
-{
-    m_pool.waitForDone();
 }
 
 QWidget *RuleTryPanel::createInputs()
@@ -189,7 +165,7 @@ QWidget *RuleTryPanel::createResults()
     m_statusLabel->setWordWrap(true);
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    m_matchTable = createResultTable({tr("State"), tr("Rule"), tr("Score"), tr("Priority"), tr("Weight"),
+    m_matchTable = createDetailTable({tr("State"), tr("Rule"), tr("Score"), tr("Priority"), tr("Weight"),
                                       tr("Evidence"), tr("Specificity"), tr("Condition paths")},
                                      QStringLiteral("tryMatchTable"), box);
     m_matchTable->setToolTip(tr("Double-click a rule to open it in the editor"));
@@ -205,7 +181,7 @@ QWidget *RuleTryPanel::createResults()
             Q_EMIT ruleActivated(id);
     });
 
-    m_conflictTable = createResultTable({tr("Conflict"), tr("Winner"), tr("Losers"), tr("Reason")},
+    m_conflictTable = createDetailTable({tr("Conflict"), tr("Winner"), tr("Losers"), tr("Reason")},
                                         QStringLiteral("tryConflictTable"), box);
     m_conflictTable->setColumnWidth(ConflictWhat, fm.horizontalAdvance(QStringLiteral("prefer_competing_top_choice")) + 16);
     m_conflictTable->setColumnWidth(ConflictWinner, fm.horizontalAdvance(QStringLiteral("Prefer search (1100)")) + 16);
@@ -399,47 +375,47 @@ void RuleTryPanel::run()
     const QStringList names = candidates();
     const bool strict = m_strictCheck->isChecked();
     MemoryService *service = m_service;
-    runAsync(this, &m_pool,
-             [service, body, names, strict]() {
-                 Outcome out;
-                 out.candidates = names;
-                 out.strict = strict;
-                 const auto request = RulesEvaluateRequest::fromJson(body);
-                 if (!request) {
-                     out.error = request.error();
-                     return out;
-                 }
-                 RequestMeta meta;
-                 meta.requestId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-                 auto evaluated = service->evaluateRules(request.value(), meta);
-                 if (!evaluated) {
-                     out.error = evaluated.error();
-                     return out;
-                 }
-                 out.evaluation = std::move(evaluated).value();
-                 if (names.isEmpty())
-                     return out;
-                 // The same pure function tools/select applies, without its decision record.
-                 const RuleEvaluation &e = out.evaluation.evaluation;
-                 auto selection = Rules::applyToolPolicy(names, e.applied.policy, strict);
-                 if (selection)
-                     out.selection = selection.value();
-                 else
-                     out.selectionError = selection.error();
-                 if (e.shadowApplied && !e.shadow.isEmpty()) {
-                     auto shadow = Rules::applyToolPolicy(names, e.shadowApplied->policy, false);
-                     if (shadow)
-                         out.shadowSelection = shadow.value();
-                 }
-                 return out;
-             },
-             [this, generation](const Outcome &out) {
-                 if (generation != m_generation)
-                     return;
-                 setRunning(false);
-                 showOutcome(out);
-                 Q_EMIT finished(!out.error && !out.selectionError);
-             });
+    m_executor->run(this,
+                    [service, body, names, strict]() {
+                        Outcome out;
+                        out.candidates = names;
+                        out.strict = strict;
+                        const auto request = RulesEvaluateRequest::fromJson(body);
+                        if (!request) {
+                            out.error = request.error();
+                            return out;
+                        }
+                        RequestMeta meta;
+                        meta.requestId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+                        auto evaluated = service->evaluateRules(request.value(), meta);
+                        if (!evaluated) {
+                            out.error = evaluated.error();
+                            return out;
+                        }
+                        out.evaluation = std::move(evaluated).value();
+                        if (names.isEmpty())
+                            return out;
+                        // The same pure function tools/select applies, without its decision record.
+                        const RuleEvaluation &e = out.evaluation.evaluation;
+                        auto selection = Rules::applyToolPolicy(names, e.applied.policy, strict);
+                        if (selection)
+                            out.selection = selection.value();
+                        else
+                            out.selectionError = selection.error();
+                        if (e.shadowApplied && !e.shadow.isEmpty()) {
+                            auto shadow = Rules::applyToolPolicy(names, e.shadowApplied->policy, false);
+                            if (shadow)
+                                out.shadowSelection = shadow.value();
+                        }
+                        return out;
+                    },
+                    [this, generation](const Outcome &out) {
+                        if (generation != m_generation)
+                            return;
+                        setRunning(false);
+                        showOutcome(out);
+                        Q_EMIT finished(!out.error && !out.selectionError);
+                    });
 }
 
 void RuleTryPanel::showError(const QString &code, const QString &message)

@@ -2,7 +2,6 @@
 
 #include <QHash>
 #include <QStringList>
-#include <QThreadPool>
 #include <QWidget>
 
 class QCheckBox;
@@ -18,6 +17,8 @@ class MemoryService;
 }
 
 namespace MemoryGraph::Ui {
+
+class UiExecutor;
 
 /// "Try it": evaluates the scope's rules against a context typed by the operator and shows
 /// what a tools/select call would do, without recording anything. It calls the read-only
@@ -39,8 +40,8 @@ public:
     enum ConflictColumn { ConflictWhat, ConflictWinner, ConflictLosers, ConflictReason,
                           ConflictColumnCount };
 
-    explicit RuleTryPanel(MemoryService *service, QWidget *parent = nullptr);
-    ~RuleTryPanel() override;
+    /// The service and the executor must outlive the panel.
+    RuleTryPanel(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
     /// The (tenant, scope) whose rules are evaluated; clears the results.
     void setScope(const QString &tenantId, const QString &scope);
@@ -97,7 +98,7 @@ private:
     QString ruleName(const QString &ruleId) const;
 
     MemoryService *m_service;
-    QThreadPool m_pool;
+    UiExecutor *m_executor;
     quint64 m_generation = 0;
     bool m_running = false;
     QString m_tenant;

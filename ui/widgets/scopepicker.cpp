@@ -1,7 +1,7 @@
 #include "ui/widgets/scopepicker.h"
 
 #include "service/memoryservice.h"
-#include "ui/asynccall.h"
+#include "ui/uiexecutor.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -17,11 +17,11 @@ constexpr int ScopeRole = Qt::UserRole + 2;
 
 } // namespace
 
-ScopePicker::ScopePicker(MemoryService *service, QWidget *parent)
-    : QWidget(parent), m_service(service)
+ScopePicker::ScopePicker(MemoryService *service, UiExecutor *executor, QWidget *parent)
+    : QWidget(parent), m_service(service), m_executor(executor)
 {
     Q_ASSERT(m_service);
-    m_pool.setMaxThreadCount(1);
+    Q_ASSERT(m_executor);
 
     m_combo = new QComboBox(this);
     m_combo->setObjectName(QStringLiteral("scopeCombo"));
@@ -44,11 +44,6 @@ ScopePicker::ScopePicker(MemoryService *service, QWidget *parent)
     reload();
 }
 
-ScopePicker::~ScopePicker()
-{
-    m_pool.waitForDone();
-}
-
 QString ScopePicker::currentTenant() const
 {
     return m_combo->currentData(TenantRole).toString();
@@ -68,11 +63,11 @@ void ScopePicker::reload()
 {
     const quint64 generation = ++m_generation;
     MemoryService *service = m_service;
-    runAsync(this, &m_pool, [service]() { return service->listScopes(); },
-             [this, generation](const QVector<ScopeSummary> &scopes) {
-                 if (generation == m_generation)
-                     applyScopes(scopes);
-             });
+    m_executor->run(this, [service]() { return service->listScopes(); },
+                    [this, generation](const QVector<ScopeSummary> &scopes) {
+                        if (generation == m_generation)
+                            applyScopes(scopes);
+                    });
 }
 
 void ScopePicker::selectScope(const QString &tenantId, const QString &scope)

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QThreadPool>
 #include <QVector>
 #include <QWidget>
 
@@ -14,16 +13,17 @@ struct ScopeSummary;
 
 namespace MemoryGraph::Ui {
 
+class UiExecutor;
+
 /// "Scope: [tenant / scope (n nodes)]": the (tenant, scope) pairs the store holds, loaded off
 /// the GUI thread. Starts on the configured default scope and keeps the current one across
 /// reloads. It reloads when asked: PageSkeleton does so as the service changes. The service
-/// must outlive the picker.
+/// and the executor must outlive the picker.
 class ScopePicker : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ScopePicker(MemoryService *service, QWidget *parent = nullptr);
-    ~ScopePicker() override;
+    ScopePicker(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
     QString currentTenant() const;
     QString currentScope() const;
@@ -48,7 +48,7 @@ private:
     void applyScopes(const QVector<ScopeSummary> &scopes);
 
     MemoryService *m_service;
-    QThreadPool m_pool;
+    UiExecutor *m_executor;
     quint64 m_generation = 0;
     QString m_wantedTenant;   ///< scope to select when the list next arrives
     QString m_wantedScope;
