@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "service/memoryservice.h"
+#include "ui/debounce.h"
 #include "ui/pages/auditpage.h"
 #include "ui/pages/decisionspage.h"
 #include "ui/pages/graphpage.h"
@@ -84,10 +85,7 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     createMenus();
     createStatusBar();
 
-    m_countsTimer = new QTimer(this);
-    m_countsTimer->setSingleShot(true);
-    m_countsTimer->setInterval(CountsDebounceMs);
-    connect(m_countsTimer, &QTimer::timeout, this, &MainWindow::refreshCounts);
+    m_countsTimer = createDebounceTimer(this, CountsDebounceMs, [this]() { refreshCounts(); });
     // Emitted on the writer's thread; queued here through the window as context.
     connect(m_service, &MemoryService::committed, this, [this]() { m_countsTimer->start(); });
 

@@ -1,6 +1,7 @@
 #include "ui/pages/decisionspage.h"
 
 #include "service/memoryservice.h"
+#include "ui/debounce.h"
 #include "ui/models/decisiontablemodel.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/recordtable.h"
@@ -58,10 +59,7 @@ struct DecisionsPage::Loaded
 DecisionsPage::DecisionsPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
     : PageSkeleton(service, executor, FollowDecisions, parent)
 {
-    m_filterTimer = new QTimer(this);
-    m_filterTimer->setSingleShot(true);
-    m_filterTimer->setInterval(FilterDelayMs);
-    connect(m_filterTimer, &QTimer::timeout, this, &DecisionsPage::loadDecisions);
+    m_filterTimer = createDebounceTimer(this, FilterDelayMs, [this]() { loadDecisions(); });
 
     // Created in keyboard order (the focus chain follows creation): filter bar, list, detail.
     // The filter bar also comes first because the panels ask its scope picker for the scope.

@@ -2,6 +2,7 @@
 
 #include "service/core/ids.h"
 #include "service/memoryservice.h"
+#include "ui/debounce.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/graphstyle.h"
@@ -67,10 +68,7 @@ private:
 GraphPage::GraphPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
     : PageSkeleton(service, executor, FollowCommits, parent)
 {
-    m_searchTimer = new QTimer(this);
-    m_searchTimer->setSingleShot(true);
-    m_searchTimer->setInterval(SearchDelayMs);
-    connect(m_searchTimer, &QTimer::timeout, this, &GraphPage::runSearch);
+    m_searchTimer = createDebounceTimer(this, SearchDelayMs, [this]() { runSearch(); });
 
     auto *columns = new QSplitter(Qt::Horizontal, this);
     columns->setObjectName(QStringLiteral("graphSplitter"));

@@ -1,6 +1,7 @@
 #include "ui/pages/memorypage.h"
 
 #include "service/memoryservice.h"
+#include "ui/debounce.h"
 #include "ui/models/commitlistmodel.h"
 #include "ui/models/nodetablemodel.h"
 #include "ui/widgets/nodeactions.h"
@@ -39,17 +40,11 @@ constexpr int PendingPollMs = 2000;
 MemoryPage::MemoryPage(MemoryService *service, UiExecutor *executor, QWidget *parent)
     : PageSkeleton(service, executor, FollowCommits, parent)
 {
-    m_filterTimer = new QTimer(this);
-    m_filterTimer->setSingleShot(true);
-    m_filterTimer->setInterval(FilterDelayMs);
-    connect(m_filterTimer, &QTimer::timeout, this, &MemoryPage::onFiltersChanged);
+    m_filterTimer = createDebounceTimer(this, FilterDelayMs, [this]() { onFiltersChanged(); });
 
     // Embedding backfill finishes without a commit, so nothing announces it; poll while the
     // page shows pending nodes.
-    m_pendingTimer = new QTimer(this);
-    m_pendingTimer->setSingleShot(true);
-    m_pendingTimer->setInterval(PendingPollMs);
-    connect(m_pendingTimer, &QTimer::timeout, this, &MemoryPage::loadNodes);
+    m_pendingTimer = createDebounceTimer(this, PendingPollMs, [this]() { loadNodes(); });
 
     QWidget *inspectorBox = createInspectorPanel();
 

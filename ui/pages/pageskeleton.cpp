@@ -1,6 +1,7 @@
 #include "ui/pages/pageskeleton.h"
 
 #include "service/memoryservice.h"
+#include "ui/debounce.h"
 #include "ui/widgets/messagestack.h"
 #include "ui/widgets/scopepicker.h"
 #include "ui/widgets/statustext.h"
@@ -29,10 +30,7 @@ PageSkeleton::PageSkeleton(MemoryService *service, UiExecutor *executor, Follow 
     connect(m_picker, &ScopePicker::scopeChanged, this, [this]() { onScopeChanged(); });
     connect(m_picker, &ScopePicker::scopesReloaded, this, [this]() { onScopeReloaded(); });
 
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(ReloadDebounceMs);
-    connect(m_reloadTimer, &QTimer::timeout, m_picker, &ScopePicker::reload);
+    m_reloadTimer = createDebounceTimer(this, ReloadDebounceMs, [this]() { m_picker->reload(); });
 
     createRefreshAction();
     followService(follow);
@@ -42,8 +40,7 @@ void PageSkeleton::followService(Follow follow)
 {
     // Both signals come from worker threads; with this page as context they are queued.
     // Every commit counts, whatever its scope: it may have created the scope the page waits for.
-    // BROKEN ON PURPOSE
-    (void)m_reloadTimer;
+    connect(m_service, &MemoryService::committed, m_reloadTimer, qOverload<>(&QTimer::start));
     if (follow != FollowDecisions)
         return;
     // A decision changes what the shown scope displays without a commit.

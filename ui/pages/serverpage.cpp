@@ -1,5 +1,6 @@
 #include "ui/pages/serverpage.h"
 
+#include "ui/debounce.h"
 #include "ui/models/requestlogmodel.h"
 
 #include <QGridLayout>
@@ -49,10 +50,7 @@ QString stateColor(ServerPage::State state)
 
 ServerPage::ServerPage(QWidget *parent) : QWidget(parent)
 {
-    m_flushTimer = new QTimer(this);
-    m_flushTimer->setSingleShot(true);
-    m_flushTimer->setInterval(FlushIntervalMs);
-    connect(m_flushTimer, &QTimer::timeout, this, &ServerPage::flushPendingRequests);
+    m_flushTimer = createDebounceTimer(this, FlushIntervalMs, [this]() { flushPendingRequests(); });
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(createListenerGroup());
