@@ -196,15 +196,17 @@ bool JsonReader::floatVector(const char *key, QVector<float> *out, int dimension
                                             .arg(items.size()));
     QVector<float> vector(dimension);
     for (int i = 0; i < dimension; ++i) {
-        const QString element = QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i);
+        // Named only when it fails: a write parses 1536 numbers per node.
+        const auto element
+            = [key, i] { return QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i); };
         const QJsonValue item = items.at(i);
         if (!item.isDouble() || !std::isfinite(item.toDouble()))
-            return fail(element, QStringLiteral("must be a finite number"));
+            return fail(element(), QStringLiteral("must be a finite number"));
         // Checked in double: converting an out-of-range double to float is undefined.
         const double d = item.toDouble();
         if (std::fabs(d) > double(FLT_MAX))
-            return fail(element, QStringLiteral("must be within the float32 range (|x| <= %1)")
-                                     .arg(double(FLT_MAX)));
+            return fail(element(), QStringLiteral("must be within the float32 range (|x| <= %1)")
+                                       .arg(double(FLT_MAX)));
         vector[i] = float(d);
     }
     *out = vector;

@@ -4,7 +4,7 @@
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
 #include "service/core/vocabulary.h"
-#include "service/index/vectormath.h"
+#include "service/index/vectorscorer.h"
 #include "service/storage/database.h"
 #include "service/storage/indexstore.h"
 
@@ -30,11 +30,10 @@ constexpr int kEfSearch = 128; // recall@10 >= 0.95 on clustered 1536-d data
 // Changes a drain takes per trip under the scope lock; it inserts them one by one so a search
 // waits for at most one hnswlib insert, never for a whole batch.
 constexpr int kDrainBatch = 64;
-// Back-pressure (m_maxPending, 256 by default): a write may not run further ahead of its drain,
-// or every search would score a growing pending set exactly and the index would lag behind
-// without bound. Measured at 100k: 2048 lets 1000 back-to-back small writes through at p95
-// 18 ms but triples single-client recall latency while the backlog drains; 256 keeps recall
-// p95 under 10 ms and makes sustained writes wait for the drain.
+// No back-pressure: a bulk load may run any distance ahead of its drain. Searches meanwhile
+// score the backlog exactly (a memory-bound scan: about 25 ms per 80,000 pending vectors
+// with AVX2 on the 2-core test machine), so writers never wait for hnswlib.
+constexpr int kCatchUpBatch = 500; // labels per vector read (SQLite's parameter limit)
 
 /// A vector change committed to SQLite that the hnswlib index does not hold yet.
 struct PendingChange
@@ -136,9 +135,7 @@ QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &q
                              const std::function<bool(qint64)> &accept)
 {
     const QHash<qint64, PendingChange> &pending = snap.pending;
-    bool pendingIndexed = false;
-    for (auto it = pending.cbegin(); it != pending.cend() && !pendingIndexed; ++it)
-        pendingIndexed = snap.index->contains(quint64(it.key()));
+    const bool pendingIndexed = !pending.isEmpty() && snap.index->containsAny(pending.keys());
     std::function<bool(quint64)> filter;
     if (accept || pendingIndexed) {
         filter = [&accept, &pending](quint64 label) {
@@ -149,6 +146,23 @@ QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &q
     return snap.index->size() < kExactScanBelow
                ? snap.index->exactSearch(query.constData(), fetch, filter)
                : snap.index->search(query.constData(), fetch, filter);
+}
+
+/// Every pending upsert the filter accepts, scored exactly the way the index scores (dot of
+/// unit vectors) with the fastest dot product this CPU has.
+void scorePending(const QHash<qint64, PendingChange> &pending, const QVector<float> &query,
+                  const std::function<bool(qint64)> &accept, QVector<VectorMatch> *matches)
+{
+    const QByteArray unitQuery = pending.isEmpty() ? QByteArray() : unitVector(query.constData());
+    if (unitQuery.isEmpty())
+        return;
+    const VectorScorer::DotFunction dot = VectorScorer::dotFunction();
+    for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
+        if (it->isRemoval() || (accept && !accept(it.key())))
+            continue;
+        const float score = dot(floats(unitQuery), floats(it->unit), kDim);
+        matches->append({it.key(), std::clamp(score, -1.0f, 1.0f)});
+    }
 }
 
 /// The index's hits and the pending upserts, scored alike, best k first.
@@ -163,20 +177,100 @@ QVector<VectorMatch> mergeWithPending(const QVector<VectorHit> &hits,
         if (!pending.contains(qint64(h.label)))
             matches.append({qint64(h.label), h.similarity});
     }
-    // Pending upserts are scored exactly, the way the index scores: dot of unit vectors.
-    const QByteArray unitQuery = pending.isEmpty() ? QByteArray() : unitVector(query.constData());
-    if (!unitQuery.isEmpty()) {
-        for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
-            if (it->isRemoval() || (accept && !accept(it.key())))
-                continue;
-            const float dot = VectorMath::dot(floats(unitQuery), floats(it->unit), kDim);
-            matches.append({it.key(), std::clamp(dot, -1.0f, 1.0f)});
-        }
-    }
-    std::sort(matches.begin(), matches.end(), betterMatch);
-    if (matches.size() > k)
-        matches.resize(k);
+    scorePending(pending, query, accept, &matches);
+    // Only the best k are ordered: the pending set may hold a whole bulk load.
+    const qsizetype keep = qMin(qsizetype(k), matches.size());
+    std::partial_sort(matches.begin(), matches.begin() + keep, matches.end(), betterMatch);
+    matches.resize(keep);
     return matches;
+}
+
+/// A stored vector change read by a catch-up.
+struct StoredChange
+{
+    qint64 label = 0;
+    qint64 version = 0;
+    QByteArray unit; // empty: not (or no longer) a ready vector
+};
+
+/// What a catch-up read from SQLite without the scope lock.
+struct StoredChanges
+{
+    QVector<StoredChange> changes;
+    qint64 newestVersion = 0;
+};
+
+/// Versions already mirrored for labels (pending or drained since the last catch-up): taken
+/// under the scope lock as implicitly shared copies, read without it.
+struct MirroredVersions
+{
+    QHash<qint64, PendingChange> pending;
+    QHash<qint64, qint64> held;
+
+    bool has(qint64 label, qint64 version) const
+    {
+        const auto p = pending.constFind(label);
+        return (p != pending.cend() && p->version == version) || held.value(label, -1) == version;
+    }
+};
+
+/// The scope's stored changes above afterVersion that are not mirrored yet. Phase 1 reads only
+/// the covering (tenant, scope, version, label) index: after a bulk load almost every changed
+/// row was already mirrored by apply(), and reading their vectors again would cost a full table
+/// read. Phase 2 reads the vectors of the others by primary label lookups.
+Result<StoredChanges> readStoredChanges(QSqlDatabase &db, const QString &tenantId,
+                                        const QString &scope, qint64 afterVersion,
+                                        const MirroredVersions &mirrored)
+{
+    StoredChanges out;
+    out.newestVersion = afterVersion;
+    QVector<qint64> stale;
+    auto listed = IndexStore::forEachChangedLabel(
+        db, tenantId, scope, afterVersion, [&](qint64 label, qint64 version) {
+            out.newestVersion = qMax(out.newestVersion, version);
+            if (!mirrored.has(label, version))
+                stale.append(label);
+        });
+    if (!listed)
+        return listed.error();
+    for (qsizetype from = 0; from < stale.size(); from += kCatchUpBatch) {
+        auto read = IndexStore::forEachEmbedding(
+            db, stale.mid(from, kCatchUpBatch), [&](const IndexStore::StoredEmbedding &row) {
+                const bool usable
+                    = row.status == QLatin1String("ready") && row.vector.size() == kVectorBytes;
+                out.changes.append({row.label, row.version,
+                                    usable ? unitVector(floats(row.vector)) : QByteArray()});
+            });
+        if (!read)
+            return read.error();
+    }
+    return out;
+}
+
+/// The scope's index from its file (watermark: the newest change it holds), or a new empty
+/// one when there is no file or it cannot be trusted (rebuilt is then set).
+Result<std::unique_ptr<VectorIndex>> openIndex(QSqlDatabase &db, const QString &path,
+                                               const QString &tenantId, const QString &scope,
+                                               qint64 *watermark, bool *rebuilt)
+{
+    quint64 saved = 0;
+    auto loaded = VectorIndex::load(path, kDim, &saved);
+    *watermark = qint64(saved);
+    *rebuilt = !loaded;
+    if (loaded) {
+        loaded.value()->setEfSearch(kEfSearch);
+        return std::move(loaded).value();
+    }
+    if (loaded.error().code != QLatin1String("index_missing"))
+        qCWarning(lcIndex) << "rebuilding index of" << tenantId << scope << ":"
+                           << loaded.error().message;
+    *watermark = 0;
+    auto size = IndexStore::scopeSize(db, tenantId, scope);
+    if (!size)
+        return size.error();
+    auto index = std::make_unique<VectorIndex>(kDim, qMax(1024, int(size.value().rows) + 1024));
+    index->setEfSearch(kEfSearch);
+    return index;
 }
 } // namespace
 
@@ -186,9 +280,14 @@ struct IndexManager::ScopeIndex
     QString scope;
     QMutex mutex;                       // guards the fields below (not the index internals)
     std::unique_ptr<VectorIndex> index; // set once loaded, never replaced
-    std::atomic<bool> ready{false};
+    std::atomic<bool> ready{false};     // index set and the store's changes mirrored
+    bool loading = false;               // a load task is queued or running
+    Error loadError;                    // why the last load failed (ready stays false)
+    bool loadFailed = false;
+    QWaitCondition loadDone;              // loading went down
     qint64 appliedVersion = 0;            // every row with embedding_version <= this is mirrored
                                           // (in the index or in pending)
+    qint64 newestRecorded = 0;            // newest version apply() or a catch-up mirrored
     QHash<qint64, qint64> heldVersion;    // label -> version written after appliedVersion
     QHash<qint64, PendingChange> pending; // label -> newest change not yet in the index
     bool draining = false;                // a drain task is queued or running
@@ -211,59 +310,25 @@ struct IndexManager::ScopeIndex
             return false; // a catch-up already read this row at this version or a newer one
         }
         pending.insert(label, PendingChange{version, unit});
+        newestRecorded = qMax(newestRecorded, version);
         return true;
     }
 
-    /// Catch-up phase 1: labels changed after appliedVersion that neither pending nor
-    /// heldVersion mirrors yet; newest receives the highest version seen.
-    Result<QVector<qint64>> unmirroredLabels(QSqlDatabase &db, qint64 *newest) const
+    /// Takes in what a catch-up read: every change not superseded meanwhile becomes pending,
+    /// and everything up to the newest version it saw counts as mirrored.
+    void absorb(const StoredChanges &read)
     {
-        QVector<qint64> stale;
-        auto read = IndexStore::forEachChangedLabel(
-            db, tenantId, scope, appliedVersion, [&](qint64 label, qint64 version) {
-                *newest = qMax(*newest, version);
-                const auto p = pending.constFind(label);
-                const bool recorded = p != pending.cend() && p->version == version;
-                if (!recorded && heldVersion.value(label, -1) != version)
-                    stale.append(label);
-            });
-        if (!read)
-            return read.error();
-        return stale;
+        for (const StoredChange &change : read.changes)
+            record(change.label, change.version, change.unit);
+        appliedVersion = qMax(appliedVersion, read.newestVersion);
+        newestRecorded = qMax(newestRecorded, appliedVersion);
+        for (auto it = heldVersion.begin(); it != heldVersion.end();)
+            it = it.value() <= appliedVersion ? heldVersion.erase(it) : std::next(it);
     }
 
-    /// Catch-up phase 2 for one batch of labels: their stored vectors go into the index, or
-    /// into pending when the index is already shared with searches and its drain.
-    Result<void> mirrorStored(QSqlDatabase &db, const QVector<qint64> &labels, CatchUpMode mode)
-    {
-        QVector<quint64> readyLabels;
-        QByteArray readyVectors;
-        auto read
-            = IndexStore::forEachEmbedding(db, labels, [&](const IndexStore::StoredEmbedding &row) {
-                  const bool usable
-                      = row.status == QLatin1String("ready") && row.vector.size() == kVectorBytes;
-                  if (mode == CatchUpMode::IntoPending) {
-                      // Leave hnswlib to the drain, which writes every change of a label in version
-                      // order.
-                      record(row.label, row.version,
-                             usable ? unitVector(floats(row.vector)) : QByteArray());
-                      return;
-                  }
-                  ++unsaved;
-                  if (usable) {
-                      readyLabels.append(quint64(row.label));
-                      readyVectors.append(row.vector);
-                  } else if (auto r = index->remove(quint64(row.label)); !r) {
-                      qCWarning(lcIndex)
-                          << "cannot unindex label" << row.label << r.error().message;
-                  }
-              });
-        if (!read)
-            return read;
-        // Batches insert on several threads (a rebuild of 100k vectors).
-        upsertWithFallback(*index, readyLabels, readyVectors, Locking::WholeBatch);
-        return {};
-    }
+    /// Whether the store may hold a change no apply() or catch-up mirrored: only writes that
+    /// bypass apply() (every service path calls it right after its commit) leave one.
+    bool mayLag(qint64 storedNewest) const { return storedNewest > newestRecorded; }
 
     /// The newest version a saved file may claim: everything at or below it is in the index.
     qint64 savableWatermark() const
@@ -322,57 +387,73 @@ QList<std::shared_ptr<IndexManager::ScopeIndex>> IndexManager::allScopeIndexes()
     return m_indexes.values();
 }
 
-Result<void> IndexManager::load(ScopeIndex &entry)
+void IndexManager::startLoadLocked(const std::shared_ptr<ScopeIndex> &entry)
 {
-    quint64 watermark = 0;
-    auto loaded = VectorIndex::load(indexPath(entry.tenantId, entry.scope), kDim, &watermark);
-    if (loaded) {
-        entry.index = std::move(loaded).value();
-        entry.index->setEfSearch(kEfSearch);
-        entry.appliedVersion = qint64(watermark);
-        return catchUp(entry, CatchUpMode::IntoIndex);
-    }
-    if (loaded.error().code != QLatin1String("index_missing"))
-        qCWarning(lcIndex) << "rebuilding index of" << entry.tenantId << entry.scope << ":"
-                           << loaded.error().message;
-    auto conn = m_db.connection();
-    if (!conn)
-        return conn.error();
-    auto size = IndexStore::scopeSize(conn.value(), entry.tenantId, entry.scope);
-    if (!size)
-        return size.error();
-    const int capacity = qMax(1024, int(size.value().rows) + 1024);
-    entry.index = std::make_unique<VectorIndex>(kDim, capacity);
-    entry.index->setEfSearch(kEfSearch);
-    entry.appliedVersion = 0;
-    auto built = catchUp(entry, CatchUpMode::IntoIndex);
-    if (built)
-        entry.unsaved = qMax(entry.unsaved, 1);
-    return built;
+    if (entry->ready.load() || entry->loading)
+        return;
+    entry->loading = true;
+    entry->loadFailed = false;
+    m_pool.start([this, entry] { load(entry); });
 }
 
-Result<void> IndexManager::catchUp(ScopeIndex &entry, CatchUpMode mode)
+void IndexManager::load(const std::shared_ptr<ScopeIndex> &entry)
+{
+    const Result<void> loaded = openAndCatchUp(entry);
+    QMutexLocker lock(&entry->mutex);
+    entry->loading = false;
+    entry->ready = loaded.ok();
+    entry->loadFailed = !loaded;
+    if (!loaded) {
+        entry->loadError = loaded.error();
+        qCWarning(lcIndex) << "cannot load index of" << entry->tenantId << entry->scope << ":"
+                           << loaded.error().message;
+    }
+    entry->loadDone.wakeAll();
+    startDrainLocked(entry);
+}
+
+Result<void> IndexManager::openAndCatchUp(const std::shared_ptr<ScopeIndex> &entry)
 {
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    QSqlDatabase db = conn.value();
-    // Phase 1 reads only the covering (tenant, scope, version, label) index: after a bulk load
-    // almost every changed row was already mirrored by apply(), and reading their vectors
-    // again would cost a full table read.
-    qint64 newest = entry.appliedVersion;
-    auto stale = entry.unmirroredLabels(db, &newest);
-    if (!stale)
-        return stale.error();
-    // Phase 2: vectors of the rows not mirrored yet, by primary label lookups.
-    constexpr int kBatch = 500;
-    for (qsizetype from = 0; from < stale.value().size(); from += kBatch) {
-        if (auto mirrored = entry.mirrorStored(db, stale.value().mid(from, kBatch), mode);
-            !mirrored)
-            return mirrored;
+    // The file is read without the scope lock: apply() goes on recording meanwhile.
+    qint64 watermark = 0;
+    bool rebuilt = false;
+    auto opened = openIndex(conn.value(), indexPath(entry->tenantId, entry->scope), entry->tenantId,
+                            entry->scope, &watermark, &rebuilt);
+    if (!opened)
+        return opened.error();
+    {
+        QMutexLocker lock(&entry->mutex);
+        entry->index = std::move(opened).value();
+        entry->appliedVersion = watermark;
+        if (rebuilt)
+            entry->unsaved = qMax(entry->unsaved, 1);
     }
-    entry.appliedVersion = newest;
-    entry.heldVersion.clear();
+    return catchUp(entry);
+}
+
+Result<void> IndexManager::catchUp(const std::shared_ptr<ScopeIndex> &entry)
+{
+    auto conn = m_db.connection();
+    if (!conn)
+        return conn.error();
+    MirroredVersions mirrored;
+    qint64 after = 0;
+    {
+        QMutexLocker lock(&entry->mutex);
+        mirrored = {entry->pending, entry->heldVersion};
+        after = entry->appliedVersion;
+    }
+    // SQLite is read without the scope lock; absorb() drops what apply() superseded meanwhile.
+    auto read = readStoredChanges(conn.value(), entry->tenantId, entry->scope, after, mirrored);
+    if (!read)
+        return read.error();
+    QMutexLocker lock(&entry->mutex);
+    entry->absorb(read.value());
+    if (entry->ready.load())
+        startDrainLocked(entry);
     return {};
 }
 
@@ -390,19 +471,16 @@ void IndexManager::apply(const QString &tenantId, const QString &scope, qint64 l
     }
     auto entry = scopeIndex(tenantId, scope);
     QMutexLocker lock(&entry->mutex);
-    if (!entry->ready.load())
-        return; // the loader reads it from SQLite
     if (!entry->record(label, version, unit))
         return;
+    // A scope's first write brings its index to life, so its first search finds it ready.
+    startLoadLocked(entry);
     startDrainLocked(entry);
-    // wait() releases the scope lock; a paused or finished drain wakes this up too.
-    while (entry->pending.size() >= m_maxPending.load() && entry->draining && !m_drainPaused.load())
-        entry->drainIdle.wait(&entry->mutex);
 }
 
 void IndexManager::startDrainLocked(const std::shared_ptr<ScopeIndex> &entry)
 {
-    if (entry->draining || entry->pending.isEmpty() || m_drainPaused.load())
+    if (!entry->ready.load() || entry->draining || entry->pending.isEmpty() || m_drainPaused.load())
         return;
     entry->draining = true;
     m_pool.start([this, entry] { drain(entry); });
@@ -497,11 +575,20 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
     auto newest = IndexStore::newestEmbeddingVersion(conn.value(), tenantId, scope);
     if (!newest)
         return newest.error();
+    bool lagging = false;
+    {
+        QMutexLocker lock(&entry->mutex);
+        if (auto loaded = waitUntilLoadedLocked(entry); !loaded)
+            return loaded.error();
+        lagging = entry->mayLag(newest.value());
+    }
+    if (lagging) {
+        if (auto caught = catchUp(entry); !caught)
+            return caught.error();
+    }
     SearchSnapshot snap;
     {
         QMutexLocker lock(&entry->mutex);
-        if (auto current = bringUpToDateLocked(entry, newest.value()); !current)
-            return current.error();
         snap.index = entry->index.get();
         snap.pending = entry->pending;
         snap.inFlight = entry->inFlight;
@@ -509,20 +596,15 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
     return mergeWithPending(indexHits(snap, query, k, accept), snap.pending, query, k, accept);
 }
 
-Result<void> IndexManager::bringUpToDateLocked(const std::shared_ptr<ScopeIndex> &entry,
-                                               qint64 newestVersion)
+Result<void> IndexManager::waitUntilLoadedLocked(const std::shared_ptr<ScopeIndex> &entry)
 {
-    if (!entry->ready.load()) {
-        auto loaded = load(*entry);
-        if (!loaded)
-            return loaded;
-        entry->ready = true;
-    } else if (newestVersion > entry->appliedVersion) {
-        auto caught = catchUp(*entry, CatchUpMode::IntoPending);
-        if (!caught)
-            return caught;
-        startDrainLocked(entry);
-    }
+    // A load reads the index file and the changes it lacks; it never builds graph. A scope that
+    // was written to since the start is ready long before its first search.
+    startLoadLocked(entry);
+    while (entry->loading)
+        entry->loadDone.wait(&entry->mutex);
+    if (entry->loadFailed)
+        return entry->loadError;
     return {};
 }
 
@@ -536,13 +618,8 @@ void IndexManager::warmUp()
         return;
     for (const IndexStore::ScopeKey &key : std::as_const(scopes.value())) {
         auto entry = scopeIndex(key.tenantId, key.scope);
-        m_pool.start([this, entry] {
-            QMutexLocker lock(&entry->mutex);
-            if (entry->ready.load())
-                return;
-            if (load(*entry))
-                entry->ready = true;
-        });
+        QMutexLocker lock(&entry->mutex);
+        startLoadLocked(entry);
     }
 }
 
@@ -550,15 +627,25 @@ void IndexManager::saveAll()
 {
     for (const auto &entry : allScopeIndexes()) {
         QMutexLocker lock(&entry->mutex);
-        // wait() releases the scope lock, so the drain can finish its batch.
-        while (entry->draining)
-            entry->drainIdle.wait(&entry->mutex);
+        // wait() releases the scope lock, so the load or drain can finish its batch.
+        while (entry->loading || entry->draining) {
+            if (entry->loading)
+                entry->loadDone.wait(&entry->mutex);
+            else
+                entry->drainIdle.wait(&entry->mutex);
+        }
         if (!entry->ready.load() || (entry->unsaved == 0 && entry->pending.isEmpty()))
             continue;
         flushPendingLocked(*entry);
-        auto caught = catchUp(*entry, CatchUpMode::IntoPending);
-        if (!caught)
+        // The final catch-up runs under the lock: nothing else should be writing now.
+        auto conn = m_db.connection();
+        if (!conn)
             continue;
+        auto read = readStoredChanges(conn.value(), entry->tenantId, entry->scope,
+                                      entry->appliedVersion, {entry->pending, entry->heldVersion});
+        if (!read)
+            continue;
+        entry->absorb(read.value());
         flushPendingLocked(*entry);
         auto saved = entry->index->save(indexPath(entry->tenantId, entry->scope),
                                         quint64(entry->appliedVersion));
@@ -572,9 +659,13 @@ void IndexManager::saveAll()
 qint64 IndexManager::indexedCount(const QString &tenantId, const QString &scope) const
 {
     const auto entry = existingScopeIndex(tenantId, scope);
-    if (!entry || !entry->ready.load())
+    if (!entry)
         return -1;
     QMutexLocker lock(&entry->mutex);
+    while (entry->loading)
+        entry->loadDone.wait(&entry->mutex);
+    if (!entry->ready.load())
+        return -1;
     // With no batch in flight the index only changes under this lock, so the count is exact.
     while (entry->inFlight > 0)
         entry->drainIdle.wait(&entry->mutex);
@@ -613,6 +704,8 @@ void IndexManager::waitForDrains()
 {
     for (const auto &entry : allScopeIndexes()) {
         QMutexLocker lock(&entry->mutex);
+        while (entry->loading)
+            entry->loadDone.wait(&entry->mutex);
         while (entry->draining)
             entry->drainIdle.wait(&entry->mutex);
     }

@@ -29,10 +29,12 @@ struct VectorMatch
 /// (SQLite is the truth; the index is a cache), rebuilds it when missing or corrupt, and
 /// saves it on shutdown. Thread-safe.
 ///
-/// Committed vector changes do not touch hnswlib on the caller's thread: apply() records them
-/// as pending and a background drain (at most one per scope, on a pool of its own) inserts
-/// them in batches. Searches score pending vectors exactly and let them override what the
-/// index holds, so a ready node is recallable as soon as apply() returns.
+/// No caller waits for hnswlib. A scope's index comes to life on its first write (or at
+/// warmUp()), in the background. Committed vector changes are recorded as pending and a
+/// background drain (at most one per scope, on a pool of its own) inserts them in batches;
+/// searches score pending vectors exactly and let them override what the index holds, so a
+/// ready node is recallable as soon as apply() returns. Loading reads the index file and the
+/// stored changes it lacks into pending; building the graph for them is the drain's job.
 class IndexManager
 {
 public:
@@ -44,21 +46,22 @@ public:
                                         const QVector<float> &query, int k,
                                         const std::function<bool(qint64)> &accept = {});
 
-    /// Mirrors a committed vector change (empty vector = removed). Returns at once, the index
-    /// catching up in the background, unless a bulk load has run a few hundred changes ahead
-    /// of the drain (then it waits for room). A change older than one already seen is ignored.
+    /// Mirrors a committed vector change (empty vector = removed). Returns at once: the change
+    /// is pending (searched exactly) until the drain has put it into the index. The first
+    /// change of a scope starts loading its index in the background. A change older than one
+    /// already seen is ignored.
     void apply(const QString &tenantId, const QString &scope, qint64 label, qint64 version,
                const QByteArray &vector);
 
     /// Loads every scope's index in the background so the first recall is fast.
     void warmUp();
 
-    /// Waits for the drains, moves what is still pending into the indexes and writes every
+    /// Waits for loads and drains, moves what is still pending into the indexes and writes every
     /// dirty index to disk.
     void saveAll();
 
     /// Number of vectors a search of the scope sees (the index adjusted by pending changes),
-    /// -1 when its index is not loaded.
+    /// -1 when its index is neither loaded nor loading (waits for a running load).
     qint64 indexedCount(const QString &tenantId, const QString &scope) const;
 
     /// Changes of a scope recorded but not yet in its hnswlib index (tests and diagnostics).
@@ -67,10 +70,8 @@ public:
     /// Holds drains back (pending changes pile up and are served by exact scoring) or lets
     /// them go again. For tests that need the "not yet indexed" state to last.
     void setDrainPaused(bool paused);
-    /// Pending changes a scope may hold before apply() waits for its drain (default 256).
-    void setMaxPending(int changes) { m_maxPending = qMax(1, changes); }
 
-    /// Blocks until no drain is running or queued.
+    /// Blocks until no load or drain is running or queued.
     void waitForDrains();
 
     /// File of a scope's index (for tests and diagnostics).
@@ -78,17 +79,16 @@ public:
 
 private:
     struct ScopeIndex;
-    enum class CatchUpMode { IntoIndex, IntoPending };
 
     std::shared_ptr<ScopeIndex> scopeIndex(const QString &tenantId, const QString &scope);
     std::shared_ptr<ScopeIndex> existingScopeIndex(const QString &tenantId,
                                                    const QString &scope) const;
     QList<std::shared_ptr<ScopeIndex>> allScopeIndexes() const;
-    Result<void> load(ScopeIndex &entry);
-    Result<void> catchUp(ScopeIndex &entry, CatchUpMode mode);
-    /// Loads the scope's index or catches it up to newestVersion; the caller holds its lock.
-    Result<void> bringUpToDateLocked(const std::shared_ptr<ScopeIndex> &entry,
-                                     qint64 newestVersion);
+    void startLoadLocked(const std::shared_ptr<ScopeIndex> &entry);
+    void load(const std::shared_ptr<ScopeIndex> &entry);
+    Result<void> openAndCatchUp(const std::shared_ptr<ScopeIndex> &entry);
+    Result<void> catchUp(const std::shared_ptr<ScopeIndex> &entry);
+    Result<void> waitUntilLoadedLocked(const std::shared_ptr<ScopeIndex> &entry);
     void startDrainLocked(const std::shared_ptr<ScopeIndex> &entry);
     void drain(const std::shared_ptr<ScopeIndex> &entry);
     void flushPendingLocked(ScopeIndex &entry);
@@ -99,7 +99,6 @@ private:
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<ScopeIndex>> m_indexes;
     std::atomic<bool> m_drainPaused{false};
-    std::atomic<int> m_maxPending{256};
     // Loads, drains and periodic saves; declared last so it is torn down first.
     QThreadPool m_pool;
 };

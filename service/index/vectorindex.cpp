@@ -2,6 +2,7 @@
 
 #include "service/core/privatefiles.h"
 #include "service/index/sha256stream.h"
+#include "service/index/vectorscorer.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -488,18 +489,33 @@ Result<void> copyVerifiedPayload(QFile &file, const QByteArray &header, QTempora
 
 } // namespace
 
+/// hnswlib's inner-product space (distance 1 - dot, same data layout, so files are unchanged)
+/// with the dot product chosen at run time: hnswlib's own kernels are fixed when it is
+/// compiled, which for a portable build means SSE only.
+class ScorerSpace : public hnswlib::SpaceInterface<float>
+{
+public:
+    explicit ScorerSpace(size_t dim) : m_dim(dim) { }
+
+    size_t get_data_size() override { return m_dim * sizeof(float); }
+    hnswlib::DISTFUNC<float> get_dist_func() override { return &distance; }
+    void *get_dist_func_param() override { return &m_dim; }
+
+private:
+    static float distance(const void *a, const void *b, const void *dim)
+    {
+        static const VectorScorer::DotFunction dot = VectorScorer::dotFunction();
+        return 1.0f
+               - dot(static_cast<const float *>(a), static_cast<const float *>(b),
+                     qsizetype(*static_cast<const size_t *>(dim)));
+    }
+
+    size_t m_dim;
+};
+
 struct VectorIndex::Private
 {
-    explicit Private(int dim) : dimension(dim), space(makeSpace(dim)) { }
-
-    static hnswlib::InnerProductSpace makeSpace(int dim)
-    {
-        // The space constructor picks SIMD kernels by writing hnswlib's global function
-        // pointers; serialise that between indexes built on different threads.
-        static std::mutex spaceLock;
-        std::lock_guard<std::mutex> guard(spaceLock);
-        return hnswlib::InnerProductSpace(size_t(dim));
-    }
+    explicit Private(int dim) : dimension(dim), space(size_t(dim)) { }
 
     qint64 liveCount() const
     {
@@ -615,7 +631,7 @@ struct VectorIndex::Private
     int dimension;
     int efSearch = kDefaultEfSearch;
     // Declared before index: the index keeps pointers into the space, so it must die first.
-    hnswlib::InnerProductSpace space;
+    ScorerSpace space;
     std::unique_ptr<Hnsw> index; // null only if hnswlib could not allocate the initial index
     // hnswlib 0.6.2 is not safe to search while it inserts: shared for searches and saves,
     // exclusive for addPoint, markDelete, resizeIndex and setEf.
@@ -662,6 +678,13 @@ bool VectorIndex::contains(quint64 label) const
 {
     std::shared_lock guard(m_d->lock);
     return m_d->isLive(label);
+}
+
+bool VectorIndex::containsAny(const QList<qint64> &labels) const
+{
+    std::shared_lock guard(m_d->lock);
+    return std::any_of(labels.cbegin(), labels.cend(),
+                       [this](qint64 label) { return m_d->isLive(quint64(label)); });
 }
 
 Result<void> VectorIndex::upsert(quint64 label, const float *vector)

@@ -43,6 +43,9 @@ public:
     /// Slots the index can hold before it has to grow (removed elements keep their slot).
     qint64 capacity() const;
     bool contains(quint64 label) const;
+    /// Whether any of the labels is live, under one shared lock (a pending set may hold a
+    /// whole bulk load; one lock per label would queue behind every insert).
+    bool containsAny(const QList<qint64> &labels) const;
 
     /// Inserts or replaces the vector of a label (dimension() floats, copied and L2-normalised).
     /// A zero or non-finite vector is rejected. Doubles the capacity when the index is full.

@@ -94,6 +94,8 @@ private slots:
     void overridesHoldOnTheGraphSearchPath();
     void concurrentWritesAndSearchesStayConsistent();
     void saveAllWritesPendingChangesToTheFile();
+    void firstWriteBringsAFreshScopeToLifeWithoutASearch();
+    void writersRunAheadOfTheDrainWithoutWaiting();
 };
 
 void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
@@ -248,16 +250,11 @@ void tst_IndexManager::overridesHoldOnTheGraphSearchPath()
     QVERIFY(manager);
     std::mt19937 rng(6);
     constexpr qint64 kCount = 1100; // above the exact-scan threshold: hnswlib answers
-    manager->setMaxPending(256);    // below kCount, so the load meets back-pressure
     QVector<QVector<float>> vectors;
-    int mostPending = 0;
     for (qint64 label = 1; label <= kCount; ++label) {
         vectors << randomVector(rng);
         manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
-        mostPending = qMax(mostPending, manager->pendingCount(kTenant, kScope));
     }
-    // A bulk load is held back so it never runs more than a bounded backlog ahead of the drain.
-    QVERIFY2(mostPending < 256, qPrintable(QString::number(mostPending)));
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
     QCOMPARE(manager->indexedCount(kTenant, kScope), kCount);
@@ -399,6 +396,63 @@ void tst_IndexManager::saveAllWritesPendingChangesToTheFile()
         }
     }
     QCOMPARE(reopened->indexedCount(kTenant, kScope), qint64(4));
+}
+
+void tst_IndexManager::firstWriteBringsAFreshScopeToLifeWithoutASearch()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    // No search before the writes: a bulk load into a scope nobody has recalled yet.
+    auto manager = std::make_unique<IndexManager>(f.db(), f.indexDir());
+    manager->setDrainPaused(true);
+    std::mt19937 rng(6);
+    constexpr int kCount = 300;
+    QVector<QVector<float>> vectors;
+    for (qint64 label = 1; label <= kCount; ++label) {
+        vectors << randomVector(rng);
+        manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+    }
+    // Nothing is in hnswlib yet, and every written vector is still found, exactly.
+    QCOMPARE(manager->pendingCount(kTenant, kScope), kCount);
+    for (qint64 label : {qint64(1), qint64(150), qint64(kCount)}) {
+        auto hits = manager->search(kTenant, kScope, vectors.at(label - 1), 3);
+        QVERIFY(hits);
+        QCOMPARE(hits.value().value(0).label, label);
+        QVERIFY(qAbs(hits.value().value(0).similarity - 1.0f) < 1e-4f);
+    }
+    QCOMPARE(manager->pendingCount(kTenant, kScope), kCount); // searching built nothing
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(kCount));
+    manager->setDrainPaused(false);
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(kCount));
+}
+
+void tst_IndexManager::writersRunAheadOfTheDrainWithoutWaiting()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    std::mt19937 rng(7);
+    constexpr int kCount = 2000;
+    QVector<QByteArray> vectors;
+    for (int i = 0; i < kCount; ++i)
+        vectors << bytesOf(randomVector(rng));
+    // The drain runs meanwhile; a write must never wait for it, so the backlog grows past
+    // any fixed cap (a write used to wait once 256 changes were pending).
+    int mostPending = 0;
+    for (int i = 0; i < kCount; ++i) {
+        manager->apply(kTenant, kScope, i + 1, i + 1, vectors.at(i));
+        mostPending = qMax(mostPending, manager->pendingCount(kTenant, kScope));
+    }
+    QVERIFY2(mostPending > 256, qPrintable(QStringLiteral("at most %1 pending").arg(mostPending)));
+    auto hits = manager->search(kTenant, kScope, randomVector(rng), 5);
+    QVERIFY(hits);
+    QCOMPARE(hits.value().size(), 5);
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+    QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(kCount));
 }
 
 QTEST_GUILESS_MAIN(tst_IndexManager)
