@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
 #include <QLoggingCategory>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -24,11 +25,21 @@ namespace {
 /// Closes the connections a thread opened when that thread ends, so pool threads that expire
 /// do not leave SQLite handles behind. QThreadStorage (not thread_local) because Qt runs its
 /// cleanup inside the thread before QThread::wait() returns, so it never races process exit.
+///
+/// It also keeps the prepared statements of runCachedSql(), per connection. They are dropped
+/// before their connection; a connection that its Database closed first (the thread outlived
+/// the store) finalises them itself when it closes, so dropping them later is harmless.
 struct ThreadConnections
 {
+    /// Statements a connection keeps at the most; past it the cache starts over.
+    static constexpr int kMaxStatements = 64;
+
     std::vector<QString> names;
+    QHash<QString, QHash<QString, QSqlQuery>> statements; // connection name -> SQL -> statement
+
     ~ThreadConnections()
     {
+        statements.clear();
         for (const QString &name : names)
             QSqlDatabase::removeDatabase(name);
     }
@@ -198,6 +209,35 @@ Result<void> Database::migrate()
         }
         return {};
     });
+}
+
+Result<void> runCachedSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings,
+                          const std::function<void(QSqlQuery &)> &read)
+{
+    if (!threadConnections().hasLocalData())
+        threadConnections().setLocalData(new ThreadConnections);
+    auto &cache = threadConnections().localData()->statements[db.connectionName()];
+    auto found = cache.find(sql);
+    if (found == cache.end()) {
+        if (cache.size() >= ThreadConnections::kMaxStatements)
+            cache.clear();
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.prepare(sql))
+            return sqlError(QStringLiteral("prepare"), q.lastError());
+        found = cache.insert(sql, q);
+    }
+    QSqlQuery &q = found.value();
+    for (int i = 0; i < bindings.size(); ++i)
+        q.bindValue(i, bindings.at(i));
+    const bool ran = q.exec();
+    if (ran && read)
+        read(q);
+    const QSqlError error = q.lastError();
+    q.finish();
+    if (!ran)
+        return sqlError(QStringLiteral("exec"), error);
+    return {};
 }
 
 Result<QSqlQuery> runSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings)

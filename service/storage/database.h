@@ -49,4 +49,11 @@ private:
 /// Prepares and runs a statement with positional bindings; the error names the SQL failure.
 Result<QSqlQuery> runSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings = {});
 
+/// runSql() for the statements a write runs for every node: prepared once per connection and
+/// kept, since parsing the SQL cost as much as running it. `read` sees the executed statement;
+/// the statement is reset after it (an unfinished statement would hold its transaction open),
+/// so nothing of it may be kept. Not for SQL text built from values (each text is kept).
+Result<void> runCachedSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings,
+                          const std::function<void(QSqlQuery &)> &read = {});
+
 } // namespace MemoryGraph

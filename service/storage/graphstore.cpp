@@ -115,16 +115,19 @@ CommitRecord readCommit(const QSqlQuery &q)
     return c;
 }
 
+/// The first row of a lookup by key. Every such SQL text is fixed, so its statement is kept.
 template<typename T, typename Reader>
 Result<std::optional<T>> one(QSqlDatabase &db, const QString &sql, const QVariantList &args,
                              Reader read)
 {
-    auto q = runSql(db, sql, args);
-    if (!q)
-        return q.error();
-    if (!q.value().next())
-        return std::optional<T>();
-    return std::optional<T>(read(q.value()));
+    std::optional<T> row;
+    auto ran = runCachedSql(db, sql, args, [&row, &read](QSqlQuery &q) {
+        if (q.next())
+            row = read(q);
+    });
+    if (!ran)
+        return ran.error();
+    return row;
 }
 
 template<typename T, typename Reader>
@@ -182,15 +185,19 @@ namespace {
 /// The next value of a store-wide counter that never goes back (see schema "store_counters").
 Result<qint64> nextCounter(QSqlDatabase &db, const QString &name)
 {
-    auto q = runSql(db,
-                    QStringLiteral("UPDATE store_counters SET value = value + 1 WHERE name = ?"
-                                   " RETURNING value"),
-                    {name});
-    if (!q)
-        return q.error();
-    if (!q.value().next())
+    std::optional<qint64> value;
+    auto ran = runCachedSql(db,
+                            QStringLiteral("UPDATE store_counters SET value = value + 1"
+                                           " WHERE name = ? RETURNING value"),
+                            {name}, [&value](QSqlQuery &q) {
+                                if (q.next())
+                                    value = q.value(0).toLongLong();
+                            });
+    if (!ran)
+        return ran.error();
+    if (!value)
         return Error::internal(QStringLiteral("store counter missing: ") + name);
-    return q.value().value(0).toLongLong();
+    return *value;
 }
 
 } // namespace
@@ -206,7 +213,7 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
             return next.error();
         label = next.value();
     }
-    auto r = runSql(
+    auto r = runCachedSql(
         db,
         QStringLiteral(
             "INSERT INTO nodes (id, tenant_id, scope, client_id, type, tier, memory_lane,"
@@ -263,17 +270,22 @@ Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id,
     auto version = nextCounter(db, QStringLiteral("embedding_version"));
     if (!version)
         return version.error();
-    auto r = runSql(
+    std::optional<EmbeddingStamp> stamp;
+    auto r = runCachedSql(
         db,
         QStringLiteral("UPDATE nodes SET embedding = ?, embedding_version = ?"
                        " WHERE id = ? RETURNING embedding_version, vector_label"),
         {embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding),
-         version.value(), id});
+         version.value(), id},
+        [&stamp](QSqlQuery &q) {
+            if (q.next())
+                stamp = EmbeddingStamp{q.value(0).toLongLong(), q.value(1).toLongLong()};
+        });
     if (!r)
         return r.error();
-    if (!r.value().next())
+    if (!stamp)
         return Error::internal(QStringLiteral("node vanished while setting its embedding"));
-    return EmbeddingStamp{r.value().value(0).toLongLong(), r.value().value(1).toLongLong()};
+    return *stamp;
 }
 
 Result<std::optional<EdgeRecord>> findEdge(QSqlDatabase &db, const QString &tenantId,
@@ -304,7 +316,7 @@ Result<std::optional<CommitRecord>> findCommit(QSqlDatabase &db, const QString &
 
 Result<void> saveEdge(QSqlDatabase &db, const EdgeRecord &e)
 {
-    auto r = runSql(
+    auto r = runCachedSql(
         db,
         QStringLiteral(
             "INSERT INTO edges (id, tenant_id, scope, type, src_id, dst_id, weight, confidence,"
@@ -343,7 +355,7 @@ Result<std::optional<CommitRecord>> findCommitByRequestKey(QSqlDatabase &db,
 
 Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &c, const QString &requestKey)
 {
-    auto r = runSql(
+    auto r = runCachedSql(
         db,
         QStringLiteral(
             "INSERT INTO commits (id, tenant_id, scope, seq, parent_id, parent_hash, input_sha256,"

@@ -21,6 +21,8 @@ private slots:
     void failedWriteRollsBack();
     void readersRunWhileWriterCommits();
     void refusesNewerSchema();
+    void cachedStatementsAreResetAfterUse();
+    void cachedStatementOutlivesItsDatabase();
 };
 
 void tst_Database::openCreatesSchemaAtLatestVersion()
@@ -200,6 +202,89 @@ void tst_Database::refusesNewerSchema()
     auto db = Database::open(path);
     QVERIFY(!db.ok());
     QCOMPARE(db.error().code, QStringLiteral("schema_too_new"));
+}
+
+namespace {
+
+/// Counts how many commits a fresh connection of another thread sees.
+qint64 commitsSeenElsewhere(Database &db)
+{
+    return QtConcurrent::run([&db]() -> qint64 {
+               auto conn = db.connection();
+               if (!conn)
+                   return -1;
+               QSqlQuery q(conn.value());
+               if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM commits")) || !q.next())
+                   return -1;
+               return q.value(0).toLongLong();
+           })
+        .result();
+}
+
+Result<void> insertCommitRow(QSqlDatabase &c, int n)
+{
+    return runCachedSql(c,
+                        QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq,"
+                                       " parent_hash, input_sha256, diff_sha256, diff, actor,"
+                                       " kind, commit_hash, created_at) VALUES"
+                                       " (?,'default','default',?,'','x','y','{}','a','write',?,0)"
+                                       " RETURNING seq"),
+                        {QStringLiteral("c%1").arg(n), n, QStringLiteral("h%1").arg(n)},
+                        [](QSqlQuery &q) { q.next(); }); // reads the one row, not to the end
+}
+
+} // namespace
+
+void tst_Database::cachedStatementsAreResetAfterUse()
+{
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath(QStringLiteral("a.sqlite")));
+    QVERIFY(db.ok());
+    // A statement left mid-step would make COMMIT fail ("SQL statements in progress").
+    for (int n = 1; n <= 3; ++n) {
+        auto w = db.value()->write([n](QSqlDatabase &c) { return insertCommitRow(c, n); });
+        QVERIFY2(w.ok(), qPrintable(w ? QString() : w.error().message));
+    }
+    // A lookup read to its first row only must not pin this connection's read snapshot.
+    auto conn = db.value()->connection();
+    QVERIFY(conn.ok());
+    qint64 first = -1;
+    auto read = runCachedSql(conn.value(), QStringLiteral("SELECT seq FROM commits ORDER BY seq"),
+                             {}, [&first](QSqlQuery &q) {
+                                 if (q.next())
+                                     first = q.value(0).toLongLong();
+                             });
+    QVERIFY(read.ok());
+    QCOMPARE(first, qint64(1));
+    // Written on another thread's connection: a pinned snapshot here would still count 3.
+    const bool written
+        = QtConcurrent::run([&db]() {
+              return db.value()->write([](QSqlDatabase &c) { return insertCommitRow(c, 4); }).ok();
+          }).result();
+    QVERIFY(written);
+    QSqlQuery count(conn.value());
+    QVERIFY(count.exec(QStringLiteral("SELECT COUNT(*) FROM commits")) && count.next());
+    QCOMPARE(count.value(0).toLongLong(), qint64(4));
+    QCOMPARE(commitsSeenElsewhere(*db.value()), qint64(4));
+    // A failing run reports the SQL error and leaves the statement usable.
+    auto duplicate = db.value()->write([](QSqlDatabase &c) { return insertCommitRow(c, 4); });
+    QVERIFY(!duplicate.ok());
+    QVERIFY(db.value()->write([](QSqlDatabase &c) { return insertCommitRow(c, 5); }).ok());
+}
+
+void tst_Database::cachedStatementOutlivesItsDatabase()
+{
+    // This thread keeps the statements of a store it closed; a new store at the same path
+    // must prepare its own and both must close cleanly.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("a.sqlite"));
+    for (int round = 1; round <= 2; ++round) {
+        auto db = Database::open(path);
+        QVERIFY(db.ok());
+        auto w = db.value()->write([round](QSqlDatabase &c) { return insertCommitRow(c, round); });
+        QVERIFY2(w.ok(), qPrintable(w ? QString() : w.error().message));
+        QCOMPARE(commitsSeenElsewhere(*db.value()), qint64(round));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_Database)
