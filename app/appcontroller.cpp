@@ -133,8 +133,8 @@ bool AppController::resolveDataDir()
     dir = QDir::cleanPath(QDir(dir).absolutePath());
     // Owner-only (0700) whatever the umask; an existing looser folder is tightened.
     if (!PrivateFiles::ensureFolder(dir)) {
-        printError(QStringLiteral("cannot create the data folder %1")
-                       .arg(QDir::toNativeSeparators(dir)));
+        printError(
+            QStringLiteral("cannot create the data folder %1").arg(QDir::toNativeSeparators(dir)));
         return false;
     }
     const QFileInfo info(dir);

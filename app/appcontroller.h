@@ -23,9 +23,9 @@ struct RequestLogEntry;
 /// Exit codes of the memorygraph executable.
 enum ExitCode : int {
     ExitOk = 0,
-    ExitUsage = 1,           ///< bad command line
-    ExitConfiguration = 2,   ///< bad environment, data folder or store that cannot be opened
-    ExitHttp = 3,            ///< headless run whose HTTP server could not start
+    ExitUsage = 1,         ///< bad command line
+    ExitConfiguration = 2, ///< bad environment, data folder or store that cannot be opened
+    ExitHttp = 3,          ///< headless run whose HTTP server could not start
 };
 
 /// Composition root: builds the configuration from the environment and the command line, opens

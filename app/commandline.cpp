@@ -11,33 +11,37 @@ namespace {
 
 struct Options
 {
-    QCommandLineOption headless{QStringLiteral("headless"),
-                                QCoreApplication::translate("CommandLine",
-                                    "Serve HTTP only, without the admin window.")};
+    QCommandLineOption headless{
+        QStringLiteral("headless"),
+        QCoreApplication::translate("CommandLine", "Serve HTTP only, without the admin window.")};
     QCommandLineOption bind{QStringLiteral("bind"),
-                            QCoreApplication::translate("CommandLine",
+                            QCoreApplication::translate(
+                                "CommandLine",
                                 "Address to listen on (default 127.0.0.1). A non-loopback address "
                                 "needs MEMORY_AUTH_MODE other than off."),
                             QStringLiteral("address"), QStringLiteral("127.0.0.1")};
-    QCommandLineOption port{QStringLiteral("port"),
-                            QCoreApplication::translate("CommandLine",
-                                "TCP port to listen on (default 8787, 0 = any free port)."),
-                            QStringLiteral("port"), QStringLiteral("8787")};
-    QCommandLineOption dataDir{QStringLiteral("data-dir"),
-                               QCoreApplication::translate("CommandLine",
-                                   "Folder for the database and indexes (created if missing; "
-                                   "default: the user's application data folder)."),
-                               QStringLiteral("dir")};
+    QCommandLineOption port{
+        QStringLiteral("port"),
+        QCoreApplication::translate("CommandLine",
+                                    "TCP port to listen on (default 8787, 0 = any free port)."),
+        QStringLiteral("port"), QStringLiteral("8787")};
+    QCommandLineOption dataDir{
+        QStringLiteral("data-dir"),
+        QCoreApplication::translate("CommandLine",
+                                    "Folder for the database and indexes (created if missing; "
+                                    "default: the user's application data folder)."),
+        QStringLiteral("dir")};
     QCommandLineOption dark{QStringLiteral("dark"),
-                            QCoreApplication::translate("CommandLine",
-                                "Use the dark colour theme in the admin window.")};
+                            QCoreApplication::translate(
+                                "CommandLine", "Use the dark colour theme in the admin window.")};
 };
 
 /// Configures parser with every option; the returned Options name them for look-ups.
 Options setUp(QCommandLineParser &parser)
 {
     Options o;
-    parser.setApplicationDescription(QCoreApplication::translate("CommandLine",
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "CommandLine",
         "Memory Graph: an agent-memory graph service with a desktop admin console.\n"
         "With a display it opens the admin window and serves the HTTP /v1 API; with --headless, "
         "or when no display is available, it only serves HTTP."));

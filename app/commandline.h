@@ -10,11 +10,11 @@ namespace MemoryGraph {
 /// Options of the memorygraph executable, with their documented defaults.
 struct CommandLineOptions
 {
-    bool headless = false;                               ///< --headless
-    bool dark = false;                                   ///< --dark
-    QString bindAddress = QStringLiteral("127.0.0.1");   ///< --bind
-    quint16 port = 8787;                                 ///< --port (0 = ephemeral)
-    QString dataDir;                                     ///< --data-dir; empty = platform default
+    bool headless = false;                             ///< --headless
+    bool dark = false;                                 ///< --dark
+    QString bindAddress = QStringLiteral("127.0.0.1"); ///< --bind
+    quint16 port = 8787;                               ///< --port (0 = ephemeral)
+    QString dataDir;                                   ///< --data-dir; empty = platform default
 };
 
 /// Outcome of parsing: run with options, print help or version, or report an error.
@@ -24,7 +24,7 @@ struct CommandLineResult
 
     Action action = Action::Run;
     CommandLineOptions options;
-    QString errorText;   ///< set when action == Error
+    QString errorText; ///< set when action == Error
 };
 
 /// Parses arguments (arguments[0] is the program). Needs no QCoreApplication, so it can run

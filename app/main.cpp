@@ -22,8 +22,8 @@ int main(int argc, char *argv[])
     QStringList rawArguments;
     for (int i = 0; i < argc; ++i)
         rawArguments.append(QString::fromLocal8Bit(argv[i]));
-    const bool headless =
-        needsCoreApplicationOnly(rawArguments, QProcessEnvironment::systemEnvironment());
+    const bool headless
+        = needsCoreApplicationOnly(rawArguments, QProcessEnvironment::systemEnvironment());
 
     std::unique_ptr<QCoreApplication> app;
     if (headless) {
@@ -47,8 +47,7 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "memorygraph: %s\nTry 'memorygraph --help' for the options.\n",
                      qUtf8Printable(parsed.errorText));
         return ExitUsage;
-    case CommandLineResult::Action::Run:
-        break;
+    case CommandLineResult::Action::Run: break;
     }
 
     AppController controller(parsed.options, headless);

@@ -1,8 +1,8 @@
 #include "app/servicehost.h"
 
+#include "service/http/httpserverhost.h"
 #include "service/lifecycle/maintenancescheduler.h"
 #include "service/memoryservice.h"
-#include "service/http/httpserverhost.h"
 
 #include <QThreadPool>
 
@@ -79,7 +79,7 @@ void ServiceHost::shutdown()
         return;
     m_shutDown = true;
 
-    m_maintenance.reset();   // stops the schedule before the service can go away
+    m_maintenance.reset(); // stops the schedule before the service can go away
 
     if (m_http && m_thread.isRunning())
         QMetaObject::invokeMethod(m_http.data(), &HttpServerHost::stop,
@@ -87,7 +87,7 @@ void ServiceHost::shutdown()
     m_listening = false;
     m_thread.quit();
     m_thread.wait();
-    delete m_http.data();   // normally already gone through deleteLater; null then
+    delete m_http.data(); // normally already gone through deleteLater; null then
 
     // UI and HTTP work queued on the global pool may still hold the service.
     QThreadPool::globalInstance()->waitForDone();

@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <csignal>
-
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,7 +13,7 @@ namespace MemoryGraph {
 
 namespace {
 
-int s_fds[2] = {-1, -1};   // [0] written by the handler, [1] read by the notifier
+int s_fds[2] = {-1, -1}; // [0] written by the handler, [1] read by the notifier
 
 void onTerminationSignal(int signalNumber)
 {
@@ -37,7 +36,7 @@ bool setHandler(int signalNumber, void (*handler)(int))
 
 } // namespace
 
-SignalWatcher::SignalWatcher(QObject *parent) : QObject(parent) {}
+SignalWatcher::SignalWatcher(QObject *parent) : QObject(parent) { }
 
 SignalWatcher::~SignalWatcher()
 {

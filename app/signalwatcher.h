@@ -27,7 +27,7 @@ private:
     void restoreDefaults();
 
     QSocketNotifier *m_notifier = nullptr;
-    bool m_active = false;   ///< this instance owns the self-pipe and the handlers
+    bool m_active = false; ///< this instance owns the self-pipe and the handlers
 };
 
 /// "SIGINT", "SIGTERM" or the number.

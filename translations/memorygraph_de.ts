@@ -31,6 +31,33 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     </message>
 </context>
 <context>
+    <name>EmbeddingState</name>
+    <message>
+        <source>Model: %1</source>
+        <translation>Modell: %1</translation>
+    </message>
+    <message>
+        <source>Waiting for the embedding worker.</source>
+        <translation>Wartet auf den Embedding-Worker.</translation>
+    </message>
+    <message>
+        <source>not requested</source>
+        <translation>nicht angefordert</translation>
+    </message>
+    <message>
+        <source>Not embedded: written with auto_embed off (as replay records are) or with no embedding provider configured. Recall finds it through the graph, not by similarity.</source>
+        <translation>Kein Embedding: mit auto_embed aus geschrieben (wie Replay-Einträge) oder ohne konfigurierten Embedding-Anbieter. Der Abruf findet den Knoten über den Graphen, nicht über Ähnlichkeit.</translation>
+    </message>
+    <message>
+        <source>no reason recorded</source>
+        <translation>kein Grund erfasst</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+</context>
+<context>
     <name>MemoryGraph::Ui::ActivateDialog</name>
     <message>
         <source>Record activation</source>
@@ -75,10 +102,6 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
 </context>
 <context>
     <name>MemoryGraph::Ui::AuditPage</name>
-    <message>
-        <source>Refresh</source>
-        <translation>Aktualisieren</translation>
-    </message>
     <message>
         <source>Reload scopes and commits (%1)</source>
         <translation>Bereiche und Commits neu laden (%1)</translation>
@@ -500,6 +523,10 @@ gefunden: %3
         <source>Feedback (%1)</source>
         <translation>Feedback (%1)</translation>
     </message>
+    <message>
+        <source>Loading feedback failed: %1</source>
+        <translation>Laden des Feedbacks fehlgeschlagen: %1</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::DecisionTableModel</name>
@@ -559,10 +586,6 @@ Decisions are recorded by tools/select and tools/feedback calls.</source>
         <translation>Wählen Sie eine Entscheidung aus, um zu sehen, wie sie zustande kam.
 
 Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.</translation>
-    </message>
-    <message>
-        <source>Refresh</source>
-        <translation>Aktualisieren</translation>
     </message>
     <message>
         <source>Reload scopes and decisions (%1)</source>
@@ -631,10 +654,6 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
     <message>
         <source>Select a decision to see how it was made.</source>
         <translation>Wählen Sie eine Entscheidung aus, um zu sehen, wie sie zustande kam.</translation>
-    </message>
-    <message>
-        <source>Loading feedback failed: %1</source>
-        <translation>Laden des Feedbacks fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>No scope selected</source>
@@ -801,10 +820,6 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
         <translation>&amp;Sprünge:</translation>
     </message>
     <message>
-        <source>Refresh</source>
-        <translation>Aktualisieren</translation>
-    </message>
-    <message>
         <source>Reload scopes, search results and the graph (%1)</source>
         <translation>Bereiche, Suchergebnisse und Graph neu laden (%1)</translation>
     </message>
@@ -915,16 +930,6 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
     <message>
         <source>Double-click a node to expand it.</source>
         <translation>Doppelklicken Sie auf einen Knoten, um ihn zu erweitern.</translation>
-    </message>
-    <message>
-        <source>The node no longer exists.</source>
-        <translation>Der Knoten existiert nicht mehr.</translation>
-    </message>
-    <message>
-        <source>Could not load the node:
-%1</source>
-        <translation>Der Knoten konnte nicht geladen werden:
-%1</translation>
     </message>
     <message>
         <source>%1
@@ -1185,10 +1190,6 @@ Load the sample memories from the File menu, or write through the HTTP API, to s
 Laden Sie die Beispiel-Erinnerungen über das Menü „Datei“ oder schreiben Sie über die HTTP-API, um hier Knoten zu sehen.</translation>
     </message>
     <message>
-        <source>Refresh</source>
-        <translation>Aktualisieren</translation>
-    </message>
-    <message>
         <source>Reload scopes, nodes and commits (%1)</source>
         <translation>Bereiche, Knoten und Commits neu laden (%1)</translation>
     </message>
@@ -1233,30 +1234,12 @@ Laden Sie die Beispiel-Erinnerungen über das Menü „Datei“ oder schreiben S
         <translation>Commits</translation>
     </message>
     <message>
-        <source>Loading nodes failed</source>
-        <translation>Laden der Knoten fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Loading commits failed</source>
-        <translation>Laden der Commits fehlgeschlagen</translation>
-    </message>
-    <message>
         <source>Commits (newest %1)</source>
         <translation>Commits (neueste %1)</translation>
     </message>
     <message>
         <source>Commits (%1, newest first)</source>
         <translation>Commits (%1, neueste zuerst)</translation>
-    </message>
-    <message>
-        <source>The node no longer exists.</source>
-        <translation>Der Knoten existiert nicht mehr.</translation>
-    </message>
-    <message>
-        <source>Could not load the node:
-%1</source>
-        <translation>Der Knoten konnte nicht geladen werden:
-%1</translation>
     </message>
     <message>
         <source>Select a node to inspect it.</source>
@@ -1275,12 +1258,16 @@ Laden Sie die Beispiel-Erinnerungen über das Menü „Datei“ oder schreiben S
         <translation>Zeilen %1–%2 von %3</translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
         <source>The node was forgotten.</source>
         <translation>Der Knoten wurde vergessen.</translation>
+    </message>
+    <message>
+        <source>Loading nodes failed: %1</source>
+        <translation>Laden der Knoten fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Loading commits failed: %1</source>
+        <translation>Laden der Commits fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>
@@ -1581,6 +1568,16 @@ Laden Sie die Beispiel-Erinnerungen über das Menü „Datei“ oder schreiben S
         <source>Edges (%1)</source>
         <translation>Kanten (%1)</translation>
     </message>
+    <message>
+        <source>The node no longer exists.</source>
+        <translation>Der Knoten existiert nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Could not load the node:
+%1</source>
+        <translation>Der Knoten konnte nicht geladen werden:
+%1</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::NodeTableModel</name>
@@ -1595,14 +1592,6 @@ Producer: %3</source>
         <translation>Eigentümer-Agent: %1
 Eigentümer-Team: %2
 Erzeuger: %3</translation>
-    </message>
-    <message>
-        <source>Error: %1</source>
-        <translation>Fehler: %1</translation>
-    </message>
-    <message>
-        <source>Model: %1</source>
-        <translation>Modell: %1</translation>
     </message>
     <message>
         <source>Title</source>
@@ -1639,6 +1628,13 @@ Erzeuger: %3</translation>
     <message>
         <source>Id</source>
         <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::PageSkeleton</name>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
     </message>
 </context>
 <context>
@@ -1943,16 +1939,6 @@ Erzeuger: %3</translation>
         <translation>Keine Startknoten: Nichts Sichtbares in diesem Bereich ist der Anfrage ähnlich genug (durchsucht werden nur Knoten mit fertigem Embedding in den Stufen hot und warm).</translation>
     </message>
     <message>
-        <source>The node no longer exists.</source>
-        <translation>Der Knoten existiert nicht mehr.</translation>
-    </message>
-    <message>
-        <source>Could not load the node:
-%1</source>
-        <translation>Der Knoten konnte nicht geladen werden:
-%1</translation>
-    </message>
-    <message>
         <source>1 item</source>
         <translation>1 Eintrag</translation>
     </message>
@@ -2048,6 +2034,10 @@ Erzeuger: %3</translation>
         <source>Edges below this confidence are not followed (0–1)</source>
         <translation>Kanten unterhalb dieser Konfidenz werden nicht verfolgt (0–1)</translation>
     </message>
+    <message>
+        <source>Reload the scope list (%1)</source>
+        <translation>Bereichsliste neu laden (%1)</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::ReplayPage</name>
@@ -2066,10 +2056,6 @@ Läufe werden durch die Aufrufe replay/run/start, step/before, step/after und ru
     <message>
         <source>Select a run to replay it.</source>
         <translation>Wählen Sie einen Lauf aus, um ihn wiederzugeben.</translation>
-    </message>
-    <message>
-        <source>Refresh</source>
-        <translation>Aktualisieren</translation>
     </message>
     <message>
         <source>Reload scopes, runs and the shown run (%1)</source>
@@ -2210,10 +2196,6 @@ Commit %4</translation>
     <message>
         <source>Loading feedback…</source>
         <translation>Feedback wird geladen…</translation>
-    </message>
-    <message>
-        <source>Loading feedback failed: %1</source>
-        <translation>Laden des Feedbacks fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>Step %1 of %2</source>
@@ -3004,10 +2986,6 @@ ID: %2</translation>
     <message>
         <source>Try it — preview the rules for a context (nothing is recorded)</source>
         <translation>Ausprobieren — Vorschau der Regeln für einen Kontext (nichts wird erfasst)</translation>
-    </message>
-    <message>
-        <source>Refresh</source>
-        <translation>Aktualisieren</translation>
     </message>
     <message>
         <source>Reload scopes and rules (%1)</source>

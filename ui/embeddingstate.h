@@ -20,8 +20,8 @@ public:
     enum class Kind { Ready, Pending, NotRequested, Failed, Unknown };
 
     Kind kind = Kind::Unknown;
-    QString text;     ///< short, for a table cell
-    QString detail;   ///< one sentence with the reason or the model, for a tooltip
+    QString text;   ///< short, for a table cell
+    QString detail; ///< one sentence with the reason or the model, for a tooltip
 
     bool isError() const { return kind == Kind::Failed; }
 

@@ -90,17 +90,17 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     connect(m_service, &MemoryService::committed, this, [this]() { m_countsTimer->start(); });
 
     connect(m_serverPage, &ServerPage::stateChanged, m_serverStateLabel, &QLabel::setText);
-    const auto showFailure = [this](const QString &message) {
-        statusBar()->showMessage(message, StatusMessageMs);
-    };
+    const auto showFailure
+        = [this](const QString &message) { statusBar()->showMessage(message, StatusMessageMs); };
     connect(m_memoryPage, &MemoryPage::loadFailed, this, showFailure);
     connect(m_graphPage, &GraphPage::loadFailed, this, showFailure);
     connect(m_memoryPage, &MemoryPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
     connect(m_recallPage, &RecallPage::showInGraphRequested, this, &MainWindow::showNodeInGraph);
-    const auto showRule = [this](const QString &tenantId, const QString &scope, const QString &ruleId) {
-        m_rulesPage->showRule(tenantId, scope, ruleId);
-        showPage(Page::Rules);
-    };
+    const auto showRule
+        = [this](const QString &tenantId, const QString &scope, const QString &ruleId) {
+              m_rulesPage->showRule(tenantId, scope, ruleId);
+              showPage(Page::Rules);
+          };
     connect(m_decisionsPage, &DecisionsPage::ruleRequested, this, showRule);
     connect(m_replayPage, &ReplayPage::ruleRequested, this, showRule);
     connect(m_replayPage, &ReplayPage::nodeRequested, this, &MainWindow::showNodeInGraph);
@@ -165,7 +165,8 @@ void MainWindow::createActions()
     m_loadSamplesAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
                                       tr("&Load sample memories"), this);
     m_loadSamplesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
-    m_loadSamplesAction->setStatusTip(tr("Write a small example memory graph into the default scope"));
+    m_loadSamplesAction->setStatusTip(
+        tr("Write a small example memory graph into the default scope"));
     connect(m_loadSamplesAction, &QAction::triggered, this, &MainWindow::loadSampleMemories);
 
     m_quitAction = new QAction(tr("&Quit"), this);
@@ -258,7 +259,8 @@ void MainWindow::loadSampleMemories()
     // Sample writes are changes: they run in order with the operator's other edits.
     m_executor.run(
         this, [service]() { return SampleLoader::run(service); },
-        [this](const SampleLoadReport &report) { onSamplesLoaded(report); }, UiExecutor::Lane::Changes);
+        [this](const SampleLoadReport &report) { onSamplesLoaded(report); },
+        UiExecutor::Lane::Changes);
 }
 
 void MainWindow::onSamplesLoaded(const SampleLoadReport &report)
@@ -302,19 +304,19 @@ void MainWindow::refreshCounts()
     m_countsTimer->stop();
     const quint64 generation = ++m_countsGeneration;
     MemoryService *service = m_service;
-    m_executor.run(this, [service]() { return service->health(); },
-             [this, generation](const HealthInfo &health) {
-                 if (generation != m_countsGeneration)
-                     return;
-                 const QString scopes = health.scopes == 1
-                     ? tr("1 scope")
-                     : tr("%1 scopes").arg(health.scopes);
-                 m_countsLabel->setText(tr("%1 nodes \u00b7 %2 edges \u00b7 %3 commits in %4")
-                                            .arg(health.nodes)
-                                            .arg(health.edges)
-                                            .arg(health.commits)
-                                            .arg(scopes));
-             });
+    m_executor.run(
+        this, [service]() { return service->health(); },
+        [this, generation](const HealthInfo &health) {
+            if (generation != m_countsGeneration)
+                return;
+            const QString scopes
+                = health.scopes == 1 ? tr("1 scope") : tr("%1 scopes").arg(health.scopes);
+            m_countsLabel->setText(tr("%1 nodes \u00b7 %2 edges \u00b7 %3 commits in %4")
+                                       .arg(health.nodes)
+                                       .arg(health.edges)
+                                       .arg(health.commits)
+                                       .arg(scopes));
+        });
 }
 
 void MainWindow::showAbout()

@@ -92,7 +92,7 @@ private:
     QAction *m_quitAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QActionGroup *m_pageActions = nullptr;
-    QVector<QAction *> m_pageActionList;   ///< indexed by Page
+    QVector<QAction *> m_pageActionList; ///< indexed by Page
 
     QLabel *m_serverStateLabel = nullptr;
     QLabel *m_countsLabel = nullptr;

@@ -21,16 +21,16 @@ SampleLoadReport SampleLoader::run(MemoryService *service, const QString &path)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isArray()) {
-        report.errors << tr("%1 is not a JSON array of write bodies: %2")
-                             .arg(path, parseError.errorString());
+        report.errors
+            << tr("%1 is not a JSON array of write bodies: %2").arg(path, parseError.errorString());
         return report;
     }
 
     const QJsonArray bodies = doc.array();
     report.entries = int(bodies.size());
     for (int i = 0; i < bodies.size(); ++i) {
-        const auto request = WriteRequest::fromJson(bodies.at(i).toObject(),
-                                                    service->config().maxTextLength);
+        const auto request
+            = WriteRequest::fromJson(bodies.at(i).toObject(), service->config().maxTextLength);
         if (!request) {
             report.errors << tr("Entry %1: %2 (%3)")
                                  .arg(i + 1)

@@ -13,12 +13,12 @@ namespace MemoryGraph::Ui {
 /// What loading the sample memories did.
 struct SampleLoadReport
 {
-    int entries = 0;     ///< write bodies found in the file
-    int written = 0;     ///< bodies the service accepted (new or replayed)
-    int replayed = 0;    ///< identical re-sends: the earlier commit came back, nothing changed
-    int nodes = 0;       ///< nodes in the accepted writes
-    int edges = 0;       ///< edges in the accepted writes
-    QStringList errors;  ///< one readable line per failure
+    int entries = 0;    ///< write bodies found in the file
+    int written = 0;    ///< bodies the service accepted (new or replayed)
+    int replayed = 0;   ///< identical re-sends: the earlier commit came back, nothing changed
+    int nodes = 0;      ///< nodes in the accepted writes
+    int edges = 0;      ///< edges in the accepted writes
+    QStringList errors; ///< one readable line per failure
 
     bool ok() const { return errors.isEmpty() && written == entries; }
 };

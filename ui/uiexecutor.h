@@ -32,7 +32,7 @@ public:
     /// finishes. The watcher is a child of `context`, so a context destroyed first never gets
     /// the callback. `work` must not touch `context`: capture what it needs by value.
     /// Deliberately avoids QFuture::then(), which crashes intermittently on Qt 6.4.2.
-    template <typename Work, typename Done>
+    template<typename Work, typename Done>
     void run(QObject *context, Work work, Done done, Lane lane = Lane::Reads)
     {
         using ResultType = std::invoke_result_t<Work>;

@@ -1,9 +1,9 @@
 #include "tests/support/tempservice.h"
 #include "ui/models/commitlistmodel.h"
 #include "ui/pages/auditpage.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/consolidationdialog.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/uiexecutor.h"
 
 #include <QApplication>
 #include <QDir>
@@ -12,12 +12,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QtSql/QSqlDatabase>   // linked through memorygraph_service
-#include <QtSql/QSqlQuery>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QUuid>
+#include <QtSql/QSqlDatabase> // linked through memorygraph_service
+#include <QtSql/QSqlQuery>
 
 using namespace MemoryGraph;
 using MemoryGraph::Ui::AuditPage;
@@ -47,9 +47,11 @@ bool writeNodes(MemoryService *svc, const QJsonArray &nodes)
 bool writeCommits(MemoryService *svc, int count)
 {
     for (int i = 0; i < count; ++i) {
-        if (!writeNodes(svc, {QJsonObject{{QStringLiteral("client_id"), QStringLiteral("n-%1").arg(i)},
-                                          {QStringLiteral("type"), QStringLiteral("event")},
-                                          {QStringLiteral("text_summary"), QStringLiteral("event %1").arg(i)}}}))
+        if (!writeNodes(
+                svc,
+                {QJsonObject{{QStringLiteral("client_id"), QStringLiteral("n-%1").arg(i)},
+                             {QStringLiteral("type"), QStringLiteral("event")},
+                             {QStringLiteral("text_summary"), QStringLiteral("event %1").arg(i)}}}))
             return false;
     }
     return true;
@@ -90,7 +92,8 @@ QString cell(const AuditPage &page, int row, Column column, int role = Qt::Displ
 /// Waits until the page shows `rows` commits (reloads are debounced and asynchronous).
 bool waitForRows(const AuditPage &page, int rows)
 {
-    return QTest::qWaitFor([&page, rows]() { return page.commitModel()->rowCount() == rows; }, kWaitMs);
+    return QTest::qWaitFor([&page, rows]() { return page.commitModel()->rowCount() == rows; },
+                           kWaitMs);
 }
 
 bool saveShot(QWidget *widget, const QString &name)
@@ -139,7 +142,7 @@ void tst_AuditPage::commitsAppearWithDiff()
     QVERIFY(page.diffView()->toPlainText().contains(QStringLiteral("n-1")));
 
     // A new commit in the shown scope appears by itself, and the selection stays.
-    QVERIFY(writeCommits(svc.service(), 4));   // n-0..n-2 unchanged (same commit), n-3 new
+    QVERIFY(writeCommits(svc.service(), 4)); // n-0..n-2 unchanged (same commit), n-3 new
     QVERIFY(waitForRows(page, 4));
     QCOMPARE(page.selectedCommitId(), commitIdAt(svc.service(), 2));
     QVERIFY(saveShot(&page, QStringLiteral("audit-page.png")));
@@ -192,7 +195,8 @@ void tst_AuditPage::tamperedStoreShowsBreakAndShowSelectsIt()
     QVERIFY(verified.wait(kWaitMs));
     QCOMPARE(verified.first().at(0).toBool(), false);
     const QString text = page.verificationText();
-    QVERIFY2(text.contains(QStringLiteral("#4")) && text.contains(QStringLiteral("sequence_gap")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("#4")) && text.contains(QStringLiteral("sequence_gap")),
+             qPrintable(text));
     QVERIFY(page.verificationLabel()->styleSheet().contains(QStringLiteral("#d94f4f")));
     QVERIFY(saveShot(&page, QStringLiteral("audit-page-break.png")));
 
@@ -211,7 +215,7 @@ void tst_AuditPage::showJumpsToAnOldCommit()
     QVERIFY(tamper(svc, QStringLiteral("UPDATE commits SET actor = 'mallory' WHERE seq = 5")));
     Ui::UiExecutor executor;
     AuditPage page(svc.service(), &executor);
-    QVERIFY(waitForRows(page, AuditPage::PageSize));   // first page only
+    QVERIFY(waitForRows(page, AuditPage::PageSize)); // first page only
     QCOMPARE(page.commitModel()->rowOf(commitIdAt(svc.service(), 5)), -1);
     QVERIFY(page.commitModel()->canFetchMore(QModelIndex()));
 
@@ -255,7 +259,7 @@ void tst_AuditPage::decayButtonRunsTheJob()
 void tst_AuditPage::consolidationPreviewThenApply()
 {
     Test::TempService svc(quietEnv());
-    QJsonArray vector;   // the same embedding for all: only the text tells them apart
+    QJsonArray vector; // the same embedding for all: only the text tells them apart
     for (int i = 0; i < 1536; ++i)
         vector.append(i == 0 ? 1.0 : 0.0);
     const auto concept_ = [&vector](const QString &id, const QString &summary) {
@@ -265,12 +269,16 @@ void tst_AuditPage::consolidationPreviewThenApply()
                            {QStringLiteral("text_summary"), summary},
                            {QStringLiteral("embedding"), vector}};
     };
-    QVERIFY(writeNodes(svc.service(), {concept_(QStringLiteral("a"), QStringLiteral("Deploys happen on Fridays"))}));
+    QVERIFY(writeNodes(svc.service(), {concept_(QStringLiteral("a"),
+                                                QStringLiteral("Deploys happen on Fridays"))}));
     QTest::qWait(3);
-    QVERIFY(writeNodes(svc.service(), {concept_(QStringLiteral("b"), QStringLiteral("deploys happen on fridays!"))}));
+    QVERIFY(writeNodes(svc.service(), {concept_(QStringLiteral("b"),
+                                                QStringLiteral("deploys happen on fridays!"))}));
     QTest::qWait(3);
-    QVERIFY(writeNodes(svc.service(), {concept_(QStringLiteral("c"), QStringLiteral("Deploys happen on Fridays")),
-                                       concept_(QStringLiteral("d"), QStringLiteral("Deploys never happen on Fridays"))}));
+    QVERIFY(writeNodes(
+        svc.service(),
+        {concept_(QStringLiteral("c"), QStringLiteral("Deploys happen on Fridays")),
+         concept_(QStringLiteral("d"), QStringLiteral("Deploys never happen on Fridays"))}));
     Ui::UiExecutor executor;
     AuditPage page(svc.service(), &executor);
     QVERIFY(waitForRows(page, 3));
@@ -282,11 +290,11 @@ void tst_AuditPage::consolidationPreviewThenApply()
     QSignalSpy applied(dialog, &ConsolidationDialog::applied);
     QVERIFY(preview.wait(kWaitMs));
     QCOMPARE(preview.first().at(0).toBool(), true);
-    QCOMPARE(dialog->mergeTable()->rowCount(), 2);     // b and c into a
-    QCOMPARE(dialog->skippedTable()->rowCount(), 1);   // d negates a: contradictory_candidate
+    QCOMPARE(dialog->mergeTable()->rowCount(), 2);   // b and c into a
+    QCOMPARE(dialog->skippedTable()->rowCount(), 1); // d negates a: contradictory_candidate
     QCOMPARE(dialog->skippedTable()->item(0, 3)->text(), QStringLiteral("contradictory_candidate"));
     QVERIFY(dialog->applyButton()->isEnabled());
-    QCOMPARE(page.commitModel()->rowCount(), 3);       // a dry run writes nothing
+    QCOMPARE(page.commitModel()->rowCount(), 3); // a dry run writes nothing
     QVERIFY(saveShot(dialog, QStringLiteral("audit-consolidation.png")));
 
     QTest::mouseClick(dialog->applyButton(), Qt::LeftButton);

@@ -44,9 +44,9 @@ void tst_CommitListModel::hasNamedColumns()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), 6);
-    const QStringList expected{QStringLiteral("Seq"),   QStringLiteral("Time"),
-                               QStringLiteral("Kind"),  QStringLiteral("Actor"),
-                               QStringLiteral("Hash"),  QStringLiteral("Commit id")};
+    const QStringList expected{QStringLiteral("Seq"),  QStringLiteral("Time"),
+                               QStringLiteral("Kind"), QStringLiteral("Actor"),
+                               QStringLiteral("Hash"), QStringLiteral("Commit id")};
     for (int section = 0; section < expected.size(); ++section)
         QCOMPARE(model.headerData(section, Qt::Horizontal).toString(), expected.at(section));
 }
@@ -61,7 +61,8 @@ void tst_CommitListModel::showsCommitFields()
     QCOMPARE(cell(model, 0, Column::Sequence).toLongLong(), 2);
     QCOMPARE(cell(model, 1, Column::Sequence).toLongLong(), 1);
     QCOMPARE(cell(model, 0, Column::Time).toString(),
-             QDateTime(QDate(2024, 1, 2), QTime(3, 4, 5)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+             QDateTime(QDate(2024, 1, 2), QTime(3, 4, 5))
+                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     QCOMPARE(cell(model, 0, Column::Kind).toString(), QStringLiteral("write"));
     QCOMPARE(cell(model, 0, Column::Actor).toString(), QStringLiteral("system"));
     // The hash column is shortened; the full hash stays reachable as a tooltip.

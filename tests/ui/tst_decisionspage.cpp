@@ -1,9 +1,9 @@
 #include "tests/support/tempservice.h"
 #include "ui/models/decisiontablemodel.h"
 #include "ui/pages/decisionspage.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/uiexecutor.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -36,31 +36,34 @@ QJsonObject json(const char *text)
 /// One active rule: lookups deny the shell and prefer search.
 QString writeActiveRule(MemoryService *service)
 {
-    const QJsonObject node{
-        {QStringLiteral("client_id"), QStringLiteral("lookup-rule")},
-        {QStringLiteral("type"), QStringLiteral("rule")},
-        {QStringLiteral("title"), RuleTitle},
-        {QStringLiteral("text_summary"), QStringLiteral("Lookups should search, never run shell commands")},
-        {QStringLiteral("memory_lane"), QStringLiteral("shared")},
-        {QStringLiteral("slots"), json(R"({"if": {"intent": "lookup"},
+    const QJsonObject node{{QStringLiteral("client_id"), QStringLiteral("lookup-rule")},
+                           {QStringLiteral("type"), QStringLiteral("rule")},
+                           {QStringLiteral("title"), RuleTitle},
+                           {QStringLiteral("text_summary"),
+                            QStringLiteral("Lookups should search, never run shell commands")},
+                           {QStringLiteral("memory_lane"), QStringLiteral("shared")},
+                           {QStringLiteral("slots"), json(R"({"if": {"intent": "lookup"},
                                            "then": {"tool": {"deny": ["shell"], "prefer": ["search"]}}})")}};
-    const auto request = WriteRequest::fromJson(Test::writeBody({node}), service->config().maxTextLength);
+    const auto request
+        = WriteRequest::fromJson(Test::writeBody({node}), service->config().maxTextLength);
     if (!request)
         qFatal("bad write: %s", qPrintable(request.error().message));
     const auto written = service->write(request.value(), RequestMeta());
     if (!written)
         qFatal("write failed: %s", qPrintable(written.error().message));
     const QString id = written.value().nodes.first().id;
-    const auto state = RuleStateRequest::fromJson({{QStringLiteral("rule_node_id"), id},
-                                                   {QStringLiteral("state"), QStringLiteral("ACTIVE")},
-                                                   {QStringLiteral("input_text"), QStringLiteral("test")}});
+    const auto state
+        = RuleStateRequest::fromJson({{QStringLiteral("rule_node_id"), id},
+                                      {QStringLiteral("state"), QStringLiteral("ACTIVE")},
+                                      {QStringLiteral("input_text"), QStringLiteral("test")}});
     if (!state || !service->setRuleState(state.value(), RequestMeta()))
         qFatal("activation failed");
     return id;
 }
 
 /// tools/select through the facade, as an agent's HTTP call would; returns the decision id.
-QString select(MemoryService *service, const QString &runId, const QJsonObject &context, const QJsonArray &candidates)
+QString select(MemoryService *service, const QString &runId, const QJsonObject &context,
+               const QJsonArray &candidates)
 {
     const auto request = ToolSelectRequest::fromJson({{QStringLiteral("run_id"), runId},
                                                       {QStringLiteral("context"), context},
@@ -73,18 +76,20 @@ QString select(MemoryService *service, const QString &runId, const QJsonObject &
     return outcome.value().decision.id;
 }
 
-bool feedback(MemoryService *service, const QString &decisionId, const QString &runId, const QJsonObject &context,
-              const QJsonArray &candidates, const QString &tool, const QString &outcome, const QString &note)
+bool feedback(MemoryService *service, const QString &decisionId, const QString &runId,
+              const QJsonObject &context, const QJsonArray &candidates, const QString &tool,
+              const QString &outcome, const QString &note)
 {
-    const auto request = ToolFeedbackRequest::fromJson({{QStringLiteral("decision_id"), decisionId},
-                                                        {QStringLiteral("run_id"), runId},
-                                                        {QStringLiteral("context"), context},
-                                                        {QStringLiteral("candidates"), candidates},
-                                                        {QStringLiteral("selected_tool"), tool},
-                                                        {QStringLiteral("outcome"), outcome},
-                                                        {QStringLiteral("note"), note},
-                                                        {QStringLiteral("input_text"), QStringLiteral("feedback")}},
-                                                       service->config().maxTextLength);
+    const auto request = ToolFeedbackRequest::fromJson(
+        {{QStringLiteral("decision_id"), decisionId},
+         {QStringLiteral("run_id"), runId},
+         {QStringLiteral("context"), context},
+         {QStringLiteral("candidates"), candidates},
+         {QStringLiteral("selected_tool"), tool},
+         {QStringLiteral("outcome"), outcome},
+         {QStringLiteral("note"), note},
+         {QStringLiteral("input_text"), QStringLiteral("feedback")}},
+        service->config().maxTextLength);
     if (!request)
         qFatal("bad feedback: %s", qPrintable(request.error().message));
     return service->toolFeedback(request.value(), RequestMeta()).ok();
@@ -133,11 +138,13 @@ void tst_DecisionsPage::listsDecisionsWithDetailAndFeedback()
     const QJsonObject lookup = json(R"({"intent": "lookup", "agent": {"id": "a1"}})");
     const QJsonArray three = names({"shell", "search", "browser"});
     const QString first = select(service.service(), QStringLiteral("run-1"), lookup, three);
-    const QString chat = select(service.service(), QStringLiteral("run-2"), json(R"({"intent": "chat"})"),
-                                names({"browser", "search"}));
-    const QString second = select(service.service(), QStringLiteral("run-1"), lookup, names({"search", "browser"}));
-    QVERIFY(feedback(service.service(), first, QStringLiteral("run-1"), lookup, three, QStringLiteral("search"),
-                     QStringLiteral("positive"), QStringLiteral("found the answer at once")));
+    const QString chat = select(service.service(), QStringLiteral("run-2"),
+                                json(R"({"intent": "chat"})"), names({"browser", "search"}));
+    const QString second
+        = select(service.service(), QStringLiteral("run-1"), lookup, names({"search", "browser"}));
+    QVERIFY(feedback(service.service(), first, QStringLiteral("run-1"), lookup, three,
+                     QStringLiteral("search"), QStringLiteral("positive"),
+                     QStringLiteral("found the answer at once")));
 
     Ui::UiExecutor executor;
     DecisionsPage page(service.service(), &executor);
@@ -157,15 +164,18 @@ void tst_DecisionsPage::listsDecisionsWithDetailAndFeedback()
     QCOMPARE(cell(page, 2, Column::Candidates), QStringLiteral("3"));
     QCOMPARE(cell(page, 2, Column::SourceRules), QStringLiteral("1"));
     QCOMPARE(cell(page, 2, Column::PolicyHash), model->decision(2).policySha256.left(12));
-    QCOMPARE(cell(page, 1, Column::SelectedTool), QStringLiteral("browser"));   // no rule matched a chat
+    QCOMPARE(cell(page, 1, Column::SelectedTool),
+             QStringLiteral("browser")); // no rule matched a chat
     QCOMPARE(cell(page, 1, Column::SourceRules), QStringLiteral("0"));
-    QCOMPARE(page.findChild<QLabel *>(QStringLiteral("decisionCountLabel"))->text(), QStringLiteral("3 decision(s)"));
+    QCOMPARE(page.findChild<QLabel *>(QStringLiteral("decisionCountLabel"))->text(),
+             QStringLiteral("3 decision(s)"));
 
     // Selecting the first decision shows how it was made and its feedback.
     DecisionDetail *detail = page.detail();
     QVERIFY(!detail->hasDecision());
     QTableView *view = page.decisionView();
-    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(model->index(2, 0)).center());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->visualRect(model->index(2, 0)).center());
     QTRY_COMPARE(detail->decisionId(), first);
     QCOMPARE(page.currentDecisionId(), first);
     QCOMPARE(detail->fieldText(Field::Selected), QStringLiteral("search"));
@@ -180,13 +190,19 @@ void tst_DecisionsPage::listsDecisionsWithDetailAndFeedback()
     QTableWidget *denied = detail->deniedTable();
     QCOMPARE(denied->rowCount(), 1);
     QCOMPARE(denied->item(0, DecisionDetail::DeniedTool)->text(), QStringLiteral("shell"));
-    QVERIFY(denied->item(0, DecisionDetail::DeniedReason)->text().startsWith(QStringLiteral("deny_list")));
+    QVERIFY(denied->item(0, DecisionDetail::DeniedReason)
+                ->text()
+                .startsWith(QStringLiteral("deny_list")));
     QTableWidget *feedbackTable = detail->feedbackTable();
     QTRY_COMPARE(feedbackTable->rowCount(), 1);
-    QCOMPARE(feedbackTable->item(0, DecisionDetail::FeedbackOutcome)->text(), QStringLiteral("positive"));
+    QCOMPARE(feedbackTable->item(0, DecisionDetail::FeedbackOutcome)->text(),
+             QStringLiteral("positive"));
     QCOMPARE(feedbackTable->item(0, DecisionDetail::FeedbackRule)->text(), RuleTitle);
-    QCOMPARE(feedbackTable->item(0, DecisionDetail::FeedbackNote)->text(), QStringLiteral("found the answer at once"));
-    QVERIFY(feedbackTable->item(0, DecisionDetail::FeedbackOutcome)->toolTip().contains(QStringLiteral("tools_feedback")));
+    QCOMPARE(feedbackTable->item(0, DecisionDetail::FeedbackNote)->text(),
+             QStringLiteral("found the answer at once"));
+    QVERIFY(feedbackTable->item(0, DecisionDetail::FeedbackOutcome)
+                ->toolTip()
+                .contains(QStringLiteral("tools_feedback")));
     QVERIFY(!feedbackTable->item(0, DecisionDetail::FeedbackTime)->text().isEmpty());
 
     // A source rule link asks for the rule, with its scope, for the Rules page.
@@ -213,10 +229,11 @@ void tst_DecisionsPage::listsDecisionsWithDetailAndFeedback()
     page.setRunFilter(QStringLiteral("run-2"));
     QTRY_COMPARE(page.decisionModel()->rowCount(), 1);
     QCOMPARE(page.decisionModel()->decision(0).id, chat);
-    QVERIFY(!detail->hasDecision());   // the selected one is filtered out
+    QVERIFY(!detail->hasDecision()); // the selected one is filtered out
     page.setRunFilter(QStringLiteral("no-such-run"));
     QTRY_COMPARE(page.decisionModel()->rowCount(), 0);
-    QCOMPARE(page.findChild<QLabel *>(QStringLiteral("decisionCountLabel"))->text(), QStringLiteral("No decisions match"));
+    QCOMPARE(page.findChild<QLabel *>(QStringLiteral("decisionCountLabel"))->text(),
+             QStringLiteral("No decisions match"));
 
     // The tool and time filters.
     page.setRunFilter(QString());
@@ -227,7 +244,7 @@ void tst_DecisionsPage::listsDecisionsWithDetailAndFeedback()
     QTRY_COMPARE(page.decisionModel()->rowCount(), 3);
     page.setSince(DecisionsPage::Since::LastHour);
     QCOMPARE(page.sinceCombo()->currentText(), QStringLiteral("Last hour"));
-    QTRY_COMPARE(page.decisionModel()->rowCount(), 3);   // all were made just now
+    QTRY_COMPARE(page.decisionModel()->rowCount(), 3); // all were made just now
 }
 
 void tst_DecisionsPage::refreshesWhenADecisionIsRecorded()
@@ -236,7 +253,8 @@ void tst_DecisionsPage::refreshesWhenADecisionIsRecorded()
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     writeActiveRule(service.service());
     const QJsonObject lookup = json(R"({"intent": "lookup"})");
-    const QString first = select(service.service(), QStringLiteral("run-1"), lookup, names({"shell", "search"}));
+    const QString first
+        = select(service.service(), QStringLiteral("run-1"), lookup, names({"shell", "search"}));
 
     Ui::UiExecutor executor;
     DecisionsPage page(service.service(), &executor);
@@ -256,11 +274,12 @@ void tst_DecisionsPage::refreshesWhenADecisionIsRecorded()
     QVERIFY(!second.isEmpty());
     QTRY_COMPARE(page.decisionModel()->rowCount(), 2);
     QCOMPARE(page.decisionModel()->decision(0).id, second);
-    QCOMPARE(page.detail()->decisionId(), first);   // the selection is kept
+    QCOMPARE(page.detail()->decisionId(), first); // the selection is kept
 
     // Feedback on the selected decision refreshes its feedback table.
     QVERIFY(feedback(svc, first, QStringLiteral("run-1"), lookup, names({"shell", "search"}),
-                     QStringLiteral("search"), QStringLiteral("negative"), QStringLiteral("wrong index")));
+                     QStringLiteral("search"), QStringLiteral("negative"),
+                     QStringLiteral("wrong index")));
     QTRY_COMPARE(page.detail()->feedbackTable()->rowCount(), 1);
     QCOMPARE(page.detail()->feedbackTable()->item(0, DecisionDetail::FeedbackOutcome)->text(),
              QStringLiteral("negative"));

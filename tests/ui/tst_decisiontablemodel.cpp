@@ -10,7 +10,8 @@ using Column = DecisionTableModel::Column;
 
 namespace {
 
-const QString PolicyHash = QStringLiteral("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+const QString PolicyHash
+    = QStringLiteral("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
 
 DecisionRecord makeDecision(const QString &id, const QString &runId, const QString &selected)
 {
@@ -53,9 +54,9 @@ void tst_DecisionTableModel::startsEmptyWithNamedColumns()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), 6);
-    const QStringList expected{QStringLiteral("Time"),       QStringLiteral("Run"),
+    const QStringList expected{QStringLiteral("Time"),          QStringLiteral("Run"),
                                QStringLiteral("Selected tool"), QStringLiteral("Candidates"),
-                               QStringLiteral("Source rules"), QStringLiteral("Policy hash")};
+                               QStringLiteral("Source rules"),  QStringLiteral("Policy hash")};
     for (int section = 0; section < expected.size(); ++section)
         QCOMPARE(model.headerData(section, Qt::Horizontal).toString(), expected.at(section));
     QCOMPARE(model.headerData(int(Column::Candidates), Qt::Horizontal, Qt::TextAlignmentRole)
@@ -67,15 +68,18 @@ void tst_DecisionTableModel::showsDecisionFields()
 {
     DecisionTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    DecisionRecord second = makeDecision(QStringLiteral("d2"), QString(), QStringLiteral("browser"));
+    DecisionRecord second
+        = makeDecision(QStringLiteral("d2"), QString(), QStringLiteral("browser"));
     second.candidates = {QStringLiteral("browser")};
     second.sourceRuleIds.clear();
-    model.setDecisions({makeDecision(QStringLiteral("d1"), QStringLiteral("run-1"), QStringLiteral("search")),
-                        second});
+    model.setDecisions(
+        {makeDecision(QStringLiteral("d1"), QStringLiteral("run-1"), QStringLiteral("search")),
+         second});
 
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(cell(model, 0, Column::Time).toString(),
-             QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+             QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9))
+                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     QCOMPARE(cell(model, 0, Column::Run).toString(), QStringLiteral("run-1"));
     QCOMPARE(cell(model, 0, Column::SelectedTool).toString(), QStringLiteral("search"));
     QCOMPARE(cell(model, 0, Column::Candidates).toInt(), 3);
@@ -87,7 +91,8 @@ void tst_DecisionTableModel::showsDecisionFields()
     QCOMPARE(cell(model, 1, Column::Run).toString(), QStringLiteral("\u2014"));
     QCOMPARE(cell(model, 1, Column::Candidates).toInt(), 1);
     QCOMPARE(cell(model, 1, Column::SourceRules).toInt(), 0);
-    QCOMPARE(cell(model, 1, Column::Time, DecisionTableModel::DecisionIdRole).toString(), QStringLiteral("d2"));
+    QCOMPARE(cell(model, 1, Column::Time, DecisionTableModel::DecisionIdRole).toString(),
+             QStringLiteral("d2"));
 
     QCOMPARE(cell(model, 0, Column::Candidates, Qt::TextAlignmentRole).value<Qt::Alignment>(),
              Qt::AlignRight | Qt::AlignVCenter);
@@ -107,13 +112,15 @@ void tst_DecisionTableModel::flagsMissingSelection()
 void tst_DecisionTableModel::tooltipsCarryTheFullValues()
 {
     DecisionTableModel model;
-    model.setDecisions({makeDecision(QStringLiteral("d1"), QStringLiteral("run-1"), QStringLiteral("search"))});
+    model.setDecisions(
+        {makeDecision(QStringLiteral("d1"), QStringLiteral("run-1"), QStringLiteral("search"))});
     QVERIFY(cell(model, 0, Column::PolicyHash, Qt::ToolTipRole).toString().contains(PolicyHash));
     QCOMPARE(cell(model, 0, Column::Candidates, Qt::ToolTipRole).toString(),
              QStringLiteral("shell, search, browser"));
     QCOMPARE(cell(model, 0, Column::SourceRules, Qt::ToolTipRole).toString(),
              QStringLiteral("rule-a\nrule-b"));
-    QVERIFY(cell(model, 0, Column::Time, Qt::ToolTipRole).toString().contains(QStringLiteral("d1")));
+    QVERIFY(
+        cell(model, 0, Column::Time, Qt::ToolTipRole).toString().contains(QStringLiteral("d1")));
 }
 
 void tst_DecisionTableModel::findsRowsById()
@@ -132,7 +139,8 @@ void tst_DecisionTableModel::resetReplacesDecisions()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setDecisions({makeDecision(QStringLiteral("a"), QString(), QStringLiteral("x")),
                         makeDecision(QStringLiteral("b"), QString(), QStringLiteral("y"))});
-    model.setDecisions({makeDecision(QStringLiteral("c"), QStringLiteral("run-c"), QStringLiteral("z"))});
+    model.setDecisions(
+        {makeDecision(QStringLiteral("c"), QStringLiteral("run-c"), QStringLiteral("z"))});
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(cell(model, 0, Column::Run).toString(), QStringLiteral("run-c"));
     model.setDecisions({});

@@ -32,7 +32,8 @@ NodeRecord statusOnly(const QString &status, const QString &error = QString())
 
 } // namespace
 
-/// Nodes left unembedded on purpose read "not requested"; real failures stay errors with their reason.
+/// Nodes left unembedded on purpose read "not requested"; real failures stay errors with their
+/// reason.
 class tst_EmbeddingState : public QObject
 {
     Q_OBJECT
@@ -48,16 +49,18 @@ void tst_EmbeddingState::autoEmbedOffIsNotRequested()
 {
     Test::TempService svc;
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QJsonObject body = Test::writeBody({QJsonObject{{QStringLiteral("client_id"), QStringLiteral("quiet")},
-                                                    {QStringLiteral("type"), QStringLiteral("event")},
-                                                    {QStringLiteral("text_summary"), QStringLiteral("no vector, by choice")}}});
+    QJsonObject body = Test::writeBody(
+        {QJsonObject{{QStringLiteral("client_id"), QStringLiteral("quiet")},
+                     {QStringLiteral("type"), QStringLiteral("event")},
+                     {QStringLiteral("text_summary"), QStringLiteral("no vector, by choice")}}});
     body.insert(QStringLiteral("auto_embed"), false);
     auto request = WriteRequest::fromJson(body);
     QVERIFY(request);
     auto written = svc->write(request.value(), RequestMeta());
     QVERIFY2(written, written ? "" : qPrintable(written.error().message));
 
-    const EmbeddingState state = EmbeddingState::of(readNode(svc.service(), written.value().nodes.first().id));
+    const EmbeddingState state
+        = EmbeddingState::of(readNode(svc.service(), written.value().nodes.first().id));
     QCOMPARE(state.kind, Kind::NotRequested);
     QCOMPARE(state.text, QStringLiteral("not requested"));
     QVERIFY(!state.isError());
@@ -68,7 +71,8 @@ void tst_EmbeddingState::replayRecordsAreNotRequested()
 {
     Test::TempService svc;
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    auto request = ReplayRunStartRequest::fromJson({{QStringLiteral("goal"), QStringLiteral("answer a lookup")}});
+    auto request = ReplayRunStartRequest::fromJson(
+        {{QStringLiteral("goal"), QStringLiteral("answer a lookup")}});
     QVERIFY(request);
     auto run = svc->replayRunStart(request.value(), RequestMeta());
     QVERIFY2(run, run ? "" : qPrintable(run.error().message));
@@ -82,19 +86,20 @@ void tst_EmbeddingState::replayRecordsAreNotRequested()
 
 void tst_EmbeddingState::realFailureKeepsItsReason()
 {
-    const EmbeddingState provider = EmbeddingState::of(statusOnly(QStringLiteral("failed"),
-                                                                  QStringLiteral("provider_timeout")));
+    const EmbeddingState provider = EmbeddingState::of(
+        statusOnly(QStringLiteral("failed"), QStringLiteral("provider_timeout")));
     QCOMPARE(provider.kind, Kind::Failed);
     QVERIFY(provider.isError());
     QCOMPARE(provider.text, QStringLiteral("failed"));
     QCOMPARE(provider.detail, QStringLiteral("Error: provider_timeout"));
 
-    const EmbeddingState noText = EmbeddingState::of(statusOnly(QStringLiteral("failed"),
-                                                                QStringLiteral("no_embed_text")));
+    const EmbeddingState noText
+        = EmbeddingState::of(statusOnly(QStringLiteral("failed"), QStringLiteral("no_embed_text")));
     QVERIFY(noText.isError());
     QCOMPARE(noText.detail, QStringLiteral("Error: no_embed_text"));
 
-    QVERIFY(EmbeddingState::of(statusOnly(QStringLiteral("failed"))).detail.contains(QStringLiteral("no reason")));
+    QVERIFY(EmbeddingState::of(statusOnly(QStringLiteral("failed")))
+                .detail.contains(QStringLiteral("no reason")));
 }
 
 void tst_EmbeddingState::readyAndPendingReadAsStored()

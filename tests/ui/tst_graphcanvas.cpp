@@ -1,8 +1,8 @@
 #include "tests/support/tempservice.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlayout.h"
 #include "ui/widgets/graphstyle.h"
-#include "ui/uiexecutor.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -18,9 +18,9 @@ using MemoryGraph::Ui::GraphCanvas;
 
 namespace {
 
-const QStringList Types{QStringLiteral("event"),   QStringLiteral("entity"),
-                        QStringLiteral("topic"),   QStringLiteral("concept"),
-                        QStringLiteral("rule"),    QStringLiteral("evidence"),
+const QStringList Types{QStringLiteral("event"),     QStringLiteral("entity"),
+                        QStringLiteral("topic"),     QStringLiteral("concept"),
+                        QStringLiteral("rule"),      QStringLiteral("evidence"),
                         QStringLiteral("procedure"), QStringLiteral("self_model")};
 const QStringList Tiers{QStringLiteral("hot"), QStringLiteral("warm"), QStringLiteral("cold"),
                         QStringLiteral("archive")};
@@ -163,7 +163,7 @@ void tst_GraphCanvas::capsAtMaxNodesWithMoreMarker()
     // Exactly 300 nodes, with the source saying it held more back.
     const Graph full = makeGraph(GraphCanvas::MaxNodes);
     canvas.setGraph(full.nodes, full.edges, true);
-    QVERIFY(canvas.isLayoutPending());   // above the threshold: laid out on the worker
+    QVERIFY(canvas.isLayoutPending()); // above the threshold: laid out on the worker
     QVERIFY(waitForLayout(canvas, changed));
     QCOMPARE(canvas.nodeCount(), 300);
     QCOMPARE(countItems(canvas, GraphCanvas::NodeItemType), 300);
@@ -228,7 +228,8 @@ void tst_GraphCanvas::coloursDifferByType()
     }
     QCOMPARE(colours.size(), Types.size());
     // Unknown types share a neutral colour distinct from all known ones.
-    QVERIFY(!colours.contains(MemoryGraph::Ui::GraphStyle::typeColor(QStringLiteral("mystery")).rgb()));
+    QVERIFY(
+        !colours.contains(MemoryGraph::Ui::GraphStyle::typeColor(QStringLiteral("mystery")).rgb()));
 
     // Every colour keeps some contrast against both the light and the dark base colour.
     for (const QString &type : Types) {
@@ -299,7 +300,7 @@ void tst_GraphCanvas::selectionAndActivationSignals()
     QCOMPARE(selected.count(), 2);
     QCOMPARE(selected.last().at(0).toString(), nodeId(2));
     QCOMPARE(cleared.count(), 0);
-    canvas.selectNode(nodeId(2));   // already selected: no repeat
+    canvas.selectNode(nodeId(2)); // already selected: no repeat
     QCOMPARE(selected.count(), 2);
 
     // Double-click activates; so does Enter on the selection.
@@ -405,11 +406,13 @@ void tst_GraphCanvas::measuresThreeHundredNodes()
     const QPixmap again = canvas.grab();
     const qint64 renderOnly = repaint.elapsed();
 
-    qInfo("300 nodes, %d edges: layout %lld ms (worker), ready after %lld ms, layout+render %lld ms, "
-          "repaint %lld ms, %d labels shown",
-          canvas.edgeCount(), canvas.lastLayoutMs(), laidOut, total, renderOnly,
-          canvas.visibleLabelCount());
-    const QString path = QDir(MemoryGraph::Test::testOutputDir()).filePath(QStringLiteral("graph-canvas-300.png"));
+    qInfo(
+        "300 nodes, %d edges: layout %lld ms (worker), ready after %lld ms, layout+render %lld ms, "
+        "repaint %lld ms, %d labels shown",
+        canvas.edgeCount(), canvas.lastLayoutMs(), laidOut, total, renderOnly,
+        canvas.visibleLabelCount());
+    const QString path
+        = QDir(MemoryGraph::Test::testOutputDir()).filePath(QStringLiteral("graph-canvas-300.png"));
     QVERIFY(picture.save(path));
     qInfo("screenshot: %s", qUtf8Printable(path));
 

@@ -31,9 +31,10 @@ std::optional<QTextLayout::FormatRange> rangeAt(const QTextBlock &block, int sta
 bool isFormatted(const QTextBlock &block, int position)
 {
     const QList<QTextLayout::FormatRange> ranges = block.layout()->formats();
-    return std::any_of(ranges.cbegin(), ranges.cend(), [position](const QTextLayout::FormatRange &r) {
-        return position >= r.start && position < r.start + r.length;
-    });
+    return std::any_of(ranges.cbegin(), ranges.cend(),
+                       [position](const QTextLayout::FormatRange &r) {
+                           return position >= r.start && position < r.start + r.length;
+                       });
 }
 
 double luminance(const QColor &c)
@@ -73,7 +74,8 @@ void tst_JsonHighlighter::tokensGetTheirFormats()
     // 0         1         2         3         4         5
     // 0123456789012345678901234567890123456789012345678901234567
     // {"name": "x", "$in": [1, -2.5e3], "ok": true, "n": null}
-    QTextDocument doc(QStringLiteral("{\"name\": \"x\", \"$in\": [1, -2.5e3], \"ok\": true, \"n\": null}"));
+    QTextDocument doc(
+        QStringLiteral("{\"name\": \"x\", \"$in\": [1, -2.5e3], \"ok\": true, \"n\": null}"));
     JsonHighlighter highlighter(&doc);
     highlighter.rehighlight();
     const QTextBlock block = doc.firstBlock();
@@ -99,7 +101,8 @@ void tst_JsonHighlighter::tokensGetTheirFormats()
         const auto range = rangeAt(block, e.start);
         QVERIFY2(range.has_value(), qPrintable(QStringLiteral("no format at %1").arg(e.start)));
         QCOMPARE(range->length, e.length);
-        QCOMPARE(range->format.foreground().color(), highlighter.format(e.token).foreground().color());
+        QCOMPARE(range->format.foreground().color(),
+                 highlighter.format(e.token).foreground().color());
         QCOMPARE(range->format.fontWeight(), highlighter.format(e.token).fontWeight());
     }
     QCOMPARE(block.layout()->formats().size(), qsizetype(std::size(expected)));
@@ -137,13 +140,13 @@ void tst_JsonHighlighter::stringsHandleEscapesAndStayStrings()
 
     const auto key = rangeAt(block, 1);
     QVERIFY(key);
-    QCOMPARE(key->length, 6);   // "a\"b" including the escaped quote
+    QCOMPARE(key->length, 6); // "a\"b" including the escaped quote
     QCOMPARE(key->format.foreground(), highlighter.format(Token::Key).foreground());
 
     const int valueStart = int(text.indexOf(QStringLiteral("\"true")));
     const auto value = rangeAt(block, valueStart);
     QVERIFY(value);
-    QCOMPARE(value->length, 9);   // "true \\" — a literal's name inside a string is a string
+    QCOMPARE(value->length, 9); // "true \\" — a literal's name inside a string is a string
     QCOMPARE(value->format.foreground(), highlighter.format(Token::String).foreground());
 
     // A $-string that is a value, not a key, is a plain string.
@@ -167,7 +170,8 @@ void tst_JsonHighlighter::unterminatedStringRunsToLineEnd()
 
 void tst_JsonHighlighter::multiLineDocument()
 {
-    QTextDocument doc(QStringLiteral("{\n    \"$and\": [\n        {\"x\": -1},\n        false\n    ]\n}"));
+    QTextDocument doc(
+        QStringLiteral("{\n    \"$and\": [\n        {\"x\": -1},\n        false\n    ]\n}"));
     JsonHighlighter highlighter(&doc);
     highlighter.rehighlight();
     QTextBlock line = doc.findBlockByNumber(1);
@@ -192,11 +196,12 @@ void tst_JsonHighlighter::coloursAreReadableOnBothThemes()
     QTextDocument doc;
     JsonHighlighter highlighter(&doc);
     const QColor lightBase(Qt::white);
-    const QColor darkBase(0x1f, 0x21, 0x24);   // ui/theme.cpp's Base colour
+    const QColor darkBase(0x1f, 0x21, 0x24); // ui/theme.cpp's Base colour
     for (int t = 0; t < int(Token::Count); ++t) {
         highlighter.setDarkTheme(false);
         const double light = contrast(highlighter.format(Token(t)).foreground().color(), lightBase);
-        QVERIFY2(light >= 4.5, qPrintable(QStringLiteral("token %1 on light: %2").arg(t).arg(light)));
+        QVERIFY2(light >= 4.5,
+                 qPrintable(QStringLiteral("token %1 on light: %2").arg(t).arg(light)));
         highlighter.setDarkTheme(true);
         const double dark = contrast(highlighter.format(Token(t)).foreground().color(), darkBase);
         QVERIFY2(dark >= 4.5, qPrintable(QStringLiteral("token %1 on dark: %2").arg(t).arg(dark)));

@@ -147,16 +147,20 @@ void tst_MainWindow::serverLogShowsAppendedRequests()
     MainWindow window(service.service());
     Ui::ServerPage *page = window.serverPage();
 
-    page->appendRequest(makeRequest(QStringLiteral("/v1/memory/write"), 200, QStringLiteral("req-1")));
-    page->appendRequest(makeRequest(QStringLiteral("/v1/memory/recall"), 400, QStringLiteral("req-2")));
+    page->appendRequest(
+        makeRequest(QStringLiteral("/v1/memory/write"), 200, QStringLiteral("req-1")));
+    page->appendRequest(
+        makeRequest(QStringLiteral("/v1/memory/recall"), 400, QStringLiteral("req-2")));
 
     QTableView *view = page->requestLogView();
     QTRY_COMPARE(view->model()->rowCount(), 2);
     using Column = Ui::RequestLogModel::Column;
     const QAbstractItemModel *model = view->model();
     // Newest first.
-    QCOMPARE(model->data(model->index(0, int(Column::RequestId))).toString(), QStringLiteral("req-2"));
-    QCOMPARE(model->data(model->index(0, int(Column::Path))).toString(), QStringLiteral("/v1/memory/recall"));
+    QCOMPARE(model->data(model->index(0, int(Column::RequestId))).toString(),
+             QStringLiteral("req-2"));
+    QCOMPARE(model->data(model->index(0, int(Column::Path))).toString(),
+             QStringLiteral("/v1/memory/recall"));
     QCOMPARE(model->data(model->index(0, int(Column::Status))).toInt(), 400);
     QCOMPARE(model->data(model->index(1, int(Column::Method))).toString(), QStringLiteral("POST"));
     auto *summary = page->findChild<QLabel *>(QStringLiteral("logSummaryLabel"));
@@ -264,9 +268,11 @@ void tst_MainWindow::sampleMemoriesAppearOnMemoryPage()
     page->nodeView()->selectRow(row);
     Ui::NodeInspector *inspector = page->inspector();
     QTRY_COMPARE(inspector->titleText(), KnownTitle);
-    QCOMPARE(inspector->fieldText(QStringLiteral("client_id")), QStringLiteral("rule-escalate-enterprise-sync"));
+    QCOMPARE(inspector->fieldText(QStringLiteral("client_id")),
+             QStringLiteral("rule-escalate-enterprise-sync"));
     QCOMPARE(inspector->fieldText(QStringLiteral("type")), QStringLiteral("rule"));
-    QCOMPARE(inspector->fieldText(QStringLiteral("owner_team_id")), QStringLiteral("support-tier2"));
+    QCOMPARE(inspector->fieldText(QStringLiteral("owner_team_id")),
+             QStringLiteral("support-tier2"));
     QVERIFY(inspector->slotsText().contains(QStringLiteral("\"rule_scope\": \"global\"")));
     QVERIFY(inspector->slotsText().contains(QStringLiteral("\"rule_meta\"")));
     QCOMPARE(inspector->edgeRowCount(), 1);
@@ -299,9 +305,12 @@ void tst_MainWindow::sampleMemoriesAppearOnMemoryPage()
     // Screenshots: the Server page with a running listener and a few requests, and the Memory page.
     Ui::ServerPage *server = window.serverPage();
     server->onServerStarted(QStringLiteral("127.0.0.1"), 8080);
-    server->appendRequest(makeRequest(QStringLiteral("/v1/memory/write"), 200, QStringLiteral("4f1c2a9e-6b0d-4c55-9a51-2d7f0f3b8e11")));
-    server->appendRequest(makeRequest(QStringLiteral("/v1/memory/recall_text"), 200, QStringLiteral("a3e0b6c4-19d2-4f7a-8c3e-5b9d7e21f604")));
-    server->appendRequest(makeRequest(QStringLiteral("/v1/memory/rules/evaluate"), 400, QStringLiteral("0d9b7c13-2e4f-4a86-b1c0-77e5f9a2c3d8")));
+    server->appendRequest(makeRequest(QStringLiteral("/v1/memory/write"), 200,
+                                      QStringLiteral("4f1c2a9e-6b0d-4c55-9a51-2d7f0f3b8e11")));
+    server->appendRequest(makeRequest(QStringLiteral("/v1/memory/recall_text"), 200,
+                                      QStringLiteral("a3e0b6c4-19d2-4f7a-8c3e-5b9d7e21f604")));
+    server->appendRequest(makeRequest(QStringLiteral("/v1/memory/rules/evaluate"), 400,
+                                      QStringLiteral("0d9b7c13-2e4f-4a86-b1c0-77e5f9a2c3d8")));
     QTRY_COMPARE(server->requestLogModel()->rowCount(), 3);
     QVERIFY(saveShot(&window, QStringLiteral("memory-page.png")));
     window.showPage(MainWindow::Page::Server);
@@ -323,10 +332,11 @@ void tst_MainWindow::pagesThroughLargeScopes()
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     QJsonArray bulk;
     for (int i = 0; i < 230; ++i) {
-        bulk.append(QJsonObject{{QStringLiteral("client_id"), QStringLiteral("bulk-%1").arg(i)},
-                                {QStringLiteral("type"), QStringLiteral("event")},
-                                {QStringLiteral("title"), QStringLiteral("Bulk event %1").arg(i)},
-                                {QStringLiteral("text_summary"), QStringLiteral("Imported log line %1").arg(i)}});
+        bulk.append(QJsonObject{
+            {QStringLiteral("client_id"), QStringLiteral("bulk-%1").arg(i)},
+            {QStringLiteral("type"), QStringLiteral("event")},
+            {QStringLiteral("title"), QStringLiteral("Bulk event %1").arg(i)},
+            {QStringLiteral("text_summary"), QStringLiteral("Imported log line %1").arg(i)}});
     }
     QJsonObject body = Test::writeBody(bulk, {}, QStringLiteral("bulk import"));
     body.insert(QStringLiteral("scope"), QStringLiteral("bulk"));
@@ -386,8 +396,10 @@ void tst_MainWindow::darkPaletteScreenshots()
     QVERIFY(saveShot(&window, QStringLiteral("memory-page-dark.png")));
 
     window.showPage(MainWindow::Page::Server);
-    window.serverPage()->appendRequest(makeRequest(QStringLiteral("/v1/memory/write"), 200, QStringLiteral("req-dark-1")));
-    window.serverPage()->appendRequest(makeRequest(QStringLiteral("/v1/memory/recall"), 503, QStringLiteral("req-dark-2")));
+    window.serverPage()->appendRequest(
+        makeRequest(QStringLiteral("/v1/memory/write"), 200, QStringLiteral("req-dark-1")));
+    window.serverPage()->appendRequest(
+        makeRequest(QStringLiteral("/v1/memory/recall"), 503, QStringLiteral("req-dark-2")));
     QTRY_COMPARE(window.serverPage()->requestLogModel()->rowCount(), 2);
     QVERIFY(saveShot(&window, QStringLiteral("server-page-dark.png")));
 }

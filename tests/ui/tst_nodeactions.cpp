@@ -2,12 +2,12 @@
 #include "ui/models/nodetablemodel.h"
 #include "ui/pages/graphpage.h"
 #include "ui/pages/memorypage.h"
-#include "ui/widgets/graphcanvas.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/activatedialog.h"
 #include "ui/widgets/forgetdialog.h"
+#include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/nodeactions.h"
 #include "ui/widgets/nodeeditdialog.h"
-#include "ui/uiexecutor.h"
 
 #include <QAction>
 #include <QApplication>
@@ -43,7 +43,8 @@ QProcessEnvironment noEmbeddings()
     return env;
 }
 
-QJsonObject node(const QString &clientId, const QString &tier, const QString &type = QStringLiteral("event"))
+QJsonObject node(const QString &clientId, const QString &tier,
+                 const QString &type = QStringLiteral("event"))
 {
     return {{QStringLiteral("client_id"), clientId},
             {QStringLiteral("type"), type},
@@ -56,7 +57,8 @@ QJsonObject node(const QString &clientId, const QString &tier, const QString &ty
 /// Writes nodes through the facade; returns client_id -> id.
 QHash<QString, QString> writeNodes(MemoryService *service, const QJsonArray &nodes)
 {
-    const auto request = WriteRequest::fromJson(Test::writeBody(nodes), service->config().maxTextLength);
+    const auto request
+        = WriteRequest::fromJson(Test::writeBody(nodes), service->config().maxTextLength);
     if (!request)
         qFatal("bad write body: %s", qPrintable(request.error().message));
     const auto written = service->write(request.value(), RequestMeta());
@@ -99,15 +101,20 @@ private slots:
 void tst_NodeActions::actionsFollowTheNodesTier()
 {
     Test::TempService svc(noEmbeddings());
-    const auto ids = writeNodes(svc.service(), {node("a", "archive"), node("c", "cold"), node("w", "warm"),
-                                                node("h", "hot")});
+    const auto ids = writeNodes(svc.service(), {node("a", "archive"), node("c", "cold"),
+                                                node("w", "warm"), node("h", "hot")});
     QWidget parent;
     Ui::UiExecutor executor;
     NodeActions actions(svc.service(), &executor, &parent);
     for (QAction *action : actions.actions())
         QVERIFY2(!action->isEnabled(), qPrintable(action->objectName()));
 
-    struct Case { const char *clientId; bool warm; bool hot; };
+    struct Case
+    {
+        const char *clientId;
+        bool warm;
+        bool hot;
+    };
     for (const Case &c : {Case{"a", true, true}, Case{"c", true, true}, Case{"w", false, true},
                           Case{"h", false, false}}) {
         actions.setNode(stored(svc.service(), ids.value(QLatin1String(c.clientId))));
@@ -133,7 +140,7 @@ void tst_NodeActions::rehydrateActionMovesTheNode()
     QSignalSpy done(&actions, &NodeActions::succeeded);
     actions.rehydrateHotAction()->trigger();
     QVERIFY(actions.isBusy());
-    QVERIFY(!actions.editAction()->isEnabled());   // one change at a time
+    QVERIFY(!actions.editAction()->isEnabled()); // one change at a time
     QVERIFY(done.wait(kWaitMs));
     QVERIFY(!actions.isBusy());
     QCOMPARE(stored(svc.service(), ids.value("a")).tier, QStringLiteral("hot"));
@@ -178,7 +185,7 @@ void tst_NodeActions::editDialogValidatesSlotsAndChangesTheNode()
     QCOMPARE(n.title, QStringLiteral("Renamed by the operator"));
     QCOMPARE(n.tier, QStringLiteral("cold"));
     QCOMPARE(n.slotData, (QJsonObject{{QStringLiteral("pin"), true}}));
-    QCOMPARE(n.textSummary, QStringLiteral("summary of e"));   // untouched fields stay
+    QCOMPARE(n.textSummary, QStringLiteral("summary of e")); // untouched fields stay
     const CommitRecord commit = latestCommit(svc.service());
     QCOMPARE(commit.kind, QStringLiteral("node_edit"));
     QCOMPARE(commit.actor, NodeActions::operatorActor());
@@ -199,7 +206,8 @@ void tst_NodeActions::activationDialogRecordsTheOutcome()
     QVERIFY(dialog);
     QCOMPARE(dialog->outcome(), QStringLiteral("neutral"));
     QVERIFY(dialog->activate());
-    dialog->outcomeCombo()->setCurrentIndex(dialog->outcomeCombo()->findData(QStringLiteral("positive")));
+    dialog->outcomeCombo()->setCurrentIndex(
+        dialog->outcomeCombo()->findData(QStringLiteral("positive")));
     dialog->activateCheck()->setChecked(false);
     dialog->reasonEdit()->setText(QStringLiteral("answered the question"));
     QSignalSpy done(&actions, &NodeActions::succeeded);
@@ -232,7 +240,8 @@ void tst_NodeActions::failureIsReported()
     QSignalSpy failed(&actions, &NodeActions::failed);
     actions.submitEdit(edit);
     QVERIFY(failed.wait(kWaitMs));
-    QVERIFY(failed.first().first().toString().contains(QStringLiteral("invalid_private_rule_owner")));
+    QVERIFY(
+        failed.first().first().toString().contains(QStringLiteral("invalid_private_rule_owner")));
     auto *box = parent.findChild<QMessageBox *>(QStringLiteral("nodeActionErrorBox"));
     QVERIFY(box);
     QVERIFY(box->text().contains(QStringLiteral("invalid_private_rule_owner")));
@@ -263,14 +272,19 @@ void tst_NodeActions::deleteKeyForgetsNodeFromTheTable()
     QTest::keyClick(page.nodeView(), Qt::Key_Delete);
     auto *dialog = qobject_cast<ForgetDialog *>(page.nodeActions()->openDialog());
     QVERIFY2(dialog, "Delete in the node table opens the forget confirmation");
-    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("forgetQuestion"))->text().contains(QStringLiteral("Title of drop")));
+    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("forgetQuestion"))
+                ->text()
+                .contains(QStringLiteral("Title of drop")));
     dialog->reasonEdit()->setText(QStringLiteral("duplicate"));
     dialog->findChild<QPushButton *>(QStringLiteral("forgetButton"))->click();
 
     QTRY_COMPARE_WITH_TIMEOUT(page.nodeModel()->rowCount(), 1, kWaitMs);
     QCOMPARE(page.nodeModel()->rowOf(dropId), -1);
     QVERIFY(page.nodeModel()->rowOf(ids.value("keep")) >= 0);
-    QCOMPARE(svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), dropId).error().status, 404);
+    QCOMPARE(svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), dropId)
+                 .error()
+                 .status,
+             404);
     QVERIFY(page.actionStatusText().contains(QStringLiteral("Title of drop")));
     const CommitRecord commit = latestCommit(svc.service());
     QCOMPARE(commit.kind, QStringLiteral("node_forget"));
@@ -283,10 +297,12 @@ void tst_NodeActions::graphPageActsOnTheSelectedCanvasNode()
     const auto ids = writeNodes(svc.service(), {node("centre", "cold"), node("leaf", "hot")});
     const auto linked = WriteRequest::fromJson(
         {{QStringLiteral("input_text"), QStringLiteral("link")},
-         {QStringLiteral("edges"), QJsonArray{QJsonObject{
-              {QStringLiteral("type"), QStringLiteral("related_to")},
-              {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"), QStringLiteral("centre")}}},
-              {QStringLiteral("dst"), QJsonObject{{QStringLiteral("client_id"), QStringLiteral("leaf")}}}}}}},
+         {QStringLiteral("edges"),
+          QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("related_to")},
+                                 {QStringLiteral("src"), QJsonObject{{QStringLiteral("client_id"),
+                                                                      QStringLiteral("centre")}}},
+                                 {QStringLiteral("dst"), QJsonObject{{QStringLiteral("client_id"),
+                                                                      QStringLiteral("leaf")}}}}}}},
         svc->config().maxTextLength);
     QVERIFY(linked && svc->write(linked.value(), RequestMeta()));
 
@@ -306,7 +322,8 @@ void tst_NodeActions::graphPageActsOnTheSelectedCanvasNode()
     page.nodeActions()->rehydrateWarmAction()->trigger();
     QVERIFY(done.wait(kWaitMs));
     QCOMPARE(stored(svc.service(), ids.value("centre")).tier, QStringLiteral("warm"));
-    QTRY_COMPARE_WITH_TIMEOUT(page.canvas()->node(ids.value("centre")).tier, QStringLiteral("warm"), kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(page.canvas()->node(ids.value("centre")).tier, QStringLiteral("warm"),
+                              kWaitMs);
     QTRY_VERIFY_WITH_TIMEOUT(!page.nodeActions()->rehydrateWarmAction()->isEnabled(), kWaitMs);
 
     // Forgetting the centre leaves nothing to draw around.

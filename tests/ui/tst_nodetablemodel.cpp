@@ -57,11 +57,10 @@ void tst_NodeTableModel::startsEmptyWithNamedColumns()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), 9);
-    const QStringList expected{QStringLiteral("Title"),     QStringLiteral("Type"),
-                               QStringLiteral("Tier"),      QStringLiteral("Lane"),
-                               QStringLiteral("Owner"),     QStringLiteral("Embedding"),
-                               QStringLiteral("Updated"),   QStringLiteral("Client id"),
-                               QStringLiteral("Id")};
+    const QStringList expected{
+        QStringLiteral("Title"),   QStringLiteral("Type"),      QStringLiteral("Tier"),
+        QStringLiteral("Lane"),    QStringLiteral("Owner"),     QStringLiteral("Embedding"),
+        QStringLiteral("Updated"), QStringLiteral("Client id"), QStringLiteral("Id")};
     for (int section = 0; section < expected.size(); ++section)
         QCOMPARE(model.headerData(section, Qt::Horizontal).toString(), expected.at(section));
 }
@@ -83,10 +82,12 @@ void tst_NodeTableModel::showsNodeFields()
     QCOMPARE(cell(model, 0, Column::Owner).toString(), QStringLiteral("support-agent"));
     QCOMPARE(cell(model, 0, Column::Embedding).toString(), QStringLiteral("ready"));
     QCOMPARE(cell(model, 0, Column::Updated).toString(),
-             QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+             QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9))
+                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     QCOMPARE(cell(model, 0, Column::ClientId).toString(), QStringLiteral("client-n1"));
     QCOMPARE(cell(model, 0, Column::Id).toString(), QStringLiteral("n1"));
-    QCOMPARE(cell(model, 1, Column::Type, NodeTableModel::NodeIdRole).toString(), QStringLiteral("n2"));
+    QCOMPARE(cell(model, 1, Column::Type, NodeTableModel::NodeIdRole).toString(),
+             QStringLiteral("n2"));
     QCOMPARE(model.node(1).title, QStringLiteral("Second"));
     QVERIFY(!cell(model, 0, Column::Embedding, Qt::ForegroundRole).isValid());
 }
@@ -119,10 +120,13 @@ void tst_NodeTableModel::notRequestedEmbeddingIsNotAnError()
 
     QCOMPARE(cell(model, 0, Column::Embedding).toString(), QStringLiteral("not requested"));
     QCOMPARE(cell(model, 1, Column::Embedding).toString(), QStringLiteral("failed"));
-    const QColor quietColour = cell(model, 0, Column::Embedding, Qt::ForegroundRole).value<QBrush>().color();
-    const QColor failedColour = cell(model, 1, Column::Embedding, Qt::ForegroundRole).value<QBrush>().color();
+    const QColor quietColour
+        = cell(model, 0, Column::Embedding, Qt::ForegroundRole).value<QBrush>().color();
+    const QColor failedColour
+        = cell(model, 1, Column::Embedding, Qt::ForegroundRole).value<QBrush>().color();
     QVERIFY(quietColour != failedColour);
-    QCOMPARE(cell(model, 1, Column::Embedding, Qt::ToolTipRole).toString(), QStringLiteral("Error: provider_timeout"));
+    QCOMPARE(cell(model, 1, Column::Embedding, Qt::ToolTipRole).toString(),
+             QStringLiteral("Error: provider_timeout"));
 }
 
 void tst_NodeTableModel::ownerFallsBackToTeamThenDash()

@@ -44,9 +44,10 @@ QProcessEnvironment quietEnv()
 /// Writes one node through the facade on a worker thread, as an HTTP request would.
 bool writeFromAnotherThread(MemoryService *svc, const QString &clientId)
 {
-    const QJsonObject node{{QStringLiteral("client_id"), clientId},
-                           {QStringLiteral("type"), QStringLiteral("event")},
-                           {QStringLiteral("text_summary"), QStringLiteral("written while the page is open")}};
+    const QJsonObject node{
+        {QStringLiteral("client_id"), clientId},
+        {QStringLiteral("type"), QStringLiteral("event")},
+        {QStringLiteral("text_summary"), QStringLiteral("written while the page is open")}};
     QFuture<bool> written = QtConcurrent::run([svc, node]() {
         auto request = WriteRequest::fromJson(Test::writeBody({node}));
         return request && svc->write(request.value(), RequestMeta()).ok();
@@ -70,7 +71,8 @@ bool waitForScope(const QString &name, const std::function<QString()> &currentSc
 {
     const bool ok = QTest::qWaitFor([&]() { return currentScope() == kScope; }, kWaitMs);
     if (!ok)
-        qWarning("%s never showed the scope (it shows \"%s\")", qPrintable(name), qPrintable(currentScope()));
+        qWarning("%s never showed the scope (it shows \"%s\")", qPrintable(name),
+                 qPrintable(currentScope()));
     return ok;
 }
 
@@ -101,7 +103,8 @@ void tst_PageSkeleton::pagesPickUpAScopeWrittenWhileOpen()
     replay.show();
     audit.show();
     // The empty store lists no scope yet.
-    QVERIFY(QTest::qWaitFor([&]() { return !replay.scopePicker()->comboBox()->isEnabled(); }, kWaitMs));
+    QVERIFY(
+        QTest::qWaitFor([&]() { return !replay.scopePicker()->comboBox()->isEnabled(); }, kWaitMs));
     QVERIFY(replay.currentScope().isEmpty());
 
     QVERIFY(writeFromAnotherThread(svc.service(), QStringLiteral("first")));
@@ -117,8 +120,9 @@ void tst_PageSkeleton::pagesPickUpAScopeWrittenWhileOpen()
     QVERIFY(QTest::qWaitFor([&]() { return replay.runModel()->rowCount() == 1; }, kWaitMs));
     QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 2; }, kWaitMs));
 
-    QCoreApplication::processEvents();   // let the labels that just changed lay out first
-    replay.grab().save(QDir(Test::testOutputDir()).filePath(QStringLiteral("pageskeleton-replay.png")));
+    QCoreApplication::processEvents(); // let the labels that just changed lay out first
+    replay.grab().save(
+        QDir(Test::testOutputDir()).filePath(QStringLiteral("pageskeleton-replay.png")));
 }
 
 void tst_PageSkeleton::auditFollowsNewCommits()
@@ -184,10 +188,10 @@ void tst_PageSkeleton::aPageClosedWhileLoadingDropsItsAnswers()
         auto page = std::make_unique<AuditPage>(svc.service(), &executor);
         page->refresh();
         page->verifyChain();
-        page.reset();   // its calls are still on their way
+        page.reset(); // its calls are still on their way
     }
     executor.waitForDone();
-    QTest::qWait(50);   // answers queued for the gone pages would arrive here
+    QTest::qWait(50); // answers queued for the gone pages would arrive here
     QVERIFY(svc->listScopes().size() == 1);
 }
 

@@ -4,8 +4,8 @@
 #include "tests/support/tempservice.h"
 #include "ui/models/seedtablemodel.h"
 #include "ui/pages/recallpage.h"
-#include "ui/widgets/layeredcontextview.h"
 #include "ui/uiexecutor.h"
+#include "ui/widgets/layeredcontextview.h"
 
 #include <QJsonArray>
 #include <QPushButton>
@@ -25,15 +25,19 @@ QString s(const char *text)
 
 bool writeShared(MemoryService *svc)
 {
-    const auto node = [](const char *cid, const char *type, const char *title, const char *summary) {
-        QJsonObject n{{s("client_id"), s(cid)}, {s("type"), s(type)}, {s("text_summary"), s(summary)},
-                      {s("memory_lane"), s("shared")}};
-        if (title)
-            n.insert(s("title"), s(title));
-        return n;
-    };
-    auto req = WriteRequest::fromJson(writeBody({node("billing", "entity", "Billing service", "bills customers"),
-                                                 node("deploy", "event", nullptr, "billing deploy failed on staging")}));
+    const auto node
+        = [](const char *cid, const char *type, const char *title, const char *summary) {
+              QJsonObject n{{s("client_id"), s(cid)},
+                            {s("type"), s(type)},
+                            {s("text_summary"), s(summary)},
+                            {s("memory_lane"), s("shared")}};
+              if (title)
+                  n.insert(s("title"), s(title));
+              return n;
+          };
+    auto req = WriteRequest::fromJson(
+        writeBody({node("billing", "entity", "Billing service", "bills customers"),
+                   node("deploy", "event", nullptr, "billing deploy failed on staging")}));
     return req && svc->write(req.value(), {}) && svc->waitForEmbeddings(10000);
 }
 

@@ -1,16 +1,16 @@
 #include "tests/support/tempservice.h"
 #include "ui/mainwindow.h"
+#include "ui/models/nodetablemodel.h"
 #include "ui/models/rankedtablemodel.h"
 #include "ui/models/seedtablemodel.h"
 #include "ui/pages/graphpage.h"
 #include "ui/pages/memorypage.h"
 #include "ui/pages/recallpage.h"
 #include "ui/theme.h"
-#include "ui/models/nodetablemodel.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/uiexecutor.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -97,7 +97,7 @@ private Q_SLOTS:
     void recallShowsSeedsContextAndSubgraph();
     void reportsMissingEmbeddingProvider();
     void graphPageShowsSampleNeighbourhood();
-    void darkPaletteScreenshots();   // last: it switches the whole application to the dark palette
+    void darkPaletteScreenshots(); // last: it switches the whole application to the dark palette
 };
 
 void tst_RecallPage::shortcutsReachNewPages()
@@ -144,14 +144,15 @@ void tst_RecallPage::knobsAreSentOnlyWhenPinned()
     auto *maxNodes = page.findChild<QSpinBox *>(QStringLiteral("max_nodesSpin"));
     auto *minWeight = page.findChild<QDoubleSpinBox *>(QStringLiteral("min_edge_weightSpin"));
     QVERIFY(limit && maxNodes && minWeight);
-    QCOMPARE(limit->value(), 24);      // strict_edges, spec §4.3.1
+    QCOMPARE(limit->value(), 24); // strict_edges, spec §4.3.1
     QCOMPARE(maxNodes->value(), 60);
     QCOMPARE(minWeight->value(), 0.2);
     QJsonObject body = page.requestBody();
     QCOMPARE(body.value(QStringLiteral("query_text")).toString(), QStringLiteral("token cache"));
-    for (const char *key : {"limit", "neighborhood_hops", "max_nodes", "max_edges", "ranked_limit",
-                            "min_edge_weight", "min_edge_confidence", "context_token_budget",
-                            "context_char_budget", "context_compaction_profile", "consumer_agent_id"})
+    for (const char *key :
+         {"limit", "neighborhood_hops", "max_nodes", "max_edges", "ranked_limit", "min_edge_weight",
+          "min_edge_confidence", "context_token_budget", "context_char_budget",
+          "context_compaction_profile", "consumer_agent_id"})
         QVERIFY2(!body.contains(QLatin1String(key)), key);
 
     // Editing a knob pins just that one.
@@ -189,10 +190,12 @@ void tst_RecallPage::knobsAreSentOnlyWhenPinned()
     page.findChild<QSpinBox *>(QStringLiteral("tokenBudgetSpin"))->setValue(300);
     auto *compaction = page.findChild<QComboBox *>(QStringLiteral("compactionCombo"));
     compaction->setCurrentIndex(compaction->findData(QStringLiteral("aggressive")));
-    page.findChild<QLineEdit *>(QStringLiteral("consumerAgentEdit"))->setText(QStringLiteral("agent-7"));
+    page.findChild<QLineEdit *>(QStringLiteral("consumerAgentEdit"))
+        ->setText(QStringLiteral("agent-7"));
     body = page.requestBody();
     QCOMPARE(body.value(QStringLiteral("context_token_budget")).toInt(), 300);
-    QCOMPARE(body.value(QStringLiteral("context_compaction_profile")).toString(), QStringLiteral("aggressive"));
+    QCOMPARE(body.value(QStringLiteral("context_compaction_profile")).toString(),
+             QStringLiteral("aggressive"));
     QCOMPARE(body.value(QStringLiteral("consumer_agent_id")).toString(), QStringLiteral("agent-7"));
     QVERIFY(!body.contains(QStringLiteral("context_char_budget")));
 
@@ -234,7 +237,9 @@ void tst_RecallPage::recallShowsSeedsContextAndSubgraph()
     // Ranked entries are named.
     QVERIFY(page->rankedModel()->rowCount() > 0);
     using RankedColumn = Ui::RankedTableModel::Column;
-    const QString firstRanked = page->rankedModel()->data(page->rankedModel()->index(0, int(RankedColumn::Title))).toString();
+    const QString firstRanked = page->rankedModel()
+                                    ->data(page->rankedModel()->index(0, int(RankedColumn::Title)))
+                                    .toString();
     QVERIFY(!firstRanked.isEmpty());
     QVERIFY(firstRanked != page->rankedModel()->entry(0).id);
 
@@ -242,10 +247,12 @@ void tst_RecallPage::recallShowsSeedsContextAndSubgraph()
     QVERIFY(!page->contextText().isEmpty());
     auto *contextEdit = page->findChild<QPlainTextEdit *>(QStringLiteral("contextEdit"));
     QVERIFY(contextEdit && contextEdit->isReadOnly());
-    const QRegularExpression sizePattern(QStringLiteral("^([\\d,]+) chars \u2248 ([\\d,]+) tokens"));
+    const QRegularExpression sizePattern(
+        QStringLiteral("^([\\d,]+) chars \u2248 ([\\d,]+) tokens"));
     const QRegularExpressionMatch size = sizePattern.match(page->contextSizeText());
     QVERIFY2(size.hasMatch(), qPrintable(page->contextSizeText()));
-    QCOMPARE(QString(size.captured(1)).remove(QLatin1Char(',')).toInt(), int(page->contextText().size()));
+    QCOMPARE(QString(size.captured(1)).remove(QLatin1Char(',')).toInt(),
+             int(page->contextText().size()));
 
     // The subgraph is drawn and the best seed is in the inspector.
     Ui::GraphCanvas *canvas = page->graphCanvas();
@@ -295,7 +302,8 @@ void tst_RecallPage::recallShowsSeedsContextAndSubgraph()
     // "Show in graph" from the inspector jumps to the Graph page centred on that node.
     QTRY_VERIFY(!page->inspector()->nodeId().isEmpty());
     const QString shown = page->inspector()->nodeId();
-    auto *button = page->inspector()->findChild<QAbstractButton *>(QStringLiteral("showInGraphButton"));
+    auto *button
+        = page->inspector()->findChild<QAbstractButton *>(QStringLiteral("showInGraphButton"));
     QVERIFY(button && button->isVisible());
     QTest::mouseClick(button, Qt::LeftButton);
     QCOMPARE(window.currentPage(), MainWindow::Page::Graph);
@@ -321,7 +329,8 @@ void tst_RecallPage::reportsMissingEmbeddingProvider()
     QVERIFY(runQuery(&page, QStringLiteral("anything"), &ok));
     QVERIFY(!ok);
     QCOMPARE(page.errorCode(), QStringLiteral("no_embedding_provider"));
-    QVERIFY2(page.statusText().contains(QStringLiteral("no_embedding_provider")), qPrintable(page.statusText()));
+    QVERIFY2(page.statusText().contains(QStringLiteral("no_embedding_provider")),
+             qPrintable(page.statusText()));
     QVERIFY(page.statusText().contains(QStringLiteral("EMBEDDING_PROVIDER")));
     QCOMPARE(page.seedModel()->rowCount(), 0);
     QVERIFY(page.contextText().isEmpty());
@@ -353,7 +362,7 @@ void tst_RecallPage::graphPageShowsSampleNeighbourhood()
     QTRY_COMPARE(memory->inspector()->titleText(), CustomerTitle);
     auto *action = memory->nodeView()->findChild<QAction *>(QStringLiteral("showInGraphAction"));
     QVERIFY(action);
-    QVERIFY(memory->nodeView()->actions().contains(action));   // also in the context menu
+    QVERIFY(memory->nodeView()->actions().contains(action)); // also in the context menu
     action->trigger();
 
     QCOMPARE(window.currentPage(), MainWindow::Page::Graph);
@@ -395,7 +404,8 @@ void tst_RecallPage::graphPageShowsSampleNeighbourhood()
     search->setFocus();
     QTest::keyClicks(search, QStringLiteral("token cache"));
     QTest::keyClick(search, Qt::Key_Return);
-    QTRY_COMPARE(graph->inspector()->titleText(), QStringLiteral("Workaround: clear the local token cache"));
+    QTRY_COMPARE(graph->inspector()->titleText(),
+                 QStringLiteral("Workaround: clear the local token cache"));
     QTRY_COMPARE(graph->searchResults()->count(), 1);
     QCOMPARE(canvas->selectedNodeId(), graph->centreNodeId());
 
@@ -413,7 +423,7 @@ void tst_RecallPage::graphPageShowsSampleNeighbourhood()
     QTRY_VERIFY(graph->statusText().contains(QStringLiteral("(3 hops)")));
     QVERIFY(canvas->nodeCount() > twoHops);
     QTRY_COMPARE(graph->inspector()->titleText(), CustomerTitle);
-    QTRY_COMPARE(graph->searchResults()->count(), 17);   // a pasted id lists every node
+    QTRY_COMPARE(graph->searchResults()->count(), 17); // a pasted id lists every node
     QVERIFY(saveShot(&window, QStringLiteral("graph-page.png")));
 
     // An unknown id says so instead of drawing nothing silently.
@@ -447,7 +457,8 @@ void tst_RecallPage::darkPaletteScreenshots()
     // The escalation policy's neighbourhood includes the private rule (lock badge).
     int row = -1;
     QTRY_VERIFY(window.memoryPage()->nodeModel()->rowCount() >= 15);
-    const QString policyId = rowTitle(window.memoryPage()->nodeModel(), QStringLiteral("Escalation policy"), &row);
+    const QString policyId
+        = rowTitle(window.memoryPage()->nodeModel(), QStringLiteral("Escalation policy"), &row);
     QVERIFY(row >= 0);
     Ui::GraphPage *graph = window.graphPage();
     QSignalSpy loaded(graph, &Ui::GraphPage::graphLoaded);

@@ -66,9 +66,9 @@ void tst_RequestLogModel::showsEntryFields()
     model.append({makeEntry(1)});
     QCOMPARE(model.rowCount(), 1);
     auto text = [&](Column column) { return model.data(model.index(0, int(column))).toString(); };
-    QCOMPARE(text(Column::Time),
-             QDateTime(QDate(2024, 3, 4), QTime(10, 20, 30, 456)).toLocalTime()
-                 .toString(QStringLiteral("HH:mm:ss.zzz")));
+    QCOMPARE(text(Column::Time), QDateTime(QDate(2024, 3, 4), QTime(10, 20, 30, 456))
+                                     .toLocalTime()
+                                     .toString(QStringLiteral("HH:mm:ss.zzz")));
     QCOMPARE(text(Column::Method), QStringLiteral("POST"));
     QCOMPARE(text(Column::Path), QStringLiteral("/v1/memory/write"));
     QCOMPARE(text(Column::Status), QStringLiteral("200"));
@@ -118,7 +118,9 @@ void tst_RequestLogModel::colorsErrorStatuses()
 {
     RequestLogModel model;
     model.append({makeEntry(1, 200), makeEntry(2, 404), makeEntry(3, 503)});
-    auto status = [&](int row, int role) { return model.data(model.index(row, int(Column::Status)), role); };
+    auto status = [&](int row, int role) {
+        return model.data(model.index(row, int(Column::Status)), role);
+    };
     // Rows are newest first: 503, 404, 200.
     QVERIFY(status(0, Qt::ForegroundRole).value<QBrush>().color().isValid());
     QVERIFY(status(1, Qt::ForegroundRole).isValid());

@@ -2,10 +2,10 @@
 #include "ui/models/ruletablemodel.h"
 #include "ui/pages/rulespage.h"
 #include "ui/theme.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/ruleeditor.h"
 #include "ui/widgets/ruletrypanel.h"
 #include "ui/widgets/scopepicker.h"
-#include "ui/uiexecutor.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -56,7 +56,8 @@ QJsonObject ruleNode(const QString &clientId, const QString &title, const QJsonO
 }
 
 /// Writes nodes through the facade exactly like an HTTP write; returns their ids.
-QStringList writeNodes(MemoryService *service, const QJsonArray &nodes, const QString &scope = QString())
+QStringList writeNodes(MemoryService *service, const QJsonArray &nodes,
+                       const QString &scope = QString())
 {
     QJsonObject body = Test::writeBody(nodes, {}, QStringLiteral("rules for the UI test"));
     if (!scope.isEmpty())
@@ -75,22 +76,24 @@ QStringList writeNodes(MemoryService *service, const QJsonArray &nodes, const QS
 
 bool setState(MemoryService *service, const QString &ruleId, const char *state)
 {
-    const auto request = RuleStateRequest::fromJson({{QStringLiteral("rule_node_id"), ruleId},
-                                                     {QStringLiteral("state"), QLatin1String(state)},
-                                                     {QStringLiteral("input_text"), QStringLiteral("test")}});
+    const auto request
+        = RuleStateRequest::fromJson({{QStringLiteral("rule_node_id"), ruleId},
+                                      {QStringLiteral("state"), QLatin1String(state)},
+                                      {QStringLiteral("input_text"), QStringLiteral("test")}});
     return request && service->setRuleState(request.value(), RequestMeta()).ok();
 }
 
 /// The two rules of the brief: a global lookup rule and a team rule for support.
 QStringList writeTwoRules(MemoryService *service)
 {
-    return writeNodes(service,
-                      {ruleNode(QStringLiteral("lookup-rule"), LookupTitle, json(R"({"intent": "lookup"})"),
-                                json(R"({"tool": {"deny": ["shell"], "prefer": ["search"]}})"),
-                                json(R"({"rule_meta": {"priority": 10, "weight": 1}})")),
-                       ruleNode(QStringLiteral("markdown-rule"), MarkdownTitle, json(R"({"intent": "lookup"})"),
-                                json(R"({"output": {"format": "markdown"}, "tool": {"prefer": ["browser"]}})"),
-                                json(R"({"rule_scope": "team", "target_team_id": "support"})"))});
+    return writeNodes(
+        service,
+        {ruleNode(QStringLiteral("lookup-rule"), LookupTitle, json(R"({"intent": "lookup"})"),
+                  json(R"({"tool": {"deny": ["shell"], "prefer": ["search"]}})"),
+                  json(R"({"rule_meta": {"priority": 10, "weight": 1}})")),
+         ruleNode(QStringLiteral("markdown-rule"), MarkdownTitle, json(R"({"intent": "lookup"})"),
+                  json(R"({"output": {"format": "markdown"}, "tool": {"prefer": ["browser"]}})"),
+                  json(R"({"rule_scope": "team", "target_team_id": "support"})"))});
 }
 
 QString stateOf(const RulesPage &page, const QString &ruleId)
@@ -113,7 +116,8 @@ bool clickRule(RulesPage &page, const QString &ruleId)
     const int sourceRow = page.ruleModel()->rowOf(ruleId);
     if (sourceRow < 0)
         return false;
-    const QModelIndex index = page.filterModel()->mapFromSource(page.ruleModel()->index(sourceRow, 0));
+    const QModelIndex index
+        = page.filterModel()->mapFromSource(page.ruleModel()->index(sourceRow, 0));
     if (!index.isValid())
         return false;
     QTableView *view = page.ruleView();
@@ -161,7 +165,7 @@ private Q_SLOTS:
     void keyboardOrderAndShortcuts();
     void tryItExplainsConflictsAndEmptySelections();
     void showRuleSwitchesScopeAndClearsFilters();
-    void darkPaletteScreenshot();   // last: it switches the whole application to the dark palette
+    void darkPaletteScreenshot(); // last: it switches the whole application to the dark palette
 };
 
 void tst_RulesPage::editActivateValidateAndTry()
@@ -172,7 +176,8 @@ void tst_RulesPage::editActivateValidateAndTry()
     QCOMPARE(ids.size(), 2);
     const QString lookupId = ids.at(0);
     const QString markdownId = ids.at(1);
-    const qsizetype commitsBefore = service->listCommits(QStringLiteral("default"), QStringLiteral("default")).value().size();
+    const qsizetype commitsBefore
+        = service->listCommits(QStringLiteral("default"), QStringLiteral("default")).value().size();
 
     Ui::UiExecutor executor;
     RulesPage page(service.service(), &executor);
@@ -187,8 +192,10 @@ void tst_RulesPage::editActivateValidateAndTry()
     QCOMPARE(stateOf(page, markdownId), QStringLiteral("SHADOW"));
     const RuleTableModel *model = page.ruleModel();
     const int markdownRow = model->rowOf(markdownId);
-    QCOMPARE(model->data(model->index(markdownRow, int(Column::Scope))).toString(), QStringLiteral("team"));
-    QCOMPARE(model->data(model->index(markdownRow, int(Column::Target))).toString(), QStringLiteral("support"));
+    QCOMPARE(model->data(model->index(markdownRow, int(Column::Scope))).toString(),
+             QStringLiteral("team"));
+    QCOMPARE(model->data(model->index(markdownRow, int(Column::Target))).toString(),
+             QStringLiteral("support"));
     QCOMPARE(model->data(model->index(model->rowOf(lookupId), int(Column::Priority))).toInt(), 10);
     QVERIFY(page.statusText().isEmpty());
 
@@ -203,7 +210,7 @@ void tst_RulesPage::editActivateValidateAndTry()
     QVERIFY(editor->thenEdit()->toPlainText().contains(QStringLiteral("\"prefer\"")));
     QVERIFY(editor->isValid());
     QVERIFY(!editor->isDirty());
-    QVERIFY(!editor->saveButton()->isEnabled());   // nothing to save yet
+    QVERIFY(!editor->saveButton()->isEnabled()); // nothing to save yet
     QVERIFY(editor->stateButton()->isEnabled());
     QCOMPARE(editor->stateButton()->text().remove(QLatin1Char('&')), QStringLiteral("Activate"));
 
@@ -216,8 +223,13 @@ void tst_RulesPage::editActivateValidateAndTry()
     QCOMPARE(stateChanged.at(0).at(0).toBool(), true);
     QCOMPARE(stateChanged.at(0).at(2).toString(), QStringLiteral("active"));
     QTRY_COMPARE(editor->ruleState(), QStringLiteral("active"));
-    QCOMPARE(editor->stateButton()->text().remove(QLatin1Char('&')), QStringLiteral("Move to shadow"));
-    QCOMPARE(page.ruleView()->selectionModel()->currentIndex().data(RuleTableModel::RuleIdRole).toString(),
+    QCOMPARE(editor->stateButton()->text().remove(QLatin1Char('&')),
+             QStringLiteral("Move to shadow"));
+    QCOMPARE(page.ruleView()
+                 ->selectionModel()
+                 ->currentIndex()
+                 .data(RuleTableModel::RuleIdRole)
+                 .toString(),
              lookupId);
 
     // An invalid then (schema error): the message names the path and Save is disabled.
@@ -234,27 +246,31 @@ void tst_RulesPage::editActivateValidateAndTry()
     QVERIFY(thenStatus);
     QCOMPARE(thenStatus->text(), schemaError);
     QVERIFY(!editor->saveButton()->isEnabled());
-    QVERIFY(!editor->stateButton()->isEnabled());   // unsaved edits: save or revert first
+    QVERIFY(!editor->stateButton()->isEnabled()); // unsaved edits: save or revert first
 
     // A parse error names the line and column; an unknown key names its path.
-    thenEdit->setPlainText(QStringLiteral("{\n    \"tool\": {\n        \"prefer\": [\"search\"\n    }\n}"));
+    thenEdit->setPlainText(
+        QStringLiteral("{\n    \"tool\": {\n        \"prefer\": [\"search\"\n    }\n}"));
     const QString parseError = editor->validationMessage(RuleEditor::Section::Then);
     QVERIFY2(parseError.startsWith(QStringLiteral("then: line 4, column")), qPrintable(parseError));
     QVERIFY(!editor->saveButton()->isEnabled());
-    QCOMPARE(thenEdit->extraSelections().size(), 1);   // the error line is marked
+    QCOMPARE(thenEdit->extraSelections().size(), 1); // the error line is marked
     thenEdit->setPlainText(QStringLiteral("{\"tool\": {\"block\": [\"shell\"]}}"));
-    QVERIFY2(editor->validationMessage(RuleEditor::Section::Then).contains(QStringLiteral("then.tool.block")),
+    QVERIFY2(editor->validationMessage(RuleEditor::Section::Then)
+                 .contains(QStringLiteral("then.tool.block")),
              qPrintable(editor->validationMessage(RuleEditor::Section::Then)));
     QVERIFY(thenEdit->extraSelections().isEmpty());
 
     // Conditions are checked too: an unknown operator, an operator beside other keys.
     editor->ifEdit()->setPlainText(QStringLiteral("{\"intent\": {\"$like\": \"look\"}}"));
     QString ifError = editor->validationMessage(RuleEditor::Section::If);
-    QVERIFY2(ifError.contains(QStringLiteral("if.intent")) && ifError.contains(QStringLiteral("$like")),
+    QVERIFY2(ifError.contains(QStringLiteral("if.intent"))
+                 && ifError.contains(QStringLiteral("$like")),
              qPrintable(ifError));
     editor->exceptionsEdit()->setPlainText(QStringLiteral("[{\"n\": {\"$gte\": 1, \"$lte\": 5}}]"));
     const QString exceptionError = editor->validationMessage(RuleEditor::Section::Exceptions);
-    QVERIFY2(exceptionError.contains(QStringLiteral("exceptions[0].n")), qPrintable(exceptionError));
+    QVERIFY2(exceptionError.contains(QStringLiteral("exceptions[0].n")),
+             qPrintable(exceptionError));
     QVERIFY(!editor->saveButton()->isEnabled());
 
     // Revert restores the stored, valid rule.
@@ -267,8 +283,9 @@ void tst_RulesPage::editActivateValidateAndTry()
 
     // Try it: a matching context previews the selection without recording anything.
     RuleTryPanel *tryPanel = page.tryPanel();
-    tryPanel->setContextText(QStringLiteral("{\n    \"intent\": \"lookup\",\n    \"agent\": {\n        \"id\": \"a1\",\n"
-                                            "        \"team_id\": \"support\"\n    }\n}"));
+    tryPanel->setContextText(
+        QStringLiteral("{\n    \"intent\": \"lookup\",\n    \"agent\": {\n        \"id\": \"a1\",\n"
+                       "        \"team_id\": \"support\"\n    }\n}"));
     tryPanel->candidatesEdit()->setFocus();
     QTest::keyClicks(tryPanel->candidatesEdit(), QStringLiteral("shell, search, browser"));
     QVERIFY(tryPanel->strictCheck()->isChecked());
@@ -279,7 +296,8 @@ void tst_RulesPage::editActivateValidateAndTry()
     QCOMPARE(tryPanel->matchedRuleIds(), (QStringList{lookupId, markdownId}));
     QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchRule), LookupTitle);
     QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchState), QStringLiteral("ACTIVE"));
-    QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchScore), QStringLiteral("10001"));   // 10*1000 + 0 + 1
+    QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchScore),
+             QStringLiteral("10001")); // 10*1000 + 0 + 1
     QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchPriority), QStringLiteral("10"));
     QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchSpecificity), QStringLiteral("1"));
     QCOMPARE(matchCell(tryPanel, 0, RuleTryPanel::MatchPaths), QStringLiteral("intent"));
@@ -292,11 +310,14 @@ void tst_RulesPage::editActivateValidateAndTry()
     QVERIFY2(selection.contains(QStringLiteral("Selected: search")), qPrintable(selection));
     QVERIFY2(selection.contains(QStringLiteral("Allowed: search, browser")), qPrintable(selection));
     QVERIFY2(selection.contains(QStringLiteral("shell: deny_list")), qPrintable(selection));
-    QVERIFY2(selection.contains(QStringLiteral("Ordered: search \u2192 browser")), qPrintable(selection));
-    QVERIFY2(selection.contains(QStringLiteral("would select browser instead")), qPrintable(selection));
+    QVERIFY2(selection.contains(QStringLiteral("Ordered: search \u2192 browser")),
+             qPrintable(selection));
+    QVERIFY2(selection.contains(QStringLiteral("would select browser instead")),
+             qPrintable(selection));
     const QJsonObject policy = QJsonDocument::fromJson(tryPanel->policyText().toUtf8()).object();
-    QCOMPARE(policy.value(QStringLiteral("tool")).toObject().value(QStringLiteral("deny")).toArray(),
-             (QJsonArray{QStringLiteral("shell")}));
+    QCOMPARE(
+        policy.value(QStringLiteral("tool")).toObject().value(QStringLiteral("deny")).toArray(),
+        (QJsonArray{QStringLiteral("shell")}));
     QVERIFY(tryPanel->statusText().contains(QStringLiteral("nothing was recorded")));
     QCOMPARE(tryPanel->resultTabs()->tabText(1), QStringLiteral("Matched rules (2)"));
 
@@ -312,8 +333,9 @@ void tst_RulesPage::editActivateValidateAndTry()
     for (const RuleSummary &r : rules.value())
         QVERIFY(!r.status.lastMatchedAt.isValid());
     // One commit more than before: the state change, not the preview.
-    QCOMPARE(service->listCommits(QStringLiteral("default"), QStringLiteral("default")).value().size(),
-             commitsBefore + 1);
+    QCOMPARE(
+        service->listCommits(QStringLiteral("default"), QStringLiteral("default")).value().size(),
+        commitsBefore + 1);
 
     QVERIFY(saveShot(&page, QStringLiteral("rules-page.png")));
 }
@@ -344,10 +366,11 @@ void tst_RulesPage::savesEditsAndNewRules()
     editor->prioritySpin()->setValue(20);
     QVERIFY(editor->isDirty());
     QVERIFY(editor->saveButton()->isEnabled());
-    QCOMPARE(editor->nodeJson().value(QStringLiteral("client_id")).toString(), QStringLiteral("lookup-rule"));
+    QCOMPARE(editor->nodeJson().value(QStringLiteral("client_id")).toString(),
+             QStringLiteral("lookup-rule"));
 
     QSignalSpy saved(&page, &RulesPage::ruleSaved);
-    QTest::keyClick(editor->titleEdit(), Qt::Key_S, Qt::ControlModifier);   // Ctrl+S saves
+    QTest::keyClick(editor->titleEdit(), Qt::Key_S, Qt::ControlModifier); // Ctrl+S saves
     QTRY_COMPARE(saved.size(), 1);
     QVERIFY2(saved.at(0).at(0).toBool(), qPrintable(page.statusText()));
     QCOMPARE(saved.at(0).at(1).toString(), lookupId);
@@ -358,27 +381,40 @@ void tst_RulesPage::savesEditsAndNewRules()
     QTRY_VERIFY(!editor->isDirty());
     QVERIFY(page.statusText().startsWith(QStringLiteral("Saved")));
     // Slots the editor does not show survive, and the definition is intact.
-    const auto stored = service->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), lookupId);
+    const auto stored
+        = service->nodeDetail(QStringLiteral("default"), QStringLiteral("default"), lookupId);
     QVERIFY(stored.ok());
     const QJsonObject storedSlots = stored.value().node.slotData;
-    QCOMPARE(storedSlots.value(QStringLiteral("rule_meta")).toObject().value(QStringLiteral("priority")).toInt(), 20);
-    QCOMPARE(storedSlots.value(QStringLiteral("then")).toObject().value(QStringLiteral("tool")).toObject()
-                 .value(QStringLiteral("deny")).toArray(),
+    QCOMPARE(storedSlots.value(QStringLiteral("rule_meta"))
+                 .toObject()
+                 .value(QStringLiteral("priority"))
+                 .toInt(),
+             20);
+    QCOMPARE(storedSlots.value(QStringLiteral("then"))
+                 .toObject()
+                 .value(QStringLiteral("tool"))
+                 .toObject()
+                 .value(QStringLiteral("deny"))
+                 .toArray(),
              (QJsonArray{QStringLiteral("shell")}));
 
     // A new rule gets a generated client_id and starts in SHADOW.
-    QTest::mouseClick(page.findChild<QPushButton *>(QStringLiteral("newRuleButton")), Qt::LeftButton);
+    QTest::mouseClick(page.findChild<QPushButton *>(QStringLiteral("newRuleButton")),
+                      Qt::LeftButton);
     QVERIFY(editor->isNewRule());
     QVERIFY(editor->clientId().startsWith(QStringLiteral("rule-")));
     QVERIFY(!editor->stateButton()->isEnabled());
-    QVERIFY(!editor->isValid());   // no title or summary yet
+    QVERIFY(!editor->isValid()); // no title or summary yet
     QVERIFY(!editor->saveButton()->isEnabled());
     QTest::keyClicks(editor->titleEdit(), QStringLiteral("Agent-only JSON output"));
-    editor->ruleScopeCombo()->setCurrentIndex(editor->ruleScopeCombo()->findData(QStringLiteral("agent")));
-    QVERIFY(editor->validationMessage(RuleEditor::Section::Form).contains(QStringLiteral("target_agent_id")));
+    editor->ruleScopeCombo()->setCurrentIndex(
+        editor->ruleScopeCombo()->findData(QStringLiteral("agent")));
+    QVERIFY(editor->validationMessage(RuleEditor::Section::Form)
+                .contains(QStringLiteral("target_agent_id")));
     QVERIFY(!editor->saveButton()->isEnabled());
     QTest::keyClicks(editor->targetEdit(), QStringLiteral("bot-7"));
-    editor->thenEdit()->setPlainText(QStringLiteral("{\"output\": {\"format\": \"json\", \"strict\": true}}"));
+    editor->thenEdit()->setPlainText(
+        QStringLiteral("{\"output\": {\"format\": \"json\", \"strict\": true}}"));
     QVERIFY2(editor->isValid(), qPrintable(editor->validationMessage(RuleEditor::Section::Form)));
     QVERIFY(editor->saveButton()->isEnabled());
     const QString clientId = editor->clientId();
@@ -389,8 +425,9 @@ void tst_RulesPage::savesEditsAndNewRules()
     QTRY_COMPARE(page.ruleModel()->rowCount(), 3);
     QCOMPARE(stateOf(page, newId), QStringLiteral("SHADOW"));
     QCOMPARE(page.ruleModel()->rule(page.ruleModel()->rowOf(newId)).node.clientId, clientId);
-    QCOMPARE(model->data(model->index(model->rowOf(newId), int(Column::Target))).toString(), QStringLiteral("bot-7"));
-    QTRY_COMPARE(editor->ruleId(), newId);   // the saved rule stays in the editor, now stored
+    QCOMPARE(model->data(model->index(model->rowOf(newId), int(Column::Target))).toString(),
+             QStringLiteral("bot-7"));
+    QTRY_COMPARE(editor->ruleId(), newId); // the saved rule stays in the editor, now stored
     QVERIFY(!editor->isNewRule());
     QVERIFY(editor->stateButton()->isEnabled());
 }
@@ -409,18 +446,21 @@ void tst_RulesPage::filtersNarrowTheTable()
     auto *count = page.findChild<QLabel *>(QStringLiteral("ruleCountLabel"));
     QCOMPARE(count->text(), QStringLiteral("2 rule(s)"));
 
-    page.stateFilterCombo()->setCurrentIndex(page.stateFilterCombo()->findData(QStringLiteral("active")));
+    page.stateFilterCombo()->setCurrentIndex(
+        page.stateFilterCombo()->findData(QStringLiteral("active")));
     QCOMPARE(page.filterModel()->rowCount(), 1);
-    QCOMPARE(page.filterModel()->index(0, 0).data(RuleTableModel::RuleIdRole).toString(), ids.at(0));
+    QCOMPARE(page.filterModel()->index(0, 0).data(RuleTableModel::RuleIdRole).toString(),
+             ids.at(0));
     QCOMPARE(count->text(), QStringLiteral("1 of 2 rule(s) shown"));
     page.setStateFilter(QString());
     page.setRuleScopeFilter(QStringLiteral("team"));
     QCOMPARE(page.filterModel()->rowCount(), 1);
-    QCOMPARE(page.filterModel()->index(0, 0).data(RuleTableModel::RuleIdRole).toString(), ids.at(1));
+    QCOMPARE(page.filterModel()->index(0, 0).data(RuleTableModel::RuleIdRole).toString(),
+             ids.at(1));
     page.setRuleScopeFilter(QString());
     QTest::keyClicks(page.filterEdit(), QStringLiteral("markdown"));
     QCOMPARE(page.filterModel()->rowCount(), 1);
-    page.setTextFilter(QStringLiteral("support"));   // the team target matches too
+    page.setTextFilter(QStringLiteral("support")); // the team target matches too
     QCOMPARE(page.filterModel()->rowCount(), 1);
     page.setTextFilter(QString());
     QCOMPARE(page.filterModel()->rowCount(), 2);
@@ -441,11 +481,12 @@ void tst_RulesPage::keyboardOrderAndShortcuts()
     QTRY_COMPARE(page.ruleModel()->rowCount(), 2);
 
     // Tab walks the filter bar, the table, the editor's form, its JSON, then Try it.
-    const QStringList expected{QStringLiteral("ruleFilterEdit"), QStringLiteral("ruleTable"),
-                               QStringLiteral("ruleTitleEdit"),  QStringLiteral("rulePrioritySpin"),
-                               QStringLiteral("ruleIfEdit"),     QStringLiteral("ruleThenEdit"),
-                               QStringLiteral("saveRuleButton"), QStringLiteral("tryContextEdit"),
-                               QStringLiteral("tryCandidatesEdit"), QStringLiteral("tryRunButton")};
+    const QStringList expected{
+        QStringLiteral("ruleFilterEdit"),    QStringLiteral("ruleTable"),
+        QStringLiteral("ruleTitleEdit"),     QStringLiteral("rulePrioritySpin"),
+        QStringLiteral("ruleIfEdit"),        QStringLiteral("ruleThenEdit"),
+        QStringLiteral("saveRuleButton"),    QStringLiteral("tryContextEdit"),
+        QStringLiteral("tryCandidatesEdit"), QStringLiteral("tryRunButton")};
     QStringList chain;
     QWidget *w = &page;
     for (int i = 0; i < 500; ++i) {
@@ -481,10 +522,14 @@ void tst_RulesPage::tryItExplainsConflictsAndEmptySelections()
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     const QStringList ids = writeNodes(
         service.service(),
-        {ruleNode(QStringLiteral("high"), QStringLiteral("High: JSON, prefer search"), json(R"({"intent": "lookup"})"),
-                  json(R"({"output": {"format": "json"}, "tool": {"prefer": ["search"], "deny": ["shell"]}})"),
-                  json(R"({"rule_meta": {"priority": 50}})")),
-         ruleNode(QStringLiteral("low"), QStringLiteral("Low: markdown, prefer browser"), json(R"({"intent": "lookup"})"),
+        {ruleNode(
+             QStringLiteral("high"), QStringLiteral("High: JSON, prefer search"),
+             json(R"({"intent": "lookup"})"),
+             json(
+                 R"({"output": {"format": "json"}, "tool": {"prefer": ["search"], "deny": ["shell"]}})"),
+             json(R"({"rule_meta": {"priority": 50}})")),
+         ruleNode(QStringLiteral("low"), QStringLiteral("Low: markdown, prefer browser"),
+                  json(R"({"intent": "lookup"})"),
                   json(R"({"output": {"format": "markdown"}, "tool": {"prefer": ["browser"]}})"),
                   json(R"({"rule_meta": {"priority": 5}})"))});
     QVERIFY(setState(service.service(), ids.at(0), "ACTIVE"));
@@ -506,17 +551,32 @@ void tst_RulesPage::tryItExplainsConflictsAndEmptySelections()
     // output.format: the higher-ranked rule wins, the other loses.
     QTableWidget *conflicts = panel->conflictTable();
     QCOMPARE(conflicts->rowCount(), 2);
-    QCOMPARE(conflicts->item(0, RuleTryPanel::ConflictWhat)->text(), QStringLiteral("output.format"));
-    QVERIFY(conflicts->item(0, RuleTryPanel::ConflictWinner)->text().startsWith(QStringLiteral("High: JSON")));
-    QVERIFY(conflicts->item(0, RuleTryPanel::ConflictLosers)->text().startsWith(QStringLiteral("Low: markdown")));
-    QVERIFY(conflicts->item(0, RuleTryPanel::ConflictReason)->text().contains(QStringLiteral("higher rank wins")));
+    QCOMPARE(conflicts->item(0, RuleTryPanel::ConflictWhat)->text(),
+             QStringLiteral("output.format"));
+    QVERIFY(conflicts->item(0, RuleTryPanel::ConflictWinner)
+                ->text()
+                .startsWith(QStringLiteral("High: JSON")));
+    QVERIFY(conflicts->item(0, RuleTryPanel::ConflictLosers)
+                ->text()
+                .startsWith(QStringLiteral("Low: markdown")));
+    QVERIFY(conflicts->item(0, RuleTryPanel::ConflictReason)
+                ->text()
+                .contains(QStringLiteral("higher rank wins")));
     // The competing first choices of tool.prefer (tool_explain.conflicts).
-    QCOMPARE(conflicts->item(1, RuleTryPanel::ConflictWhat)->text(), QStringLiteral("prefer_competing_top_choice"));
-    QVERIFY(conflicts->item(1, RuleTryPanel::ConflictWinner)->text().startsWith(QStringLiteral("High: JSON")));
-    QVERIFY(conflicts->item(1, RuleTryPanel::ConflictLosers)->text().startsWith(QStringLiteral("Low: markdown")));
+    QCOMPARE(conflicts->item(1, RuleTryPanel::ConflictWhat)->text(),
+             QStringLiteral("prefer_competing_top_choice"));
+    QVERIFY(conflicts->item(1, RuleTryPanel::ConflictWinner)
+                ->text()
+                .startsWith(QStringLiteral("High: JSON")));
+    QVERIFY(conflicts->item(1, RuleTryPanel::ConflictLosers)
+                ->text()
+                .startsWith(QStringLiteral("Low: markdown")));
     QCOMPARE(panel->resultTabs()->tabText(3), QStringLiteral("Conflicts (2)"));
     const QJsonObject policy = QJsonDocument::fromJson(panel->policyText().toUtf8()).object();
-    QCOMPARE(policy.value(QStringLiteral("output")).toObject().value(QStringLiteral("format")).toString(),
+    QCOMPARE(policy.value(QStringLiteral("output"))
+                 .toObject()
+                 .value(QStringLiteral("format"))
+                 .toString(),
              QStringLiteral("json"));
 
     // Double-clicking a matched rule opens it in the editor.
@@ -536,7 +596,8 @@ void tst_RulesPage::tryItExplainsConflictsAndEmptySelections()
     QVERIFY(ok);
     QVERIFY(panel->errorCode().isEmpty());
     QVERIFY(panel->selectedTool().isEmpty());
-    QVERIFY2(panel->selectionText().contains(QStringLiteral("deny_filtered_all")), qPrintable(panel->selectionText()));
+    QVERIFY2(panel->selectionText().contains(QStringLiteral("deny_filtered_all")),
+             qPrintable(panel->selectionText()));
 
     // A context that is not JSON is reported without calling the service.
     panel->setContextText(QStringLiteral("{\"intent\": "));
@@ -556,17 +617,18 @@ void tst_RulesPage::showRuleSwitchesScopeAndClearsFilters()
     Test::TempService service;
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
     writeTwoRules(service.service());
-    const QStringList other = writeNodes(service.service(),
-                                         {ruleNode(QStringLiteral("elsewhere"), QStringLiteral("Rule in another scope"),
-                                                   json("{}"), json(R"({"tool": {"allow": ["search"]}})"))},
-                                         QStringLiteral("other"));
+    const QStringList other
+        = writeNodes(service.service(),
+                     {ruleNode(QStringLiteral("elsewhere"), QStringLiteral("Rule in another scope"),
+                               json("{}"), json(R"({"tool": {"allow": ["search"]}})"))},
+                     QStringLiteral("other"));
 
     Ui::UiExecutor executor;
     RulesPage page(service.service(), &executor);
     page.show();
     QTRY_COMPARE(page.ruleModel()->rowCount(), 2);
     QCOMPARE(page.currentScope(), QStringLiteral("default"));
-    page.setStateFilter(QStringLiteral("active"));   // would hide the (shadow) rule
+    page.setStateFilter(QStringLiteral("active")); // would hide the (shadow) rule
     QCOMPARE(page.filterModel()->rowCount(), 0);
 
     page.showRule(QStringLiteral("default"), QStringLiteral("other"), other.at(0));
@@ -575,7 +637,11 @@ void tst_RulesPage::showRuleSwitchesScopeAndClearsFilters()
     QCOMPARE(page.ruleModel()->rowCount(), 1);
     QCOMPARE(page.filterModel()->rowCount(), 1);
     QCOMPARE(page.stateFilterCombo()->currentIndex(), 0);
-    QCOMPARE(page.ruleView()->selectionModel()->currentIndex().data(RuleTableModel::RuleIdRole).toString(),
+    QCOMPARE(page.ruleView()
+                 ->selectionModel()
+                 ->currentIndex()
+                 .data(RuleTableModel::RuleIdRole)
+                 .toString(),
              other.at(0));
     QCOMPARE(page.editor()->titleEdit()->text(), QStringLiteral("Rule in another scope"));
 }
@@ -597,13 +663,17 @@ void tst_RulesPage::darkPaletteScreenshot()
     page.selectRule(ids.at(0));
     QCOMPARE(page.editor()->ruleId(), ids.at(0));
     // Show a validation error, so the screenshot covers the error colours too.
-    page.editor()->thenEdit()->setPlainText(QStringLiteral("{\n    \"tool\": {\n        \"deny\": [\"shell\"],\n"
-                                                           "        \"prefer\": \"search\"\n    }\n}"));
-    QVERIFY(page.editor()->validationMessage(RuleEditor::Section::Then).contains(QStringLiteral("then.tool.prefer")));
+    page.editor()->thenEdit()->setPlainText(
+        QStringLiteral("{\n    \"tool\": {\n        \"deny\": [\"shell\"],\n"
+                       "        \"prefer\": \"search\"\n    }\n}"));
+    QVERIFY(page.editor()
+                ->validationMessage(RuleEditor::Section::Then)
+                .contains(QStringLiteral("then.tool.prefer")));
 
     RuleTryPanel *panel = page.tryPanel();
-    panel->setContextText(QStringLiteral("{\n    \"intent\": \"lookup\",\n    \"agent\": {\n        \"id\": \"a1\",\n"
-                                         "        \"team_id\": \"support\"\n    },\n    \"urgent\": true,\n    \"attempt\": 2\n}"));
+    panel->setContextText(QStringLiteral(
+        "{\n    \"intent\": \"lookup\",\n    \"agent\": {\n        \"id\": \"a1\",\n"
+        "        \"team_id\": \"support\"\n    },\n    \"urgent\": true,\n    \"attempt\": 2\n}"));
     panel->setCandidatesText(QStringLiteral("shell, search, browser"));
     bool ok = false;
     QVERIFY(runTry(panel, &ok));

@@ -30,8 +30,8 @@ RuleSummary makeRule(const QString &id, const QString &title, const QJsonObject 
 
 QJsonObject meta(const QJsonValue &priority, const QJsonValue &weight)
 {
-    return {{QStringLiteral("rule_meta"),
-             QJsonObject{{QStringLiteral("priority"), priority}, {QStringLiteral("weight"), weight}}}};
+    return {{QStringLiteral("rule_meta"), QJsonObject{{QStringLiteral("priority"), priority},
+                                                      {QStringLiteral("weight"), weight}}}};
 }
 
 QVariant cell(const QAbstractItemModel &model, int row, Column column, int role = Qt::DisplayRole)
@@ -42,8 +42,8 @@ QVariant cell(const QAbstractItemModel &model, int row, Column column, int role 
 /// Three rules: an active global one, a shadow team one, a shadow agent one.
 QVector<RuleSummary> sampleRules()
 {
-    RuleSummary global = makeRule(QStringLiteral("r1"), QStringLiteral("Prefer search"), meta(10, 1.5),
-                                  QStringLiteral("active"));
+    RuleSummary global = makeRule(QStringLiteral("r1"), QStringLiteral("Prefer search"),
+                                  meta(10, 1.5), QStringLiteral("active"));
     global.status.positive = 4;
     global.status.negative = 1;
     global.status.lastMatchedAt = QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9));
@@ -51,11 +51,12 @@ QVector<RuleSummary> sampleRules()
     QJsonObject teamSlots = meta(-5, 0.5);
     teamSlots.insert(QStringLiteral("rule_scope"), QStringLiteral("team"));
     teamSlots.insert(QStringLiteral("target_team_id"), QStringLiteral("support"));
-    RuleSummary team = makeRule(QStringLiteral("r2"), QStringLiteral("Markdown for support"), teamSlots);
+    RuleSummary team
+        = makeRule(QStringLiteral("r2"), QStringLiteral("Markdown for support"), teamSlots);
 
     QJsonObject agentSlots{{QStringLiteral("rule_scope"), QStringLiteral("AGENT")},
                            {QStringLiteral("target_agent_id"), QStringLiteral("bot-7")},
-                           {QStringLiteral("priority"), 250}};   // legacy slot, clamped
+                           {QStringLiteral("priority"), 250}}; // legacy slot, clamped
     RuleSummary agent = makeRule(QStringLiteral("r3"), QString(), agentSlots);
     agent.node.textSummary = QStringLiteral("Only a summary");
     return {global, team, agent};
@@ -84,11 +85,10 @@ void tst_RuleTableModel::startsEmptyWithNamedColumns()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), 9);
-    const QStringList expected{QStringLiteral("Rule"),     QStringLiteral("State"),
-                               QStringLiteral("Scope"),    QStringLiteral("Target"),
-                               QStringLiteral("Priority"), QStringLiteral("Weight"),
-                               QStringLiteral("Positive"), QStringLiteral("Negative"),
-                               QStringLiteral("Last matched")};
+    const QStringList expected{
+        QStringLiteral("Rule"),     QStringLiteral("State"),    QStringLiteral("Scope"),
+        QStringLiteral("Target"),   QStringLiteral("Priority"), QStringLiteral("Weight"),
+        QStringLiteral("Positive"), QStringLiteral("Negative"), QStringLiteral("Last matched")};
     for (int section = 0; section < expected.size(); ++section)
         QCOMPARE(model.headerData(section, Qt::Horizontal).toString(), expected.at(section));
 }
@@ -111,8 +111,10 @@ void tst_RuleTableModel::showsRuleFields()
     QCOMPARE(cell(model, 0, Column::Negative).toLongLong(), 1);
     // Last matched is compact (an earlier year shows the date); the tooltip has the full time.
     QCOMPARE(cell(model, 0, Column::LastMatched).toString(), QStringLiteral("2024-05-06"));
-    QVERIFY(cell(model, 0, Column::LastMatched, Qt::ToolTipRole).toString().endsWith(
-        QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+    QVERIFY(cell(model, 0, Column::LastMatched, Qt::ToolTipRole)
+                .toString()
+                .endsWith(QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9))
+                              .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
 
     // Team rule: target is the team.
     QCOMPARE(cell(model, 1, Column::State).toString(), QStringLiteral("SHADOW"));
@@ -135,7 +137,8 @@ void tst_RuleTableModel::showsRuleFields()
              Qt::AlignRight | Qt::AlignVCenter);
     QVERIFY(!cell(model, 0, Column::Title, Qt::TextAlignmentRole).isValid());
     QVERIFY(cell(model, 0, Column::State, Qt::ForegroundRole).isValid());
-    QVERIFY(cell(model, 0, Column::State, Qt::ForegroundRole) != cell(model, 1, Column::State, Qt::ForegroundRole));
+    QVERIFY(cell(model, 0, Column::State, Qt::ForegroundRole)
+            != cell(model, 1, Column::State, Qt::ForegroundRole));
     QVERIFY(!cell(model, 0, Column::Title, Qt::ForegroundRole).isValid());
 }
 
@@ -146,7 +149,8 @@ void tst_RuleTableModel::lastMatchedIsCompactForRecentTimes()
     const QDateTime now = QDateTime::currentDateTime();
     rules[0].status.lastMatchedAt = now;
     model.setRules(rules);
-    QCOMPARE(cell(model, 0, Column::LastMatched).toString(), now.toString(QStringLiteral("HH:mm:ss")));
+    QCOMPARE(cell(model, 0, Column::LastMatched).toString(),
+             now.toString(QStringLiteral("HH:mm:ss")));
     if (now.date().dayOfYear() > 1) {
         rules[0].status.lastMatchedAt = now.addDays(-1);
         model.setRules(rules);
@@ -159,12 +163,16 @@ void tst_RuleTableModel::rolesForFilteringAndSorting()
 {
     RuleTableModel model;
     model.setRules(sampleRules());
-    QCOMPARE(cell(model, 1, Column::Weight, RuleTableModel::RuleIdRole).toString(), QStringLiteral("r2"));
-    QCOMPARE(cell(model, 0, Column::Title, RuleTableModel::StateRole).toString(), QStringLiteral("active"));
-    QCOMPARE(cell(model, 2, Column::Title, RuleTableModel::RuleScopeRole).toString(), QStringLiteral("agent"));
+    QCOMPARE(cell(model, 1, Column::Weight, RuleTableModel::RuleIdRole).toString(),
+             QStringLiteral("r2"));
+    QCOMPARE(cell(model, 0, Column::Title, RuleTableModel::StateRole).toString(),
+             QStringLiteral("active"));
+    QCOMPARE(cell(model, 2, Column::Title, RuleTableModel::RuleScopeRole).toString(),
+             QStringLiteral("agent"));
     QCOMPARE(cell(model, 1, Column::Priority, RuleTableModel::SortRole).toInt(), -5);
     QCOMPARE(cell(model, 0, Column::Weight, RuleTableModel::SortRole).toDouble(), 1.5);
-    QCOMPARE(cell(model, 0, Column::Title, RuleTableModel::SortRole).toString(), QStringLiteral("prefer search"));
+    QCOMPARE(cell(model, 0, Column::Title, RuleTableModel::SortRole).toString(),
+             QStringLiteral("prefer search"));
     QCOMPARE(cell(model, 1, Column::LastMatched, RuleTableModel::SortRole).toLongLong(), 0);
     const QString search = cell(model, 1, Column::Title, RuleTableModel::SearchTextRole).toString();
     for (const char *part : {"Markdown for support", "summary", "r2", "client-r2", "support"})
@@ -175,10 +183,18 @@ void tst_RuleTableModel::tooltipsExplain()
 {
     RuleTableModel model;
     model.setRules(sampleRules());
-    QVERIFY(cell(model, 0, Column::Title, Qt::ToolTipRole).toString().contains(QStringLiteral("client-r1")));
-    QVERIFY(cell(model, 1, Column::Target, Qt::ToolTipRole).toString().contains(QStringLiteral("team support")));
-    QVERIFY(cell(model, 0, Column::Priority, Qt::ToolTipRole).toString().contains(QStringLiteral("evidence 3")));
-    QVERIFY(cell(model, 0, Column::State, Qt::ToolTipRole).toString().startsWith(QStringLiteral("Active")));
+    QVERIFY(cell(model, 0, Column::Title, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("client-r1")));
+    QVERIFY(cell(model, 1, Column::Target, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("team support")));
+    QVERIFY(cell(model, 0, Column::Priority, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("evidence 3")));
+    QVERIFY(cell(model, 0, Column::State, Qt::ToolTipRole)
+                .toString()
+                .startsWith(QStringLiteral("Active")));
 }
 
 void tst_RuleTableModel::findsRowsById()
@@ -213,7 +229,8 @@ void tst_RuleTableModel::filtersByStateScopeAndText()
     RuleTableModel model;
     RuleFilterModel filter;
     filter.setSourceModel(&model);
-    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tester(&filter,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRules(sampleRules());
     QCOMPARE(filter.rowCount(), 3);
 
@@ -221,7 +238,8 @@ void tst_RuleTableModel::filtersByStateScopeAndText()
     QCOMPARE(filter.rowCount(), 2);
     filter.setRuleScopeFilter(QStringLiteral("team"));
     QCOMPARE(filter.rowCount(), 1);
-    QCOMPARE(cell(filter, 0, Column::Title, RuleTableModel::RuleIdRole).toString(), QStringLiteral("r2"));
+    QCOMPARE(cell(filter, 0, Column::Title, RuleTableModel::RuleIdRole).toString(),
+             QStringLiteral("r2"));
     filter.setStateFilter(QStringLiteral("active"));
     QCOMPARE(filter.rowCount(), 0);
     filter.setStateFilter(QString());

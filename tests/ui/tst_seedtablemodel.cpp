@@ -49,8 +49,8 @@ void tst_SeedTableModel::startsEmptyWithNamedColumns()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), 4);
-    const QStringList expected{QStringLiteral("Title"), QStringLiteral("Type"), QStringLiteral("Tier"),
-                               QStringLiteral("Similarity")};
+    const QStringList expected{QStringLiteral("Title"), QStringLiteral("Type"),
+                               QStringLiteral("Tier"), QStringLiteral("Similarity")};
     for (int section = 0; section < expected.size(); ++section)
         QCOMPARE(model.headerData(section, Qt::Horizontal).toString(), expected.at(section));
     QVERIFY(!model.index(0, 0).isValid());
@@ -63,7 +63,8 @@ void tst_SeedTableModel::showsSeedFields()
     RecallSeed warm = makeSeed(QStringLiteral("n2"), QStringLiteral("Token cache workaround"),
                                QStringLiteral("event"), 0.41234);
     warm.node.tier = QStringLiteral("warm");
-    model.setSeeds({makeSeed(QStringLiteral("n1"), QStringLiteral("Sync stalls"), QStringLiteral("entity"), 0.87654),
+    model.setSeeds({makeSeed(QStringLiteral("n1"), QStringLiteral("Sync stalls"),
+                             QStringLiteral("entity"), 0.87654),
                     warm});
 
     QCOMPARE(model.rowCount(), 2);
@@ -72,11 +73,18 @@ void tst_SeedTableModel::showsSeedFields()
     QCOMPARE(cell(model, 1, Column::Tier).toString(), QStringLiteral("warm"));
     QCOMPARE(cell(model, 0, Column::Similarity).toString(), QStringLiteral("0.877"));
     QCOMPARE(cell(model, 1, Column::Similarity).toString(), QStringLiteral("0.412"));
-    QCOMPARE(cell(model, 1, Column::Title, SeedTableModel::NodeIdRole).toString(), QStringLiteral("n2"));
-    QCOMPARE(cell(model, 1, Column::Similarity, SeedTableModel::NodeIdRole).toString(), QStringLiteral("n2"));
-    QVERIFY(cell(model, 0, Column::Title, Qt::ToolTipRole).toString().contains(QStringLiteral("Sync stalls in detail")));
-    QVERIFY(cell(model, 0, Column::Title, Qt::ToolTipRole).toString().contains(QStringLiteral("n1")));
-    QVERIFY(cell(model, 0, Column::Similarity, Qt::ToolTipRole).toString().contains(QStringLiteral("0.876540")));
+    QCOMPARE(cell(model, 1, Column::Title, SeedTableModel::NodeIdRole).toString(),
+             QStringLiteral("n2"));
+    QCOMPARE(cell(model, 1, Column::Similarity, SeedTableModel::NodeIdRole).toString(),
+             QStringLiteral("n2"));
+    QVERIFY(cell(model, 0, Column::Title, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Sync stalls in detail")));
+    QVERIFY(
+        cell(model, 0, Column::Title, Qt::ToolTipRole).toString().contains(QStringLiteral("n1")));
+    QVERIFY(cell(model, 0, Column::Similarity, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("0.876540")));
     // The type column carries the graph's colour; numbers are right-aligned.
     QVERIFY(cell(model, 0, Column::Type, Qt::DecorationRole).canConvert<QIcon>());
     QVERIFY(!cell(model, 0, Column::Title, Qt::DecorationRole).isValid());
@@ -97,18 +105,21 @@ void tst_SeedTableModel::titleFallsBackToSummary()
 void tst_SeedTableModel::sortRoleIsNumeric()
 {
     SeedTableModel model;
-    model.setSeeds({makeSeed(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("rule"), 0.25)});
+    model.setSeeds(
+        {makeSeed(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("rule"), 0.25)});
     const QVariant value = cell(model, 0, Column::Similarity, SeedTableModel::SortRole);
     QCOMPARE(value.typeId(), QMetaType::Double);
     QCOMPARE(value.toDouble(), 0.25);
-    QCOMPARE(cell(model, 0, Column::Type, SeedTableModel::SortRole).toString(), QStringLiteral("rule"));
+    QCOMPARE(cell(model, 0, Column::Type, SeedTableModel::SortRole).toString(),
+             QStringLiteral("rule"));
 }
 
 void tst_SeedTableModel::findsRowsById()
 {
     SeedTableModel model;
-    model.setSeeds({makeSeed(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("event"), 0.9),
-                    makeSeed(QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("event"), 0.8)});
+    model.setSeeds(
+        {makeSeed(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("event"), 0.9),
+         makeSeed(QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("event"), 0.8)});
     QCOMPARE(model.rowOf(QStringLiteral("b")), 1);
     QCOMPARE(model.rowOf(QStringLiteral("missing")), -1);
 }
@@ -117,9 +128,11 @@ void tst_SeedTableModel::resetReplacesSeeds()
 {
     SeedTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setSeeds({makeSeed(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("event"), 0.9),
-                    makeSeed(QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("topic"), 0.8)});
-    model.setSeeds({makeSeed(QStringLiteral("c"), QStringLiteral("C"), QStringLiteral("concept"), 0.7)});
+    model.setSeeds(
+        {makeSeed(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("event"), 0.9),
+         makeSeed(QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("topic"), 0.8)});
+    model.setSeeds(
+        {makeSeed(QStringLiteral("c"), QStringLiteral("C"), QStringLiteral("concept"), 0.7)});
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(cell(model, 0, Column::Title).toString(), QStringLiteral("C"));
     model.clear();

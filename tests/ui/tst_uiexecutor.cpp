@@ -65,11 +65,11 @@ void tst_UiExecutor::lateAnswerForADestroyedContextIsDropped()
         },
         [&](int) { answered = true; });
 
-    context.reset();   // the page goes while its call is still running
+    context.reset(); // the page goes while its call is still running
     mayFinish.release();
     executor.waitForDone();
     QVERIFY(workFinished);
-    QTest::qWait(50);   // a queued answer would be delivered here
+    QTest::qWait(50); // a queued answer would be delivered here
     QVERIFY(!answered);
 }
 
@@ -83,10 +83,18 @@ void tst_UiExecutor::readsRunSideBySide()
     QSemaphore second;
     int met = 0;
     executor.run(
-        &context, [&]() { first.release(); return second.tryAcquire(1, kWaitMs); },
+        &context,
+        [&]() {
+            first.release();
+            return second.tryAcquire(1, kWaitMs);
+        },
         [&](bool ok) { met += ok ? 1 : 0; });
     executor.run(
-        &context, [&]() { second.release(); return first.tryAcquire(1, kWaitMs); },
+        &context,
+        [&]() {
+            second.release();
+            return first.tryAcquire(1, kWaitMs);
+        },
         [&](bool ok) { met += ok ? 1 : 0; });
     QTRY_COMPARE_WITH_TIMEOUT(met, 2, 2 * kWaitMs);
 }
@@ -103,7 +111,7 @@ void tst_UiExecutor::changesRunInTheOrderAsked()
         executor.run(
             &context,
             [&, i]() {
-                QThread::msleep((Count - i) % 3);   // earlier calls take longer
+                QThread::msleep((Count - i) % 3); // earlier calls take longer
                 const QMutexLocker lock(&mutex);
                 applied.append(i);
                 return i;

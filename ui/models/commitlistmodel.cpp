@@ -5,8 +5,8 @@
 namespace MemoryGraph::Ui {
 
 CommitListModel::CommitListModel(QObject *parent)
-    : RecordTableModel({tr("Seq"), tr("Time"), tr("Kind"), tr("Actor"), tr("Hash"), tr("Commit id")},
-                       parent)
+    : RecordTableModel(
+        {tr("Seq"), tr("Time"), tr("Kind"), tr("Actor"), tr("Hash"), tr("Commit id")}, parent)
 {
 }
 
@@ -29,20 +29,13 @@ QVariant CommitListModel::cellData(const CommitRecord &c, int, int columnIndex, 
         return {};
 
     switch (column) {
-    case Column::Sequence:
-        return c.sequence;
-    case Column::Time:
-        return formatDateTime(c.createdAt);
-    case Column::Kind:
-        return c.kind;
-    case Column::Actor:
-        return c.actor;
-    case Column::Hash:
-        return shortHash(c.commitHash);
-    case Column::CommitId:
-        return c.id;
-    case Column::Count:
-        break;
+    case Column::Sequence: return c.sequence;
+    case Column::Time: return formatDateTime(c.createdAt);
+    case Column::Kind: return c.kind;
+    case Column::Actor: return c.actor;
+    case Column::Hash: return shortHash(c.commitHash);
+    case Column::CommitId: return c.id;
+    case Column::Count: break;
     }
     return {};
 }

@@ -39,7 +39,7 @@ Q_SIGNALS:
 
 private:
     bool m_moreAvailable = false;
-    bool m_moreRequested = false;   ///< one request in flight until the next append/reset
+    bool m_moreRequested = false; ///< one request in flight until the next append/reset
 };
 
 } // namespace MemoryGraph::Ui

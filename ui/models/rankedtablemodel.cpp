@@ -15,16 +15,11 @@ RankedTableModel::RankedTableModel(QObject *parent)
 QVariant RankedTableModel::sortValue(const RankedEntry &e, int row, Column column) const
 {
     switch (column) {
-    case Column::Rank:
-        return row + 1;
-    case Column::Title:
-        return titleOf(e.id);
-    case Column::Activation:
-        return e.activation;
-    case Column::Score:
-        return e.score;
-    case Column::Count:
-        break;
+    case Column::Rank: return row + 1;
+    case Column::Title: return titleOf(e.id);
+    case Column::Activation: return e.activation;
+    case Column::Score: return e.score;
+    case Column::Count: break;
     }
     return {};
 }
@@ -38,8 +33,7 @@ QVariant RankedTableModel::cellData(const RankedEntry &e, int row, int columnInd
         if (column == Column::Activation || column == Column::Score)
             return QString::number(sortValue(e, row, column).toDouble(), 'f', 3);
         return sortValue(e, row, column);
-    case SortRole:
-        return sortValue(e, row, column);
+    case SortRole: return sortValue(e, row, column);
     case Qt::ToolTipRole:
         if (column == Column::Title) {
             const NodeInfo info = m_nodes.value(e.id);
@@ -58,17 +52,15 @@ QVariant RankedTableModel::cellData(const RankedEntry &e, int row, int columnInd
         if (column != Column::Title)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case NodeIdRole:
-        return e.id;
-    default:
-        return {};
+    case NodeIdRole: return e.id;
+    default: return {};
     }
 }
 
 void RankedTableModel::setRanked(const QVector<RankedEntry> &ranked,
                                  const QHash<QString, NodeInfo> &nodes)
 {
-    m_nodes = nodes;   // read only while the reset below redraws
+    m_nodes = nodes; // read only while the reset below redraws
     setRecords(ranked);
 }
 

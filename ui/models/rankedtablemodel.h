@@ -17,7 +17,7 @@ public:
     enum class Column { Rank, Title, Activation, Score, Count };
     enum Role {
         NodeIdRole = Qt::UserRole + 1,
-        SortRole   ///< raw value for sorting: numbers as numbers
+        SortRole ///< raw value for sorting: numbers as numbers
     };
 
     /// What the model knows about a ranked node besides its id.

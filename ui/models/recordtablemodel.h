@@ -12,8 +12,7 @@ namespace MemoryGraph::Ui {
 /// What the console's table models share: a list of records (service values; a model never
 /// queries), one title per column, and finding a row by the record's id. A model only says how
 /// a record shows in a cell (cellData) and what identifies it (recordId).
-template <typename Record>
-class RecordTableModel : public QAbstractTableModel
+template<typename Record> class RecordTableModel : public QAbstractTableModel
 {
 public:
     int rowCount(const QModelIndex &parent = QModelIndex()) const override

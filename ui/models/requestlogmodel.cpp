@@ -36,22 +36,14 @@ QVariant RequestLogModel::cellData(const RequestLogEntry &e, int, int columnInde
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case Column::Time:
-            return e.at.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"));
-        case Column::Method:
-            return e.method;
-        case Column::Path:
-            return e.path;
-        case Column::Status:
-            return e.status;
-        case Column::Latency:
-            return QString::number(e.latencyMs, 'f', 1);
-        case Column::Tenant:
-            return e.tenantId;
-        case Column::RequestId:
-            return e.requestId;
-        case Column::Count:
-            break;
+        case Column::Time: return e.at.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"));
+        case Column::Method: return e.method;
+        case Column::Path: return e.path;
+        case Column::Status: return e.status;
+        case Column::Latency: return QString::number(e.latencyMs, 'f', 1);
+        case Column::Tenant: return e.tenantId;
+        case Column::RequestId: return e.requestId;
+        case Column::Count: break;
         }
         return {};
     case Qt::ToolTipRole:
@@ -71,8 +63,7 @@ QVariant RequestLogModel::cellData(const RequestLogEntry &e, int, int columnInde
         if (column == Column::Status || column == Column::Latency)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 

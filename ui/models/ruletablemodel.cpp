@@ -42,7 +42,8 @@ QString compactTime(const QDateTime &at)
 
 Rules::RuleRank rankOf(const RuleSummary &rule)
 {
-    return Rules::computeRank(rule.node.slotData, int(rule.status.positive), int(rule.status.negative), 0);
+    return Rules::computeRank(rule.node.slotData, int(rule.status.positive),
+                              int(rule.status.negative), 0);
 }
 
 } // namespace
@@ -65,10 +66,8 @@ QVariant RuleTableModel::cellData(const RuleSummary &r, int, int columnIndex, in
 {
     const auto column = Column(columnIndex);
     switch (role) {
-    case Qt::DisplayRole:
-        return displayText(r, column);
-    case Qt::ToolTipRole:
-        return toolTip(r, column);
+    case Qt::DisplayRole: return displayText(r, column);
+    case Qt::ToolTipRole: return toolTip(r, column);
     case Qt::ForegroundRole:
         return column == Column::State ? stateBrush(r.status.state) : QVariant();
     case Qt::TextAlignmentRole:
@@ -76,53 +75,37 @@ QVariant RuleTableModel::cellData(const RuleSummary &r, int, int columnIndex, in
         case Column::Priority:
         case Column::Weight:
         case Column::Positive:
-        case Column::Negative:
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
+        case Column::Negative: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        default: return {};
         }
-    case RuleIdRole:
-        return r.node.id;
-    case StateRole:
-        return r.status.state;
-    case RuleScopeRole:
-        return RuleDefinition::fromNode(r.node).ruleScope;
-    case SortRole:
-        return sortValue(r, column);
+    case RuleIdRole: return r.node.id;
+    case StateRole: return r.status.state;
+    case RuleScopeRole: return RuleDefinition::fromNode(r.node).ruleScope;
+    case SortRole: return sortValue(r, column);
     case SearchTextRole: {
         const RuleDefinition def = RuleDefinition::fromNode(r.node);
-        return QStringList{r.node.title, r.node.textSummary, r.node.id, r.node.clientId,
-                           def.targetAgentId, def.targetTeamId}
+        return QStringList{r.node.title,    r.node.textSummary, r.node.id,
+                           r.node.clientId, def.targetAgentId,  def.targetTeamId}
             .join(QLatin1Char('\n'));
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
 QVariant RuleTableModel::displayText(const RuleSummary &r, Column column) const
 {
     switch (column) {
-    case Column::Title:
-        return displayName(r.node);
-    case Column::State:
-        return r.status.state.toUpper();
-    case Column::Scope:
-        return RuleDefinition::fromNode(r.node).ruleScope;
-    case Column::Target:
-        return orDash(targetOf(RuleDefinition::fromNode(r.node)));
-    case Column::Priority:
-        return rankOf(r).priority;
-    case Column::Weight:
-        return QString::number(rankOf(r).weight, 'f', 2);
-    case Column::Positive:
-        return r.status.positive;
-    case Column::Negative:
-        return r.status.negative;
+    case Column::Title: return displayName(r.node);
+    case Column::State: return r.status.state.toUpper();
+    case Column::Scope: return RuleDefinition::fromNode(r.node).ruleScope;
+    case Column::Target: return orDash(targetOf(RuleDefinition::fromNode(r.node)));
+    case Column::Priority: return rankOf(r).priority;
+    case Column::Weight: return QString::number(rankOf(r).weight, 'f', 2);
+    case Column::Positive: return r.status.positive;
+    case Column::Negative: return r.status.negative;
     case Column::LastMatched:
         return r.status.lastMatchedAt.isValid() ? compactTime(r.status.lastMatchedAt) : tr("never");
-    case Column::Count:
-        break;
+    case Column::Count: break;
     }
     return {};
 }
@@ -130,20 +113,15 @@ QVariant RuleTableModel::displayText(const RuleSummary &r, Column column) const
 QVariant RuleTableModel::sortValue(const RuleSummary &r, Column column) const
 {
     switch (column) {
-    case Column::Title:
-        return displayName(r.node).toLower();
-    case Column::Priority:
-        return rankOf(r).priority;
-    case Column::Weight:
-        return rankOf(r).weight;
-    case Column::Positive:
-        return r.status.positive;
-    case Column::Negative:
-        return r.status.negative;
+    case Column::Title: return displayName(r.node).toLower();
+    case Column::Priority: return rankOf(r).priority;
+    case Column::Weight: return rankOf(r).weight;
+    case Column::Positive: return r.status.positive;
+    case Column::Negative: return r.status.negative;
     case Column::LastMatched:
-        return r.status.lastMatchedAt.isValid() ? r.status.lastMatchedAt.toMSecsSinceEpoch() : qint64(0);
-    default:
-        return displayText(r, column);
+        return r.status.lastMatchedAt.isValid() ? r.status.lastMatchedAt.toMSecsSinceEpoch()
+                                                : qint64(0);
+    default: return displayText(r, column);
     }
 }
 
@@ -152,8 +130,8 @@ QVariant RuleTableModel::toolTip(const RuleSummary &r, Column column) const
     switch (column) {
     case Column::Title:
         return tr("%1\n\nid: %2\nclient_id: %3")
-            .arg(r.node.textSummary.isEmpty() ? displayName(r.node) : r.node.textSummary,
-                 r.node.id, orDash(r.node.clientId));
+            .arg(r.node.textSummary.isEmpty() ? displayName(r.node) : r.node.textSummary, r.node.id,
+                 orDash(r.node.clientId));
     case Column::State:
         return r.status.state == QLatin1String("active")
                    ? tr("Active: the rule's policy is enforced when it matches")
@@ -169,7 +147,8 @@ QVariant RuleTableModel::toolTip(const RuleSummary &r, Column column) const
     case Column::Priority:
     case Column::Weight: {
         const Rules::RuleRank rank = rankOf(r);
-        return tr("Rank score = priority \u00d7 1000 + evidence \u00d7 100 \u00d7 weight + specificity\n"
+        return tr("Rank score = priority \u00d7 1000 + evidence \u00d7 100 \u00d7 weight + "
+                  "specificity\n"
                   "priority %1, weight %2, evidence %3")
             .arg(rank.priority)
             .arg(rank.weight)
@@ -177,15 +156,15 @@ QVariant RuleTableModel::toolTip(const RuleSummary &r, Column column) const
     }
     case Column::LastMatched:
         return r.status.lastMatchedAt.isValid()
-                   ? tr("Last matched by a recorded tool selection: %1").arg(formatDateTime(r.status.lastMatchedAt))
+                   ? tr("Last matched by a recorded tool selection: %1")
+                         .arg(formatDateTime(r.status.lastMatchedAt))
                    : tr("No recorded tool selection has matched this rule yet");
     case Column::Positive:
     case Column::Negative:
         return tr("Feedback attributed to this rule: %1 positive, %2 negative")
             .arg(r.status.positive)
             .arg(r.status.negative);
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -225,10 +204,13 @@ bool RuleFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceP
     const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
     if (!m_state.isEmpty() && index.data(RuleTableModel::StateRole).toString() != m_state)
         return false;
-    if (!m_ruleScope.isEmpty() && index.data(RuleTableModel::RuleScopeRole).toString() != m_ruleScope)
+    if (!m_ruleScope.isEmpty()
+        && index.data(RuleTableModel::RuleScopeRole).toString() != m_ruleScope)
         return false;
     if (!m_text.isEmpty()
-        && !index.data(RuleTableModel::SearchTextRole).toString().contains(m_text, Qt::CaseInsensitive))
+        && !index.data(RuleTableModel::SearchTextRole)
+                .toString()
+                .contains(m_text, Qt::CaseInsensitive))
         return false;
     return true;
 }

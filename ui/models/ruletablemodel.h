@@ -15,13 +15,24 @@ class RuleTableModel : public RecordTableModel<RuleSummary>
 {
     Q_OBJECT
 public:
-    enum class Column { Title, State, Scope, Target, Priority, Weight, Positive, Negative, LastMatched, Count };
+    enum class Column {
+        Title,
+        State,
+        Scope,
+        Target,
+        Priority,
+        Weight,
+        Positive,
+        Negative,
+        LastMatched,
+        Count
+    };
     enum Role {
         RuleIdRole = Qt::UserRole + 1,
-        StateRole,        ///< "shadow" | "active"
-        RuleScopeRole,    ///< "global" | "team" | "agent"
-        SortRole,         ///< a value that sorts naturally (numbers, times, lower-case text)
-        SearchTextRole,   ///< title, summary, ids and target joined, for the text filter
+        StateRole,      ///< "shadow" | "active"
+        RuleScopeRole,  ///< "global" | "team" | "agent"
+        SortRole,       ///< a value that sorts naturally (numbers, times, lower-case text)
+        SearchTextRole, ///< title, summary, ids and target joined, for the text filter
     };
 
     explicit RuleTableModel(QObject *parent = nullptr);

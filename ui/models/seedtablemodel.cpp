@@ -28,16 +28,11 @@ QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex,
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case Column::Title:
-            return seedTitle(n);
-        case Column::Type:
-            return n.type;
-        case Column::Tier:
-            return n.tier;
-        case Column::Similarity:
-            return QString::number(s.similarity, 'f', 3);
-        case Column::Count:
-            break;
+        case Column::Title: return seedTitle(n);
+        case Column::Type: return n.type;
+        case Column::Tier: return n.tier;
+        case Column::Similarity: return QString::number(s.similarity, 'f', 3);
+        case Column::Count: break;
         }
         return {};
     case SortRole:
@@ -46,7 +41,8 @@ QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex,
         return cellData(s, row, columnIndex, Qt::DisplayRole);
     case Qt::ToolTipRole:
         if (column == Column::Title) {
-            const QString summary = n.textSummary.isEmpty() ? QString() : n.textSummary + QLatin1Char('\n');
+            const QString summary
+                = n.textSummary.isEmpty() ? QString() : n.textSummary + QLatin1Char('\n');
             return tr("%1Node %2").arg(summary, n.id);
         }
         if (column == Column::Similarity)
@@ -61,10 +57,8 @@ QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex,
         if (column == Column::Similarity)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case NodeIdRole:
-        return n.id;
-    default:
-        return {};
+    case NodeIdRole: return n.id;
+    default: return {};
     }
 }
 

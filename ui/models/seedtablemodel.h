@@ -14,7 +14,7 @@ public:
     enum class Column { Title, Type, Tier, Similarity, Count };
     enum Role {
         NodeIdRole = Qt::UserRole + 1,
-        SortRole   ///< raw value for sorting: similarity as a number, text otherwise
+        SortRole ///< raw value for sorting: similarity as a number, text otherwise
     };
 
     explicit SeedTableModel(QObject *parent = nullptr);

@@ -83,15 +83,18 @@ QWidget *AuditPage::createToolBar()
     verifyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(verifyAction, &QAction::triggered, this, &AuditPage::verifyChain);
     addAction(verifyAction);
-    m_verifyButton = new QPushButton(style()->standardIcon(QStyle::SP_DialogApplyButton), verifyAction->text(), bar);
+    m_verifyButton = new QPushButton(style()->standardIcon(QStyle::SP_DialogApplyButton),
+                                     verifyAction->text(), bar);
     m_verifyButton->setObjectName(QStringLiteral("verifyChainButton"));
-    m_verifyButton->setToolTip(tr("Recompute every commit hash of this scope and report the first break (%1)")
-                                   .arg(verifyAction->shortcut().toString(QKeySequence::NativeText)));
+    m_verifyButton->setToolTip(
+        tr("Recompute every commit hash of this scope and report the first break (%1)")
+            .arg(verifyAction->shortcut().toString(QKeySequence::NativeText)));
     connect(m_verifyButton, &QPushButton::clicked, verifyAction, &QAction::trigger);
 
     m_decayButton = new QPushButton(tr("Run &decay now"), bar);
     m_decayButton->setObjectName(QStringLiteral("runDecayButton"));
-    m_decayButton->setToolTip(tr("Decay salience and demote inactive nodes of this scope now (one commit)"));
+    m_decayButton->setToolTip(
+        tr("Decay salience and demote inactive nodes of this scope now (one commit)"));
     connect(m_decayButton, &QPushButton::clicked, this, &AuditPage::runDecay);
 
     m_consolidateButton = new QPushButton(tr("&Consolidate\u2026"), bar);
@@ -137,7 +140,8 @@ QWidget *AuditPage::createCommitPanel()
 
     m_newestButton = new QPushButton(tr("Back to &newest"), box);
     m_newestButton->setObjectName(QStringLiteral("newestCommitsButton"));
-    m_newestButton->setToolTip(tr("The table shows an older part of the chain; return to the newest commits"));
+    m_newestButton->setToolTip(
+        tr("The table shows an older part of the chain; return to the newest commits"));
     m_newestButton->hide();
     connect(m_newestButton, &QPushButton::clicked, this, &AuditPage::showNewest);
 
@@ -173,7 +177,8 @@ QWidget *AuditPage::createDiffPanel()
 QString AuditPage::selectedCommitId() const
 {
     const QModelIndex current = m_view->selectionModel()->currentIndex();
-    return current.isValid() ? m_model->data(current, CommitListModel::CommitIdRole).toString() : QString();
+    return current.isValid() ? m_model->data(current, CommitListModel::CommitIdRole).toString()
+                             : QString();
 }
 
 ConsolidationDialog *AuditPage::consolidationDialog() const
@@ -191,7 +196,7 @@ void AuditPage::onScopeChanged()
     const bool hasScope = this->hasScope();
     for (QPushButton *b : {m_verifyButton, m_decayButton, m_consolidateButton})
         b->setEnabled(hasScope);
-    ++m_verifyGeneration;   // a verification of the previous scope no longer applies
+    ++m_verifyGeneration; // a verification of the previous scope no longer applies
     m_verifyLabel->clear();
     m_breakCommitId.clear();
     m_pendingCommitId.clear();
@@ -215,7 +220,7 @@ void AuditPage::loadCommits(int offset, bool append)
     if (!hasScope())
         return;
     if (!append && m_pendingCommitId.isEmpty())
-        m_pendingCommitId = selectedCommitId();   // keep the selection across reloads
+        m_pendingCommitId = selectedCommitId(); // keep the selection across reloads
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     loadContent(
@@ -263,37 +268,38 @@ void AuditPage::showCommit(const QString &commitId, qint64 sequence)
     const quint64 generation = ++m_commitGeneration;
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    callService([tenant, scope, sequence](MemoryService *service) -> Result<CommitWindow> {
-                 auto newest = service->listCommits(tenant, scope, 0, 1);
-                 if (!newest)
-                     return newest.error();
-                 const qint64 top = newest.value().isEmpty() ? 0 : newest.value().first().sequence;
-                 CommitWindow window;
-                 window.offset = int(std::max<qint64>(0, top - sequence - PageSize / 2));
-                 auto page = service->listCommits(tenant, scope, window.offset, PageSize);
-                 if (!page)
-                     return page.error();
-                 window.commits = page.value();
-                 return window;
-             },
-             [this, generation, commitId](const Result<CommitWindow> &result) {
-                 if (generation != m_commitGeneration)
-                     return;
-                 if (!result) {
-                     setStatus(tr("Loading commits failed: %1").arg(result.error().message), true);
-                     return;
-                 }
-                 m_offset = result.value().offset;
-                 m_newestButton->setVisible(m_offset > 0);
-                 m_model->setCommits(result.value().commits);
-                 m_model->setMoreAvailable(result.value().commits.size() == PageSize);
-                 selectLoadedCommit(commitId);
-                 if (m_model->rowOf(commitId) < 0)
-                     setStatus(tr("Commit %1 is no longer in this scope.").arg(commitId), true);
-                 else
-                     m_view->setFocus(Qt::OtherFocusReason);
-                 Q_EMIT commitsLoaded(m_model->rowCount());
-             });
+    callService(
+        [tenant, scope, sequence](MemoryService *service) -> Result<CommitWindow> {
+            auto newest = service->listCommits(tenant, scope, 0, 1);
+            if (!newest)
+                return newest.error();
+            const qint64 top = newest.value().isEmpty() ? 0 : newest.value().first().sequence;
+            CommitWindow window;
+            window.offset = int(std::max<qint64>(0, top - sequence - PageSize / 2));
+            auto page = service->listCommits(tenant, scope, window.offset, PageSize);
+            if (!page)
+                return page.error();
+            window.commits = page.value();
+            return window;
+        },
+        [this, generation, commitId](const Result<CommitWindow> &result) {
+            if (generation != m_commitGeneration)
+                return;
+            if (!result) {
+                setStatus(tr("Loading commits failed: %1").arg(result.error().message), true);
+                return;
+            }
+            m_offset = result.value().offset;
+            m_newestButton->setVisible(m_offset > 0);
+            m_model->setCommits(result.value().commits);
+            m_model->setMoreAvailable(result.value().commits.size() == PageSize);
+            selectLoadedCommit(commitId);
+            if (m_model->rowOf(commitId) < 0)
+                setStatus(tr("Commit %1 is no longer in this scope.").arg(commitId), true);
+            else
+                m_view->setFocus(Qt::OtherFocusReason);
+            Q_EMIT commitsLoaded(m_model->rowCount());
+        });
 }
 
 void AuditPage::showNewest()
@@ -327,7 +333,8 @@ void AuditPage::showDiff(const CommitRecord *commit)
     m_diffTitle->setToolTip(tr("id %1\nhash %2\nparent %3\ninput sha256 %4\ndiff sha256 %5")
                                 .arg(commit->id, commit->commitHash, orDash(commit->parentHash),
                                      commit->inputSha256, commit->diffSha256));
-    m_diffView->setPlainText(QString::fromUtf8(QJsonDocument(commit->diff).toJson(QJsonDocument::Indented)));
+    m_diffView->setPlainText(
+        QString::fromUtf8(QJsonDocument(commit->diff).toJson(QJsonDocument::Indented)));
 }
 
 void AuditPage::verifyChain()
@@ -341,30 +348,33 @@ void AuditPage::verifyChain()
     setBusy(true);
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    callService([tenant, scope](MemoryService *service) { return service->verifyChain(tenant, scope); },
-             [this, generation](const Result<ChainReport> &result) {
-                 setBusy(false);
-                 m_verifyButton->setEnabled(hasScope());
-                 if (generation != m_verifyGeneration)
-                     return;
-                 if (!result) {
-                     m_verifyLabel->setText(tr("Verification failed: %1").arg(result.error().message.toHtmlEscaped()));
-                     m_verifyLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour()));
-                     Q_EMIT chainVerified(false);
-                     return;
-                 }
-                 showVerification(result.value());
-                 Q_EMIT chainVerified(result.value().ok);
-             });
+    callService(
+        [tenant, scope](MemoryService *service) { return service->verifyChain(tenant, scope); },
+        [this, generation](const Result<ChainReport> &result) {
+            setBusy(false);
+            m_verifyButton->setEnabled(hasScope());
+            if (generation != m_verifyGeneration)
+                return;
+            if (!result) {
+                m_verifyLabel->setText(
+                    tr("Verification failed: %1").arg(result.error().message.toHtmlEscaped()));
+                m_verifyLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour()));
+                Q_EMIT chainVerified(false);
+                return;
+            }
+            showVerification(result.value());
+            Q_EMIT chainVerified(result.value().ok);
+        });
 }
 
 void AuditPage::showVerification(const ChainReport &report)
 {
     if (report.ok) {
         m_breakCommitId.clear();
-        m_verifyLabel->setText(report.commitsChecked == 1 ? tr("\u2714 Chain intact: 1 commit verified.")
-                                                          : tr("\u2714 Chain intact: %1 commits verified.")
-                                                                .arg(report.commitsChecked));
+        m_verifyLabel->setText(
+            report.commitsChecked == 1
+                ? tr("\u2714 Chain intact: 1 commit verified.")
+                : tr("\u2714 Chain intact: %1 commits verified.").arg(report.commitsChecked));
         m_verifyLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(OkColour));
         m_verifyLabel->setToolTip(QString());
         return;
@@ -372,14 +382,16 @@ void AuditPage::showVerification(const ChainReport &report)
     const ChainBreak &b = *report.firstBreak;
     m_breakCommitId = b.commitId;
     m_breakSequence = b.sequence;
-    m_verifyLabel->setText(tr("\u2716 Chain broken at commit #%1 (%2): expected %3, found %4. <a href=\"%5\">Show</a>")
-                               .arg(b.sequence)
-                               .arg(b.reason.toHtmlEscaped(), compact(b.expected).toHtmlEscaped(),
-                                    compact(b.found).toHtmlEscaped(), ShowLink));
-    m_verifyLabel->setToolTip(tr("Commit %1\nexpected: %2\nfound: %3\n%n commit(s) checked", nullptr,
-                                 int(report.commitsChecked))
+    m_verifyLabel->setText(
+        tr("\u2716 Chain broken at commit #%1 (%2): expected %3, found %4. <a href=\"%5\">Show</a>")
+            .arg(b.sequence)
+            .arg(b.reason.toHtmlEscaped(), compact(b.expected).toHtmlEscaped(),
+                 compact(b.found).toHtmlEscaped(), ShowLink));
+    m_verifyLabel->setToolTip(tr("Commit %1\nexpected: %2\nfound: %3\n%n commit(s) checked",
+                                 nullptr, int(report.commitsChecked))
                                   .arg(b.commitId, b.expected, b.found));
-    m_verifyLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(errorColour()));
+    m_verifyLabel->setStyleSheet(
+        QStringLiteral("color: %1; font-weight: bold;").arg(errorColour()));
 }
 
 void AuditPage::runDecay()
@@ -391,27 +403,30 @@ void AuditPage::runDecay()
     setStatus(tr("Running adaptive decay\u2026"));
     const QString tenant = currentTenant();
     const QString scope = currentScope();
-    callService([tenant, scope](MemoryService *service) { return service->runAdaptiveDecay(tenant, scope); },
-             [this](const Result<DecayReport> &result) {
-                 setBusy(false);
-                 m_decayButton->setEnabled(hasScope());
-                 if (!result) {
-                     setStatus(tr("Decay failed: %1").arg(result.error().message), true);
-                     Q_EMIT decayFinished(false, false);
-                     return;
-                 }
-                 const DecayReport &r = result.value();
-                 if (!r.committed())
-                     setStatus(tr("Decay: nothing to change (%n protected node(s) skipped).", nullptr, r.protectedNodes));
-                 else
-                     setStatus(tr("Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 deferred by the daily budget), commit %4.")
-                                   .arg(r.salienceChanged)
-                                   .arg(r.moves.size())
-                                   .arg(r.deferredMoves)
-                                   .arg(shortHash(r.commitId, 8)));
-                 Q_EMIT decayFinished(true, r.committed());
-             },
-             UiExecutor::Lane::Changes);
+    callService([tenant, scope](
+                    MemoryService *service) { return service->runAdaptiveDecay(tenant, scope); },
+                [this](const Result<DecayReport> &result) {
+                    setBusy(false);
+                    m_decayButton->setEnabled(hasScope());
+                    if (!result) {
+                        setStatus(tr("Decay failed: %1").arg(result.error().message), true);
+                        Q_EMIT decayFinished(false, false);
+                        return;
+                    }
+                    const DecayReport &r = result.value();
+                    if (!r.committed())
+                        setStatus(tr("Decay: nothing to change (%n protected node(s) skipped).",
+                                     nullptr, r.protectedNodes));
+                    else
+                        setStatus(tr("Decay: salience lowered on %1 node(s), %2 tier move(s) (%3 "
+                                     "deferred by the daily budget), commit %4.")
+                                      .arg(r.salienceChanged)
+                                      .arg(r.moves.size())
+                                      .arg(r.deferredMoves)
+                                      .arg(shortHash(r.commitId, 8)));
+                    Q_EMIT decayFinished(true, r.committed());
+                },
+                UiExecutor::Lane::Changes);
 }
 
 void AuditPage::openConsolidation()
@@ -423,13 +438,17 @@ void AuditPage::openConsolidation()
         m_dialog->activateWindow();
         return;
     }
-    m_dialog = new ConsolidationDialog(service(), executor(), currentTenant(), currentScope(), this);
+    m_dialog
+        = new ConsolidationDialog(service(), executor(), currentTenant(), currentScope(), this);
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_dialog, &ConsolidationDialog::applied, this, [this](bool ok, const QString &commitId) {
-        if (ok)
-            setStatus(commitId.isEmpty() ? tr("Consolidation: nothing left to merge.")
-                                         : tr("Consolidation applied in commit %1.").arg(shortHash(commitId, 8)));
-    });
+    connect(
+        m_dialog, &ConsolidationDialog::applied, this, [this](bool ok, const QString &commitId) {
+            if (ok)
+                setStatus(
+                    commitId.isEmpty()
+                        ? tr("Consolidation: nothing left to merge.")
+                        : tr("Consolidation applied in commit %1.").arg(shortHash(commitId, 8)));
+        });
     m_dialog->open();
 }
 

@@ -16,7 +16,7 @@ namespace MemoryGraph {
 class MemoryService;
 struct ChainReport;
 struct CommitRecord;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 
@@ -93,8 +93,8 @@ private:
     quint64 m_verifyGeneration = 0;
     int m_busyCount = 0;
     int m_offset = 0;
-    QString m_pendingCommitId;   ///< select once the next page arrives
-    QString m_breakCommitId;     ///< target of the "Show" link
+    QString m_pendingCommitId; ///< select once the next page arrives
+    QString m_breakCommitId;   ///< target of the "Show" link
     qint64 m_breakSequence = 0;
 
     QPushButton *m_verifyButton = nullptr;

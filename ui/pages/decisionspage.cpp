@@ -34,14 +34,10 @@ constexpr int FilterDelayMs = 250;
 qint64 sinceSeconds(DecisionsPage::Since since)
 {
     switch (since) {
-    case DecisionsPage::Since::LastHour:
-        return 3600;
-    case DecisionsPage::Since::LastDay:
-        return 24 * 3600;
-    case DecisionsPage::Since::LastWeek:
-        return 7 * 24 * 3600;
-    case DecisionsPage::Since::All:
-        break;
+    case DecisionsPage::Since::LastHour: return 3600;
+    case DecisionsPage::Since::LastDay: return 24 * 3600;
+    case DecisionsPage::Since::LastWeek: return 7 * 24 * 3600;
+    case DecisionsPage::Since::All: break;
     }
     return 0;
 }
@@ -171,7 +167,7 @@ void DecisionsPage::selectDecision(const QString &decisionId)
     const int row = m_model->rowOf(decisionId);
     if (row < 0)
         return;
-    m_view->selectRow(row);   // the selection change shows the detail
+    m_view->selectRow(row); // the selection change shows the detail
     m_view->scrollTo(m_model->index(row, 0));
 }
 
@@ -199,7 +195,7 @@ void DecisionsPage::loadDecisions()
     query.tenantId = currentTenant();
     query.scope = currentScope();
     if (query.tenantId.isEmpty()) {
-        ++m_listGeneration;   // a list still on its way belongs to the old scope
+        ++m_listGeneration; // a list still on its way belongs to the old scope
         applyLoaded(Loaded());
         return;
     }
@@ -251,8 +247,9 @@ void DecisionsPage::onScopeChanged()
 {
     m_selectedId.clear();
     ++m_feedbackGeneration; // a feedback load for the old scope is now stale
-    m_detail->showMessage(currentTenant().isEmpty() ? tr("No scope selected.")
-                                                    : tr("Select a decision to see how it was made."));
+    m_detail->showMessage(currentTenant().isEmpty()
+                              ? tr("No scope selected.")
+                              : tr("Select a decision to see how it was made."));
     loadDecisions();
 }
 

@@ -44,7 +44,7 @@ QString titleOf(const NodeRecord &n)
 class SearchKeyFilter : public QObject
 {
 public:
-    SearchKeyFilter(QListWidget *list, QObject *parent) : QObject(parent), m_list(list) {}
+    SearchKeyFilter(QListWidget *list, QObject *parent) : QObject(parent), m_list(list) { }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
@@ -79,7 +79,7 @@ GraphPage::GraphPage(MemoryService *service, UiExecutor *executor, QWidget *pare
     columns->setStretchFactor(0, 0);
     columns->setStretchFactor(1, 1);
     columns->setStretchFactor(2, 0);
-    columns->setSizes({250, 520, 340});   // tuned for a 1280-pixel-wide window
+    columns->setSizes({250, 520, 340}); // tuned for a 1280-pixel-wide window
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(createTopBar());
@@ -112,7 +112,8 @@ QWidget *GraphPage::createTopBar()
 {
     auto *bar = new QWidget(this);
     scopePicker()->setObjectName(QStringLiteral("graphScopePicker"));
-    QHBoxLayout *layout = createScopeBar(bar, tr("Reload scopes, search results and the graph (%1)"));
+    QHBoxLayout *layout
+        = createScopeBar(bar, tr("Reload scopes, search results and the graph (%1)"));
 
     m_hopsSpin = new QSpinBox(bar);
     m_hopsSpin->setObjectName(QStringLiteral("hopsSpin"));
@@ -201,21 +202,21 @@ QWidget *GraphPage::createCanvasPanel()
     connect(m_canvas, &GraphCanvas::nodeActivated, this, &GraphPage::expandNode);
     connect(m_canvas, &GraphCanvas::graphChanged, this, &GraphPage::onCanvasChanged);
 
-    auto makeButton = [this, box](const QString &text, const QString &tip, const QKeySequence &key,
-                                  auto slot) {
-        auto *action = new QAction(text, this);
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        action->setToolTip(tr("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
-        connect(action, &QAction::triggered, m_canvas, slot);
-        addAction(action);
-        auto *button = new QToolButton(box);
-        button->setDefaultAction(action);
-        button->setAutoRaise(true);
-        return button;
-    };
-    QToolButton *zoomOut = makeButton(tr("\u2212"), tr("Zoom out"), QKeySequence(QKeySequence::ZoomOut),
-                                      &GraphCanvas::zoomOut);
+    auto makeButton
+        = [this, box](const QString &text, const QString &tip, const QKeySequence &key, auto slot) {
+              auto *action = new QAction(text, this);
+              action->setShortcut(key);
+              action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+              action->setToolTip(tr("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+              connect(action, &QAction::triggered, m_canvas, slot);
+              addAction(action);
+              auto *button = new QToolButton(box);
+              button->setDefaultAction(action);
+              button->setAutoRaise(true);
+              return button;
+          };
+    QToolButton *zoomOut = makeButton(tr("\u2212"), tr("Zoom out"),
+                                      QKeySequence(QKeySequence::ZoomOut), &GraphCanvas::zoomOut);
     QToolButton *zoomIn = makeButton(tr("+"), tr("Zoom in"), QKeySequence(QKeySequence::ZoomIn),
                                      &GraphCanvas::zoomIn);
     QToolButton *fit = makeButton(tr("Fit"), tr("Fit the whole graph in view"),
@@ -269,16 +270,17 @@ void GraphPage::connectNodeActions()
     m_nodeActions->attachTo(m_canvas);
     m_canvas->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_canvas, &QWidget::customContextMenuRequested, this, &GraphPage::showCanvasMenu);
-    connect(m_nodeActions, &NodeActions::succeeded, this, [this](const QString &nodeId, const QString &message) {
-        setStatus(message);
-        if (m_canvas->containsNode(nodeId))
-            m_pendingSelection = nodeId;   // keep the changed node selected after the redraw
-        reloadGraph();
-        // The redraw keeps an unchanged selection without a new nodeSelected(): reload the
-        // detail here so the inspector and the actions see the node as it is now.
-        if (m_nodeActions->node().id == nodeId)
-            loadDetail(nodeId);
-    });
+    connect(m_nodeActions, &NodeActions::succeeded, this,
+            [this](const QString &nodeId, const QString &message) {
+                setStatus(message);
+                if (m_canvas->containsNode(nodeId))
+                    m_pendingSelection = nodeId; // keep the changed node selected after the redraw
+                reloadGraph();
+                // The redraw keeps an unchanged selection without a new nodeSelected(): reload the
+                // detail here so the inspector and the actions see the node as it is now.
+                if (m_nodeActions->node().id == nodeId)
+                    loadDetail(nodeId);
+            });
     connect(m_nodeActions, &NodeActions::failed, this,
             [this](const QString &message) { setStatus(message, true); });
     connect(m_nodeActions, &NodeActions::nodeForgotten, this, &GraphPage::onNodeForgotten);
@@ -313,7 +315,7 @@ void GraphPage::onNodeForgotten(const QString &nodeId)
     m_centres.removeAll(nodeId);
     runSearch();
     if (!m_centres.isEmpty())
-        return;   // succeeded() redraws around the remaining centres
+        return; // succeeded() redraws around the remaining centres
     ++m_graphGeneration;
     ++m_detailGeneration;
     m_canvas->clearGraph();
@@ -373,7 +375,7 @@ void GraphPage::onScopeChanged()
     const QString scope = currentScope();
     runSearch();
     if (tenantId == m_graphTenant && scope == m_graphScope)
-        return;   // showNode() switched here on purpose
+        return; // showNode() switched here on purpose
     ++m_graphGeneration;
     ++m_detailGeneration;
     m_graphTenant = tenantId;
@@ -390,7 +392,7 @@ void GraphPage::runSearch()
 {
     m_searchTimer->stop();
     if (!hasScope()) {
-        ++m_searchGeneration;   // results still on their way belong to the old scope
+        ++m_searchGeneration; // results still on their way belong to the old scope
         m_results->clear();
         m_resultsLabel->setText(tr("No scope selected"));
         return;
@@ -427,7 +429,8 @@ void GraphPage::applySearch(const NodePage &page)
         auto *item = new QListWidgetItem(titleOf(n), m_results);
         item->setData(NodeIdRole, n.id);
         item->setIcon(GraphStyle::typeIcon(n.type));
-        item->setToolTip(tr("%1\n%2 \u00b7 %3 \u00b7 %4\n%5").arg(titleOf(n), n.type, n.tier, n.memoryLane, n.id));
+        item->setToolTip(tr("%1\n%2 \u00b7 %3 \u00b7 %4\n%5")
+                             .arg(titleOf(n), n.type, n.tier, n.memoryLane, n.id));
     }
     if (page.total == 0)
         m_resultsLabel->setText(tr("No matching nodes"));
@@ -465,8 +468,7 @@ void GraphPage::openResult(int row)
     const QListWidgetItem *item = m_results->item(row);
     if (!item)
         return;
-    showNode(currentTenant(), currentScope(),
-             item->data(NodeIdRole).toString());
+    showNode(currentTenant(), currentScope(), item->data(NodeIdRole).toString());
 }
 
 void GraphPage::loadNeighbourhood(const QString &anchorId, bool merge)
@@ -481,18 +483,23 @@ void GraphPage::loadNeighbourhood(const QString &anchorId, bool merge)
         [tenant, scope, centres, hopCount](MemoryService *service) {
             return service->neighbourhood(tenant, scope, centres, hopCount, GraphCanvas::MaxNodes);
         },
-        [this, anchorId, merge](const GraphNeighbourhood &graph) { applyNeighbourhood(graph, anchorId, merge); },
+        [this, anchorId, merge](const GraphNeighbourhood &graph) {
+            applyNeighbourhood(graph, anchorId, merge);
+        },
         [this](const Error &error) {
-            reportLoadFailure(tr("Loading the graph failed: %1: %2").arg(error.code, error.message));
+            reportLoadFailure(
+                tr("Loading the graph failed: %1: %2").arg(error.code, error.message));
         });
 }
 
-void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QString &anchorId, bool merge)
+void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QString &anchorId,
+                                   bool merge)
 {
     if (!merge && graph.nodes.isEmpty()) {
         m_canvas->clearGraph();
         m_inspector->showMessage(tr("The node is not in this scope."));
-        setStatus(tr("Node %1 was not found in %2 / %3.").arg(m_centres.value(0), m_graphTenant, m_graphScope),
+        setStatus(tr("Node %1 was not found in %2 / %3.")
+                      .arg(m_centres.value(0), m_graphTenant, m_graphScope),
                   true);
         m_centres.clear();
         Q_EMIT graphLoaded(0, 0, false);
@@ -525,7 +532,8 @@ void GraphPage::onCanvasChanged()
     if (m_centres.size() > 1)
         text += QStringLiteral(" \u00b7 ") + tr("%1 expanded").arg(m_centres.size() - 1);
     if (m_canvas->hasMoreMarker())
-        text += QStringLiteral(" \u00b7 ") + tr("more not shown (limit %1)").arg(GraphCanvas::MaxNodes);
+        text += QStringLiteral(" \u00b7 ")
+                + tr("more not shown (limit %1)").arg(GraphCanvas::MaxNodes);
     text += QLatin1String(". ") + tr("Double-click a node to expand it.");
     setStatus(text);
 
@@ -537,19 +545,8 @@ void GraphPage::onCanvasChanged()
 
 void GraphPage::loadDetail(const QString &nodeId)
 {
-    const QString tenant = m_graphTenant;
-    const QString scope = m_graphScope;
-    loadLatest(
-        m_detailGeneration,
-        [tenant, scope, nodeId](MemoryService *service) { return service->nodeDetail(tenant, scope, nodeId); },
-        [this](const NodeDetail &detail) {
-            m_inspector->showDetail(detail);
-            m_nodeActions->setNode(detail.node);
-        },
-        [this](const Error &error) {
-            m_nodeActions->clearNode();
-            m_inspector->showLoadFailure(error);
-        });
+    loadNodeDetail(m_detailGeneration, m_graphTenant, m_graphScope, nodeId, m_inspector,
+                   m_nodeActions);
 }
 
 } // namespace MemoryGraph::Ui

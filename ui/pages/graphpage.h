@@ -15,7 +15,7 @@ namespace MemoryGraph {
 class MemoryService;
 struct GraphNeighbourhood;
 struct NodePage;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 
@@ -102,7 +102,7 @@ private:
     QString m_graphScope;
     QStringList m_centres;
     QString m_centreTitle;
-    QString m_pendingSelection;   ///< node to select once the canvas has drawn
+    QString m_pendingSelection; ///< node to select once the canvas has drawn
 
     QSpinBox *m_hopsSpin = nullptr;
     QLineEdit *m_searchEdit = nullptr;

@@ -97,9 +97,9 @@ QWidget *MemoryPage::createFilterBar()
                                     {QStringLiteral("hot"), QStringLiteral("warm"),
                                      QStringLiteral("cold"), QStringLiteral("archive")},
                                     QStringLiteral("tierCombo"));
-    m_laneCombo = createFilterCombo(tr("All lanes"),
-                                    {QStringLiteral("shared"), QStringLiteral("private")},
-                                    QStringLiteral("laneCombo"));
+    m_laneCombo
+        = createFilterCombo(tr("All lanes"), {QStringLiteral("shared"), QStringLiteral("private")},
+                            QStringLiteral("laneCombo"));
 
     for (QComboBox *combo : {m_typeCombo, m_tierCombo, m_laneCombo})
         connect(combo, &QComboBox::currentIndexChanged, this, &MemoryPage::onFiltersChanged);
@@ -116,7 +116,8 @@ QWidget *MemoryPage::createNodePanel()
     m_nodeModel = new NodeTableModel(this);
     m_nodeView = createRecordTable(m_nodeModel, QStringLiteral("nodeTable"), this);
     using Column = NodeTableModel::Column;
-    sizeColumnTo(m_nodeView, int(Column::Title), QStringLiteral("Escalation policy for sync outages"));
+    sizeColumnTo(m_nodeView, int(Column::Title),
+                 QStringLiteral("Escalation policy for sync outages"));
     sizeColumnTo(m_nodeView, int(Column::Type), QStringLiteral("concept"));
     sizeColumnTo(m_nodeView, int(Column::Tier), QStringLiteral("warm"));
     sizeColumnTo(m_nodeView, int(Column::Lane), QStringLiteral("private"));
@@ -137,13 +138,16 @@ QWidget *MemoryPage::createNodePanel()
                                 .arg(showInGraph->shortcut().toString(QKeySequence::NativeText)));
     connect(showInGraph, &QAction::triggered, this, &MemoryPage::showCurrentNodeInGraph);
     m_nodeView->addAction(showInGraph);
-    m_nodeActions->attachTo(m_nodeView);   // Delete forgets, F2 edits, and the context menu lists them
+    // Delete forgets, F2 edits, and the context menu lists them.
+    m_nodeActions->attachTo(m_nodeView);
     m_nodeView->setContextMenuPolicy(Qt::ActionsContextMenu);
 
-    m_prevButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), this);
+    m_prevButton
+        = new QPushButton(style()->standardIcon(QStyle::SP_ArrowBack), tr("Previous"), this);
     m_prevButton->setObjectName(QStringLiteral("previousPageButton"));
     connect(m_prevButton, &QPushButton::clicked, this, &MemoryPage::previousPage);
-    m_nextButton = new QPushButton(style()->standardIcon(QStyle::SP_ArrowForward), tr("Next"), this);
+    m_nextButton
+        = new QPushButton(style()->standardIcon(QStyle::SP_ArrowForward), tr("Next"), this);
     m_nextButton->setObjectName(QStringLiteral("nextPageButton"));
     connect(m_nextButton, &QPushButton::clicked, this, &MemoryPage::nextPage);
     m_pageLabel = new QLabel(this);
@@ -170,12 +174,13 @@ QWidget *MemoryPage::createInspectorPanel()
     m_actionStatus->setWordWrap(true);
     m_actionStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_actionStatus->hide();
-    connect(m_nodeActions, &NodeActions::succeeded, this, [this](const QString &, const QString &message) {
-        m_actionStatus->setStyleSheet(QString());
-        m_actionStatus->setText(message);
-        m_actionStatus->show();
-        refresh();   // at once, not after the commit debounce
-    });
+    connect(m_nodeActions, &NodeActions::succeeded, this,
+            [this](const QString &, const QString &message) {
+                m_actionStatus->setStyleSheet(QString());
+                m_actionStatus->setText(message);
+                m_actionStatus->show();
+                refresh(); // at once, not after the commit debounce
+            });
     connect(m_nodeActions, &NodeActions::failed, this, [this](const QString &message) {
         m_actionStatus->setStyleSheet(QStringLiteral("color: #d94f4f;"));
         m_actionStatus->setText(message);
@@ -200,7 +205,7 @@ void MemoryPage::onNodeForgotten(const QString &nodeId)
     if (m_selectedNodeId != nodeId)
         return;
     m_selectedNodeId.clear();
-    ++m_detailGeneration;   // a detail load still on its way would show the gone node
+    ++m_detailGeneration; // a detail load still on its way would show the gone node
     m_nodeView->clearSelection();
     m_inspector->showMessage(tr("The node was forgotten."));
 }
@@ -269,7 +274,7 @@ void MemoryPage::loadNodes()
     query.tenantId = currentTenant();
     query.scope = currentScope();
     if (query.tenantId.isEmpty()) {
-        ++m_nodesGeneration;   // a page still on its way belongs to the old scope
+        ++m_nodesGeneration; // a page still on its way belongs to the old scope
         m_total = 0;
         m_nodeModel->setNodes({});
         updatePager();
@@ -297,7 +302,7 @@ void MemoryPage::applyNodePage(const NodePage &page)
         loadNodes();
         return;
     }
-    setStatus(QString());   // a failed load before this one is over
+    setStatus(QString()); // a failed load before this one is over
     m_total = page.total;
     const QString keep = m_selectedNodeId;
     m_nodeModel->setNodes(page.nodes);
@@ -308,9 +313,10 @@ void MemoryPage::applyNodePage(const NodePage &page)
     m_inspector->setNodeTitles(titles);
     updatePager();
 
-    const bool pending = std::any_of(page.nodes.cbegin(), page.nodes.cend(), [](const NodeRecord &n) {
-        return n.embeddingStatus == QLatin1String("pending");
-    });
+    const bool pending
+        = std::any_of(page.nodes.cbegin(), page.nodes.cend(), [](const NodeRecord &n) {
+              return n.embeddingStatus == QLatin1String("pending");
+          });
     if (pending)
         m_pendingTimer->start();
 
@@ -318,7 +324,7 @@ void MemoryPage::applyNodePage(const NodePage &page)
     if (row >= 0)
         m_nodeView->selectRow(row); // reloads the detail: the node may have changed
     else if (!keep.isEmpty() && m_inspector->nodeId() == keep)
-        loadDetail(keep);           // off this page, but still inspected
+        loadDetail(keep); // off this page, but still inspected
     Q_EMIT nodesLoaded(m_total);
 }
 
@@ -327,7 +333,7 @@ void MemoryPage::loadCommits()
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     if (tenant.isEmpty()) {
-        ++m_commitsGeneration;   // a list still on its way belongs to the old scope
+        ++m_commitsGeneration; // a list still on its way belongs to the old scope
         m_commitModel->setCommits({});
         m_commitTitle->setText(tr("Commits"));
         return;
@@ -341,28 +347,17 @@ void MemoryPage::loadCommits()
             // The facade lists newest first; the title says so.
             m_commitModel->setCommits(commits);
             const int count = int(commits.size());
-            m_commitTitle->setText(count >= CommitListLimit ? tr("Commits (newest %1)").arg(count)
-                                                            : tr("Commits (%1, newest first)").arg(count));
+            m_commitTitle->setText(count >= CommitListLimit
+                                       ? tr("Commits (newest %1)").arg(count)
+                                       : tr("Commits (%1, newest first)").arg(count));
         });
 }
 
 void MemoryPage::loadDetail(const QString &nodeId)
 {
     m_selectedNodeId = nodeId;
-    const QString tenant = currentTenant();
-    const QString scope = currentScope();
-    loadLatest(
-        m_detailGeneration,
-        [tenant, scope, nodeId](MemoryService *service) { return service->nodeDetail(tenant, scope, nodeId); },
-        [this](const NodeDetail &detail) {
-            m_inspector->showDetail(detail);
-            m_nodeActions->setNode(detail.node);
-        },
-        [this](const Error &error) {
-            m_selectedNodeId.clear();
-            m_nodeActions->clearNode();
-            m_inspector->showLoadFailure(error);
-        });
+    loadNodeDetail(m_detailGeneration, currentTenant(), currentScope(), nodeId, m_inspector,
+                   m_nodeActions, [this]() { m_selectedNodeId.clear(); });
 }
 
 void MemoryPage::onScopeChanged()
@@ -406,7 +401,8 @@ void MemoryPage::updatePager()
     if (m_total == 0 || shown == 0)
         m_pageLabel->setText(currentTenant().isEmpty() ? tr("No scope selected") : tr("No nodes"));
     else
-        m_pageLabel->setText(tr("Rows %1\u2013%2 of %3").arg(m_offset + 1).arg(m_offset + shown).arg(m_total));
+        m_pageLabel->setText(
+            tr("Rows %1\u2013%2 of %3").arg(m_offset + 1).arg(m_offset + shown).arg(m_total));
     m_prevButton->setEnabled(m_offset > 0);
     m_nextButton->setEnabled(m_offset + shown < m_total);
 }

@@ -12,7 +12,7 @@ class QTimer;
 namespace MemoryGraph {
 class MemoryService;
 struct NodePage;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 

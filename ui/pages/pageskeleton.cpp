@@ -3,6 +3,8 @@
 #include "service/memoryservice.h"
 #include "ui/debounce.h"
 #include "ui/widgets/messagestack.h"
+#include "ui/widgets/nodeactions.h"
+#include "ui/widgets/nodeinspector.h"
 #include "ui/widgets/scopepicker.h"
 #include "ui/widgets/statustext.h"
 
@@ -53,7 +55,8 @@ void PageSkeleton::followService(Follow follow)
 
 void PageSkeleton::createRefreshAction()
 {
-    m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
+    m_refreshAction
+        = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"), this);
     m_refreshAction->setObjectName(QStringLiteral("refreshAction"));
     m_refreshAction->setShortcut(QKeySequence::Refresh);
     m_refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -137,6 +140,28 @@ void PageSkeleton::reportLoadFailure(const QString &text)
 {
     setStatus(text, true);
     Q_EMIT loadFailed(text);
+}
+
+void PageSkeleton::loadNodeDetail(quint64 &generation, const QString &tenantId,
+                                  const QString &scope, const QString &nodeId,
+                                  NodeInspector *inspector, NodeActions *actions,
+                                  const std::function<void()> &onFailure)
+{
+    loadLatest(
+        generation,
+        [tenantId, scope, nodeId](MemoryService *facade) {
+            return facade->nodeDetail(tenantId, scope, nodeId);
+        },
+        [inspector, actions](const NodeDetail &detail) {
+            inspector->showDetail(detail);
+            actions->setNode(detail.node);
+        },
+        [inspector, actions, onFailure](const Error &error) {
+            if (onFailure)
+                onFailure();
+            actions->clearNode();
+            inspector->showLoadFailure(error);
+        });
 }
 
 QString PageSkeleton::currentTenant() const

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <initializer_list>
 
 class QAction;
@@ -23,6 +24,8 @@ class MemoryService;
 namespace MemoryGraph::Ui {
 
 class MessageStack;
+class NodeActions;
+class NodeInspector;
 class ScopePicker;
 
 /// What every scoped page is built on: its scope picker with a Refresh button (F5), a
@@ -78,25 +81,26 @@ protected:
 
     /// Runs `call(service)` on the shared executor, then `done(result)` on this page unless the
     /// page is gone by then. `call` captures what else it needs by value, never the page.
-    template <typename Call, typename Done>
+    template<typename Call, typename Done>
     void callService(Call call, Done done, UiExecutor::Lane lane = UiExecutor::Lane::Reads)
     {
         MemoryService *facade = m_service;
         m_executor->run(
-            this, [facade, call = std::move(call)]() { return call(facade); }, std::move(done), lane);
+            this, [facade, call = std::move(call)]() { return call(facade); }, std::move(done),
+            lane);
     }
 
     /// Loads through the facade, keeping only the latest answer: `call(service)` returns a
     /// Result; `apply(value)` or `fail(error)` runs unless a newer load of the same kind
     /// (`generation`, a member counter) started since.
-    template <typename Call, typename Apply, typename Fail>
+    template<typename Call, typename Apply, typename Fail>
     void loadLatest(quint64 &generation, Call call, Apply apply, Fail fail)
     {
         const quint64 mine = ++generation;
         callService(std::move(call), [&generation, mine, apply = std::move(apply),
                                       fail = std::move(fail)](const auto &result) {
             if (mine != generation)
-                return;   // a newer load is on its way
+                return; // a newer load is on its way
             if (!result)
                 fail(result.error());
             else
@@ -106,19 +110,26 @@ protected:
 
     /// loadLatest() for the page's content: a failure shows `failureText`, with the error's
     /// message for %1, on the status line in the error colour and is announced with loadFailed().
-    template <typename Call, typename Apply>
+    template<typename Call, typename Apply>
     void loadContent(quint64 &generation, const QString &failureText, Call call, Apply apply)
     {
-        loadLatest(generation, std::move(call), std::move(apply), [this, failureText](const Error &error) {
-            reportLoadFailure(failureText.arg(error.message));
-        });
+        loadLatest(generation, std::move(call), std::move(apply),
+                   [this, failureText](const Error &error) {
+                       reportLoadFailure(failureText.arg(error.message));
+                   });
     }
     void reportLoadFailure(const QString &text);
 
+    /// Shows a node of (tenantId, scope) in `inspector` and points `actions` at it, keeping
+    /// only the latest load; on failure `onFailure` (if any) runs before both show the error.
+    void loadNodeDetail(quint64 &generation, const QString &tenantId, const QString &scope,
+                        const QString &nodeId, NodeInspector *inspector, NodeActions *actions,
+                        const std::function<void()> &onFailure = {});
+
     /// Another (tenant, scope) became current; both are empty when the store has none.
-    virtual void onScopeChanged() {}
+    virtual void onScopeChanged() { }
     /// A reload kept the current scope; its content may have changed.
-    virtual void onScopeReloaded() {}
+    virtual void onScopeReloaded() { }
 
     /// The page's top row on `bar`: the scope picker and the Refresh button, then a gap; the
     /// page adds its own controls after them. `refreshTip` names what Refresh reloads and has

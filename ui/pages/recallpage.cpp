@@ -1,10 +1,11 @@
 #include "ui/pages/recallpage.h"
 
-#include "service/core/ids.h"
 #include "service/api/contextresult.h"
+#include "service/core/ids.h"
 #include "service/memoryservice.h"
 #include "ui/models/rankedtablemodel.h"
 #include "ui/models/seedtablemodel.h"
+#include "ui/widgets/detailpane.h"
 #include "ui/widgets/graphcanvas.h"
 #include "ui/widgets/graphlegend.h"
 #include "ui/widgets/layeredcontextview.h"
@@ -53,8 +54,7 @@ constexpr int MaxTokenBudget = 1000000;
 constexpr int MaxCharBudget = 4000000;
 
 /// A facade call's result as the page shows it, with how long the call took.
-template <typename Value>
-struct TimedOutcome
+template<typename Value> struct TimedOutcome
 {
     std::optional<Value> value;
     Error error;
@@ -62,8 +62,7 @@ struct TimedOutcome
 };
 
 /// Runs call (returning Result<Value>) on the worker thread and times it.
-template <typename Value, typename Call>
-TimedOutcome<Value> timed(Call call)
+template<typename Value, typename Call> TimedOutcome<Value> timed(Call call)
 {
     QElapsedTimer timer;
     timer.start();
@@ -90,13 +89,34 @@ int textWidth(const QWidget *widget, const QString &sample)
     return widget->fontMetrics().horizontalAdvance(sample) + 24;
 }
 
-QLabel *boldLabel(const QString &text, QWidget *parent)
+/// Lets a stage create a field with its buddy label and another stage place the pair.
+QLabel *labelFor(const QWidget *frame, const QWidget *field)
 {
-    auto *label = new QLabel(text, parent);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
-    return label;
+    const QList<QLabel *> labels = frame->findChildren<QLabel *>(Qt::FindDirectChildrenOnly);
+    for (QLabel *label : labels) {
+        if (label->buddy() == field)
+            return label;
+    }
+    return nullptr;
+}
+
+/// Ranked entries carry ids only; name them from everything the recall returned.
+QHash<QString, RankedTableModel::NodeInfo> rankedNodeInfo(const RecallOutcome &o)
+{
+    QHash<QString, RankedTableModel::NodeInfo> info;
+    for (const QJsonValue &v : o.context.items) {
+        const QJsonObject item = v.toObject();
+        const QString title = item.value(QStringLiteral("title")).toString();
+        info.insert(item.value(QStringLiteral("node_id")).toString(),
+                    {title.isEmpty() ? item.value(QStringLiteral("summary")).toString() : title,
+                     item.value(QStringLiteral("kind")).toString()});
+    }
+    for (const NodeRecord &n : o.nodes)
+        info.insert(n.id, {n.title.isEmpty() ? n.textSummary : n.title, n.type});
+    for (const RecallSeed &s : o.seeds)
+        info.insert(s.node.id,
+                    {s.node.title.isEmpty() ? s.node.textSummary : s.node.title, s.node.type});
+    return info;
 }
 
 } // namespace
@@ -130,7 +150,7 @@ RecallPage::RecallPage(MemoryService *service, UiExecutor *executor, QWidget *pa
     // Options first (created in that order), then the results left to right.
     QWidget *previous = m_resetButton;
     for (QWidget *w : std::initializer_list<QWidget *>{m_seedView, m_resultTabs, m_contextEdit,
-                                                      m_rankedView, m_canvas, m_inspector}) {
+                                                       m_rankedView, m_canvas, m_inspector}) {
         setTabOrder(previous, w);
         previous = w;
     }
@@ -139,7 +159,8 @@ RecallPage::RecallPage(MemoryService *service, UiExecutor *executor, QWidget *pa
     applyProfile();
     clearResults();
     setStatus(tr("Type a query and press Enter. The embedding provider is "
-                 "“%1”.").arg(service->embeddingProviderName()));
+                 "“%1”.")
+                  .arg(service->embeddingProviderName()));
 }
 
 // --- construction ----------------------------------------------------------------------------
@@ -161,18 +182,20 @@ QWidget *RecallPage::createQueryBar()
 
     m_runButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), bar);
     m_runButton->setObjectName(QStringLiteral("runButton"));
-    m_runButton->setToolTip(tr("Run recall_text with these settings (Enter in the query, or Ctrl+Enter)"));
+    m_runButton->setToolTip(
+        tr("Run recall_text with these settings (Enter in the query, or Ctrl+Enter)"));
     connect(m_runButton, &QPushButton::clicked, this, &RecallPage::run);
 
     m_assembleButton = new QPushButton(tr("&Assemble"), bar);
     m_assembleButton->setObjectName(QStringLiteral("assembleButton"));
-    m_assembleButton->setToolTip(tr("Run context/assemble with these settings: recall, rules and the "
-                                    "layered context an agent would get"));
+    m_assembleButton->setToolTip(
+        tr("Run context/assemble with these settings: recall, rules and the "
+           "layered context an agent would get"));
     connect(m_assembleButton, &QPushButton::clicked, this, &RecallPage::assemble);
 
     m_busyBar = new QProgressBar(bar);
     m_busyBar->setObjectName(QStringLiteral("recallBusy"));
-    m_busyBar->setRange(0, 0);   // indeterminate
+    m_busyBar->setRange(0, 0); // indeterminate
     m_busyBar->setTextVisible(false);
     m_busyBar->setFixedWidth(90);
     m_busyBar->setMaximumHeight(m_runButton->sizeHint().height() / 2);
@@ -216,7 +239,8 @@ QSpinBox *RecallPage::addIntKnob(const QString &key, const QString &label, int m
     return spin;
 }
 
-QDoubleSpinBox *RecallPage::addDoubleKnob(const QString &key, const QString &label, const QString &tip)
+QDoubleSpinBox *RecallPage::addDoubleKnob(const QString &key, const QString &label,
+                                          const QString &tip)
 {
     auto *spin = new QDoubleSpinBox(m_optionsFrame);
     spin->setRange(0.0, 1.0);
@@ -232,7 +256,7 @@ int RecallPage::registerKnob(const QString &key, const QString &label, const QSt
 {
     box->setObjectName(key + QStringLiteral("Spin"));
     box->setToolTip(tip);
-    box->installEventFilter(this);   // Enter runs
+    box->installEventFilter(this); // Enter runs
     Knob knob;
     knob.key = key;
     knob.box = box;
@@ -242,16 +266,17 @@ int RecallPage::registerKnob(const QString &key, const QString &label, const QSt
     return int(m_knobs.size()) - 1;
 }
 
-QSpinBox *RecallPage::createBudgetSpin(const QString &objectName, int max, int step, const QString &tip)
+QSpinBox *RecallPage::createBudgetSpin(const QString &objectName, int max, int step,
+                                       const QString &tip)
 {
     auto *spin = new QSpinBox(m_optionsFrame);
     spin->setObjectName(objectName);
     spin->setRange(0, max);
     spin->setSingleStep(step);
-    spin->setSpecialValueText(tr("none"));   // 0: the budget is not sent
+    spin->setSpecialValueText(tr("none")); // 0: the budget is not sent
     spin->setAccelerated(true);
     spin->setToolTip(tip);
-    spin->installEventFilter(this);   // Enter runs
+    spin->installEventFilter(this); // Enter runs
     return spin;
 }
 
@@ -261,9 +286,24 @@ QWidget *RecallPage::createOptions()
     m_optionsFrame->setObjectName(QStringLiteral("recallOptions"));
     m_optionsFrame->setFrameShape(QFrame::StyledPanel);
 
+    createProfileCombo();
+    createKnobSpins();
+    createBudgetFields();
+    createConsumerFields();
+    createKnobHintRow();
+    sizeOptionFields();
+    layoutOptions();
+    setOptionsTabOrder();
+    return m_optionsFrame;
+}
+
+/// The profile combo: a named profile fills the knobs with its defaults.
+void RecallPage::createProfileCombo()
+{
     m_profileCombo = new QComboBox(m_optionsFrame);
     m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
-    m_profileCombo->addItem(tr("Server default (%1)").arg(service()->config().recallProfile), QString());
+    m_profileCombo->addItem(tr("Server default (%1)").arg(service()->config().recallProfile),
+                            QString());
     for (const QString &name : {QStringLiteral("strict_edges"), QStringLiteral("quality_first"),
                                 QStringLiteral("legacy")})
         m_profileCombo->addItem(name, name);
@@ -273,32 +313,41 @@ QWidget *RecallPage::createOptions()
     connect(m_profileCombo, &QComboBox::currentIndexChanged, this, &RecallPage::applyProfile);
     auto *profileLabel = new QLabel(tr("Pro&file:"), m_optionsFrame);
     profileLabel->setBuddy(m_profileCombo);
+}
 
-    QSpinBox *limit = addIntKnob(QStringLiteral("limit"), tr("&Limit:"), 1, 200,
-                                 tr("Seeds to find by vector similarity (1–200)"));
-    QSpinBox *hops = addIntKnob(QStringLiteral("neighborhood_hops"), tr("H&ops:"), 1, 2,
-                                tr("Neighbourhood hops around the seeds (1 or 2)"));
-    QSpinBox *maxNodes = addIntKnob(QStringLiteral("max_nodes"), tr("Max &nodes:"), 1, 200,
-                                    tr("Nodes in the returned subgraph (1–200)"));
-    QSpinBox *maxEdges = addIntKnob(QStringLiteral("max_edges"), tr("Max &edges:"), 0, 100,
-                                    tr("Edges in the returned subgraph (0–100)"));
-    QSpinBox *ranked = addIntKnob(QStringLiteral("ranked_limit"), tr("&Ranked limit:"), 1, 500,
-                                  tr("Entries in the ranked list (1–500)"));
-    QDoubleSpinBox *minWeight = addDoubleKnob(QStringLiteral("min_edge_weight"), tr("Min edge &weight:"),
-                                              tr("Edges below this weight are not followed (0–1)"));
-    QDoubleSpinBox *minConfidence = addDoubleKnob(QStringLiteral("min_edge_confidence"),
-                                                  tr("Min edge confi&dence:"),
-                                                  tr("Edges below this confidence are not followed (0–1)"));
+/// The seven recall knobs, in wire order (m_knobs keeps that order for layout and tab order).
+void RecallPage::createKnobSpins()
+{
+    addIntKnob(QStringLiteral("limit"), tr("&Limit:"), 1, 200,
+               tr("Seeds to find by vector similarity (1–200)"));
+    addIntKnob(QStringLiteral("neighborhood_hops"), tr("H&ops:"), 1, 2,
+               tr("Neighbourhood hops around the seeds (1 or 2)"));
+    addIntKnob(QStringLiteral("max_nodes"), tr("Max &nodes:"), 1, 200,
+               tr("Nodes in the returned subgraph (1–200)"));
+    addIntKnob(QStringLiteral("max_edges"), tr("Max &edges:"), 0, 100,
+               tr("Edges in the returned subgraph (0–100)"));
+    addIntKnob(QStringLiteral("ranked_limit"), tr("&Ranked limit:"), 1, 500,
+               tr("Entries in the ranked list (1–500)"));
+    addDoubleKnob(QStringLiteral("min_edge_weight"), tr("Min edge &weight:"),
+                  tr("Edges below this weight are not followed (0–1)"));
+    addDoubleKnob(QStringLiteral("min_edge_confidence"), tr("Min edge confi&dence:"),
+                  tr("Edges below this confidence are not followed (0–1)"));
+}
 
-    m_tokenBudgetSpin = createBudgetSpin(QStringLiteral("tokenBudgetSpin"), MaxTokenBudget, 100,
-                                         tr("context_token_budget: compacts the context text towards this many "
-                                            "(estimated) tokens; items and citations stay whole. 0 = not sent."));
+/// Context budgets and the compaction profile: how the context text is cut down.
+void RecallPage::createBudgetFields()
+{
+    m_tokenBudgetSpin
+        = createBudgetSpin(QStringLiteral("tokenBudgetSpin"), MaxTokenBudget, 100,
+                           tr("context_token_budget: compacts the context text towards this many "
+                              "(estimated) tokens; items and citations stay whole. 0 = not sent."));
     auto *tokenLabel = new QLabel(tr("&Token budget:"), m_optionsFrame);
     tokenLabel->setBuddy(m_tokenBudgetSpin);
 
-    m_charBudgetSpin = createBudgetSpin(QStringLiteral("charBudgetSpin"), MaxCharBudget, 500,
-                                        tr("context_char_budget: a direct character budget; wins over the "
-                                           "token budget. 0 = not sent."));
+    m_charBudgetSpin
+        = createBudgetSpin(QStringLiteral("charBudgetSpin"), MaxCharBudget, 500,
+                           tr("context_char_budget: a direct character budget; wins over the "
+                              "token budget. 0 = not sent."));
     auto *charLabel = new QLabel(tr("&Char budget:"), m_optionsFrame);
     charLabel->setBuddy(m_charBudgetSpin);
 
@@ -306,11 +355,16 @@ QWidget *RecallPage::createOptions()
     m_compactionCombo->setObjectName(QStringLiteral("compactionCombo"));
     m_compactionCombo->addItem(QStringLiteral("balanced"), QStringLiteral("balanced"));
     m_compactionCombo->addItem(QStringLiteral("aggressive"), QStringLiteral("aggressive"));
-    m_compactionCombo->setToolTip(tr("context_compaction_profile: balanced keeps richer rule and event "
-                                     "detail; aggressive trims event fanout and rule JSON earlier"));
+    m_compactionCombo->setToolTip(
+        tr("context_compaction_profile: balanced keeps richer rule and event "
+           "detail; aggressive trims event fanout and rule JSON earlier"));
     auto *compactionLabel = new QLabel(tr("Com&paction:"), m_optionsFrame);
     compactionLabel->setBuddy(m_compactionCombo);
+}
 
+/// Consumer agent and team: whose private nodes the recall may see.
+void RecallPage::createConsumerFields()
+{
     const ServiceConfig &config = service()->config();
     m_agentEdit = new QLineEdit(m_optionsFrame);
     m_agentEdit->setObjectName(QStringLiteral("consumerAgentEdit"));
@@ -329,7 +383,11 @@ QWidget *RecallPage::createOptions()
     m_teamEdit->installEventFilter(this);
     auto *teamLabel = new QLabel(tr("Consumer tea&m:"), m_optionsFrame);
     teamLabel->setBuddy(m_teamEdit);
+}
 
+/// The reset button and the hint saying which knobs are pinned.
+void RecallPage::createKnobHintRow()
+{
     m_resetButton = new QToolButton(m_optionsFrame);
     m_resetButton->setObjectName(QStringLiteral("resetKnobsButton"));
     m_resetButton->setText(tr("Reset &knobs"));
@@ -339,55 +397,64 @@ QWidget *RecallPage::createOptions()
     m_knobHint = new QLabel(m_optionsFrame);
     m_knobHint->setObjectName(QStringLiteral("knobHint"));
     m_knobHint->setWordWrap(true);
-    m_knobHint->setEnabled(false);   // greyed: an explanation, not a value
+    m_knobHint->setEnabled(false); // greyed: an explanation, not a value
+}
 
+/// Number fields wide enough for their largest value, so the grid does not jump while typing.
+void RecallPage::sizeOptionFields()
+{
     const int spinWidth = textWidth(this, QStringLiteral("4,000,000")) + 16;
-    for (QAbstractSpinBox *box : std::initializer_list<QAbstractSpinBox *>{
-             limit, hops, maxNodes, maxEdges, ranked, minWeight, minConfidence})
-        box->setMinimumWidth(textWidth(this, QStringLiteral("0000")) + 20);
+    for (const Knob &knob : std::as_const(m_knobs))
+        knob.box->setMinimumWidth(textWidth(this, QStringLiteral("0000")) + 20);
     m_tokenBudgetSpin->setMinimumWidth(spinWidth);
     m_charBudgetSpin->setMinimumWidth(spinWidth);
+}
 
+/// Four label/field pairs per row, the hint row underneath.
+void RecallPage::layoutOptions()
+{
     auto *grid = new QGridLayout(m_optionsFrame);
     grid->setContentsMargins(8, 6, 8, 6);
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(4);
-    auto place = [grid](int row, int pair, QLabel *label, QWidget *field) {
+    auto place = [this, grid](int row, int pair, QWidget *field) {
+        QLabel *label = labelFor(m_optionsFrame, field);
         label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
         grid->addWidget(label, row, pair * 2);
         // Number fields keep their natural width instead of stretching with the column.
         const bool number = qobject_cast<QAbstractSpinBox *>(field) != nullptr;
         grid->addWidget(field, row, pair * 2 + 1, number ? Qt::AlignLeft : Qt::Alignment());
     };
-    place(0, 0, profileLabel, m_profileCombo);
-    place(0, 1, m_knobs.at(0).label, limit);
-    place(0, 2, m_knobs.at(1).label, hops);
-    place(0, 3, m_knobs.at(2).label, maxNodes);
-    place(1, 0, m_knobs.at(3).label, maxEdges);
-    place(1, 1, m_knobs.at(4).label, ranked);
-    place(1, 2, m_knobs.at(5).label, minWeight);
-    place(1, 3, m_knobs.at(6).label, minConfidence);
-    place(2, 0, tokenLabel, m_tokenBudgetSpin);
-    place(2, 1, charLabel, m_charBudgetSpin);
-    place(2, 2, compactionLabel, m_compactionCombo);
-    place(2, 3, agentLabel, m_agentEdit);
-    place(3, 3, teamLabel, m_teamEdit);
+    place(0, 0, m_profileCombo);
+    // The knobs fill the next seven slots, four pairs to a row.
+    for (int i = 0; i < int(m_knobs.size()); ++i)
+        place((i + 1) / 4, (i + 1) % 4, m_knobs.at(i).box);
+    place(2, 0, m_tokenBudgetSpin);
+    place(2, 1, m_charBudgetSpin);
+    place(2, 2, m_compactionCombo);
+    place(2, 3, m_agentEdit);
+    place(3, 3, m_teamEdit);
     auto *hintRow = new QHBoxLayout;
     hintRow->setContentsMargins(0, 0, 0, 0);
     hintRow->addWidget(m_resetButton);
     hintRow->addWidget(m_knobHint, 1);
     grid->addLayout(hintRow, 3, 0, 1, 6);
     grid->setColumnStretch(8, 1);
+}
 
-    QWidget::setTabOrder(m_optionsButton, m_profileCombo);
-    QWidget *previous = m_profileCombo;
-    for (QWidget *w : std::initializer_list<QWidget *>{
-             limit, hops, maxNodes, maxEdges, ranked, minWeight, minConfidence, m_tokenBudgetSpin,
-             m_charBudgetSpin, m_compactionCombo, m_agentEdit, m_teamEdit, m_resetButton}) {
+/// Tab walks the options row by row, after the options button.
+void RecallPage::setOptionsTabOrder()
+{
+    QList<QWidget *> order{m_profileCombo};
+    for (const Knob &knob : std::as_const(m_knobs))
+        order << knob.box;
+    order << m_tokenBudgetSpin << m_charBudgetSpin << m_compactionCombo << m_agentEdit << m_teamEdit
+          << m_resetButton;
+    QWidget *previous = m_optionsButton;
+    for (QWidget *w : std::as_const(order)) {
         QWidget::setTabOrder(previous, w);
         previous = w;
     }
-    return m_optionsFrame;
 }
 
 QTableView *RecallPage::createTable(QAbstractItemModel *model, const QString &objectName)
@@ -408,14 +475,14 @@ QTableView *RecallPage::createTable(QAbstractItemModel *model, const QString &ob
 QWidget *RecallPage::createSeedsPanel()
 {
     auto *box = new QWidget(this);
-    m_seedTitle = boldLabel(tr("Seeds"), box);
+    m_seedTitle = sectionLabel(tr("Seeds"), box);
 
     m_seedModel = new SeedTableModel(this);
     m_seedView = createTable(m_seedModel, QStringLiteral("seedTable"));
     using Column = SeedTableModel::Column;
     // The title takes what the fixed columns leave, so the similarity is never scrolled away.
     m_seedView->horizontalHeader()->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
-    sizeColumnTo(m_seedView, int(Column::Type), QStringLiteral("MMprocedure"));   // MM: the type icon
+    sizeColumnTo(m_seedView, int(Column::Type), QStringLiteral("MMprocedure")); // MM: the type icon
     sizeColumnTo(m_seedView, int(Column::Tier), QStringLiteral("archive"));
     sizeColumnTo(m_seedView, int(Column::Similarity), QStringLiteral("Similarity"));
 
@@ -452,7 +519,8 @@ QWidget *RecallPage::createContextPanel()
     m_rankedView = createTable(m_rankedModel, QStringLiteral("rankedTable"));
     using Column = RankedTableModel::Column;
     sizeColumnTo(m_rankedView, int(Column::Rank), QStringLiteral("000"));
-    m_rankedView->horizontalHeader()->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
+    m_rankedView->horizontalHeader()->setSectionResizeMode(int(Column::Title),
+                                                           QHeaderView::Stretch);
     sizeColumnTo(m_rankedView, int(Column::Activation), QStringLiteral("Activation"));
     sizeColumnTo(m_rankedView, int(Column::Score), QStringLiteral("Activation"));
 
@@ -534,7 +602,7 @@ QWidget *RecallPage::createResults()
     columns->setStretchFactor(0, 3);
     columns->setStretchFactor(1, 3);
     columns->setStretchFactor(2, 2);
-    columns->setSizes({390, 420, 300});   // tuned for a 1280-pixel-wide window
+    columns->setSizes({390, 420, 300}); // tuned for a 1280-pixel-wide window
     return columns;
 }
 
@@ -551,7 +619,7 @@ void RecallPage::setProfile(const QString &name)
     if (index < 0)
         return;
     if (index == m_profileCombo->currentIndex())
-        applyProfile();   // same profile again: still reset its values
+        applyProfile(); // same profile again: still reset its values
     else
         m_profileCombo->setCurrentIndex(index);
 }
@@ -577,12 +645,14 @@ void RecallPage::fillKnobs(bool onlyUnpinned)
         values = *named;
     } else {
         // What the server would use for this tenant with no knob pinned (policy layers included).
-        values = resolveRecallKnobs(RecallRequest{}, currentTenant(), Endpoint,
-                                    service()->config(), 0.0).knobs;
+        values = resolveRecallKnobs(RecallRequest{}, currentTenant(), Endpoint, service()->config(),
+                                    0.0)
+                     .knobs;
     }
-    const QVector<double> numbers{double(values.limit), double(values.hops), double(values.maxNodes),
-                                  double(values.maxEdges), double(values.rankedLimit),
-                                  values.minEdgeWeight, values.minEdgeConfidence};
+    const QVector<double> numbers{double(values.limit),       double(values.hops),
+                                  double(values.maxNodes),    double(values.maxEdges),
+                                  double(values.rankedLimit), values.minEdgeWeight,
+                                  values.minEdgeConfidence};
     for (int i = 0; i < m_knobs.size(); ++i) {
         Knob &knob = m_knobs[i];
         if (onlyUnpinned && knob.pinned)
@@ -620,15 +690,16 @@ void RecallPage::updateKnobHint()
         font.setBold(knob.pinned);
         knob.label->setFont(font);
     }
-    const ResolvedKnobs server = resolveRecallKnobs(RecallRequest{}, currentTenant(),
-                                                    Endpoint, service()->config(), 0.0);
+    const ResolvedKnobs server
+        = resolveRecallKnobs(RecallRequest{}, currentTenant(), Endpoint, service()->config(), 0.0);
     if (pinned.isEmpty()) {
         m_knobHint->setText(tr("No knobs sent: the server's profile policy applies (%1, from %2).")
                                 .arg(server.profile, server.profileSource));
     } else if (pinned.size() == m_knobs.size()) {
-        m_knobHint->setText(profile().isEmpty()
-                                ? tr("All seven knobs are sent (bold).")
-                                : tr("All seven knobs are sent: %1 values, plus your edits.").arg(profile()));
+        m_knobHint->setText(
+            profile().isEmpty()
+                ? tr("All seven knobs are sent (bold).")
+                : tr("All seven knobs are sent: %1 values, plus your edits.").arg(profile()));
     } else {
         m_knobHint->setText(tr("Sent (bold): %1. The rest follow the server's profile (%2).")
                                 .arg(pinned.join(QStringLiteral(", ")), server.profile));
@@ -690,7 +761,9 @@ void RecallPage::run()
                 return request.error();
             return service->recallText(request.value(), meta);
         },
-        [this](const RecallOutcome &outcome, qint64 elapsedMs) { applyOutcome(outcome, elapsedMs); },
+        [this](const RecallOutcome &outcome, qint64 elapsedMs) {
+            applyOutcome(outcome, elapsedMs);
+        },
         &RecallPage::recallFinished);
 }
 
@@ -709,15 +782,16 @@ void RecallPage::assemble()
         [this](const AssembleOutcome &outcome, qint64 elapsedMs) {
             applyOutcome(outcome.recall, elapsedMs);
             if (outcome.layered) {
-                m_layeredView->setResult(*outcome.layered,
-                                         outcome.tools ? outcome.tools->selection.selected : QString());
+                m_layeredView->setResult(*outcome.layered, outcome.tools
+                                                               ? outcome.tools->selection.selected
+                                                               : QString());
                 m_resultTabs->setCurrentWidget(m_layeredView);
             }
         },
         &RecallPage::assembleFinished);
 }
 
-template <typename Value, typename Call, typename Show>
+template<typename Value, typename Call, typename Show>
 void RecallPage::startQuery(const QString &runningText, Call call, Show show,
                             void (RecallPage::*finished)(bool))
 {
@@ -736,7 +810,7 @@ void RecallPage::startQuery(const QString &runningText, Call call, Show show,
         },
         [this, generation = *started, show, finished](const TimedOutcome<Value> &out) {
             if (generation != m_runGeneration)
-                return;   // a newer run is under way
+                return; // a newer run is under way
             setBusy(false);
             if (!out.value) {
                 showError(out.error);
@@ -800,8 +874,9 @@ void RecallPage::showError(const Error &error)
     if (!lines.isEmpty())
         text += QStringLiteral(" \u2014 ") + lines.join(QStringLiteral("; "));
     if (error.code == QLatin1String("no_embedding_provider"))
-        text += QLatin1Char(' ') + tr("Start the application with EMBEDDING_PROVIDER=local (offline) "
-                                      "or an OpenAI-compatible provider.");
+        text += QLatin1Char(' ')
+                + tr("Start the application with EMBEDDING_PROVIDER=local (offline) "
+                     "or an OpenAI-compatible provider.");
     setStatus(text, true);
 }
 
@@ -812,106 +887,123 @@ void RecallPage::applyOutcome(const RecallOutcome &o, qint64 elapsedMs)
     m_resultTenant = o.tenantId;
     m_resultScope = o.scope;
 
+    showSeedsAndRanked(o);
+    showContextSize(o);
+    showSubgraph(o);
+    showRunStatus(o, elapsedMs);
+
+    if (o.seeds.isEmpty()) {
+        m_inspector->showMessage(
+            tr("No seeds: nothing visible in this scope is similar enough to the "
+               "query (only nodes with a ready embedding in the hot and warm "
+               "tiers are searched)."));
+    } else {
+        m_seedView->selectRow(0); // the best match goes straight to the inspector
+    }
+}
+
+/// The two result tables and their counts.
+void RecallPage::showSeedsAndRanked(const RecallOutcome &o)
+{
     m_seedModel->setSeeds(o.seeds);
     m_seedTitle->setText(tr("Seeds (%1)").arg(o.seeds.size()));
-
-    // Ranked entries carry ids only; name them from everything the recall returned.
-    QHash<QString, RankedTableModel::NodeInfo> info;
-    for (const QJsonValue &v : o.context.items) {
-        const QJsonObject item = v.toObject();
-        const QString title = item.value(QStringLiteral("title")).toString();
-        info.insert(item.value(QStringLiteral("node_id")).toString(),
-                    {title.isEmpty() ? item.value(QStringLiteral("summary")).toString() : title,
-                     item.value(QStringLiteral("kind")).toString()});
-    }
-    for (const NodeRecord &n : o.nodes)
-        info.insert(n.id, {n.title.isEmpty() ? n.textSummary : n.title, n.type});
-    for (const RecallSeed &s : o.seeds)
-        info.insert(s.node.id, {s.node.title.isEmpty() ? s.node.textSummary : s.node.title, s.node.type});
-    m_rankedModel->setRanked(o.ranked, info);
+    m_rankedModel->setRanked(o.ranked, rankedNodeInfo(o));
     m_resultTabs->setTabText(1, tr("Ranked (%1)").arg(o.ranked.size()));
+}
 
-    // Context text and its size.
+/// Context text and its size, plus what a budget cut from it.
+void RecallPage::showContextSize(const RecallOutcome &o)
+{
     m_contextEdit->setPlainText(o.context.text);
     const int chars = int(o.context.text.size());
-    QString size = tr("%1 chars \u2248 %2 tokens").arg(grouped(chars)).arg(grouped(estimateTokens(o.context.text)));
+    QString size = tr("%1 chars \u2248 %2 tokens")
+                       .arg(grouped(chars))
+                       .arg(grouped(estimateTokens(o.context.text)));
     const int items = int(o.context.items.size());
     const int citations = int(o.context.citations.size());
     size += QStringLiteral(" \u00b7 ") + (items == 1 ? tr("1 item") : tr("%1 items").arg(items));
     size += QStringLiteral(", ")
             + (citations == 1 ? tr("1 citation") : tr("%1 citations").arg(citations));
-    const QJsonObject c = o.context.compaction;
+    size += compactionText(o.context.compaction);
+    m_contextSize->setText(size);
+}
+
+/// "\nCompacted to …" or "\nWithin the … budget" when a budget applied, else nothing; sets the
+/// per-section tooltip when lines were dropped.
+QString RecallPage::compactionText(const QJsonObject &c)
+{
     const int tokenBudget = c.value(QStringLiteral("token_budget")).toInt(0);
     const int charBudget = c.value(QStringLiteral("char_budget")).toInt(0);
-    if (!c.isEmpty() && (tokenBudget > 0 || charBudget > 0)) {
-        const QString budget = charBudget > 0 ? tr("%1-char budget").arg(grouped(charBudget))
-                                              : tr("%1-token budget").arg(grouped(tokenBudget));
-        const QString profileName = c.value(QStringLiteral("profile")).toString();
-        if (c.value(QStringLiteral("applied")).toBool()) {
-            const int dropped = c.value(QStringLiteral("dropped_lines")).toInt();
-            const QString droppedText = dropped == 1 ? tr("1 line dropped")
-                                                     : tr("%1 lines dropped").arg(dropped);
-            size += QLatin1Char('\n')
-                    + tr("Compacted to a %1 (%2): %3 \u2192 %4 chars, %5.")
-                          .arg(budget, profileName,
-                               grouped(c.value(QStringLiteral("before_chars")).toInt()),
-                               grouped(c.value(QStringLiteral("after_chars")).toInt()), droppedText);
-            QStringList sections;
-            const QJsonObject bySection = c.value(QStringLiteral("dropped_by_section")).toObject();
-            for (auto it = bySection.constBegin(); it != bySection.constEnd(); ++it)
-                sections << tr("%1: %2").arg(it.key()).arg(it.value().toInt());
-            m_contextSize->setToolTip(sections.isEmpty() ? QString()
-                                                         : tr("Dropped by section \u2014 %1")
-                                                               .arg(sections.join(QStringLiteral(", "))));
-        } else {
-            size += QLatin1Char('\n') + tr("Within the %1 (%2): nothing dropped.").arg(budget, profileName);
-        }
-    }
-    m_contextSize->setText(size);
+    if (c.isEmpty() || (tokenBudget <= 0 && charBudget <= 0))
+        return {};
+    const QString budget = charBudget > 0 ? tr("%1-char budget").arg(grouped(charBudget))
+                                          : tr("%1-token budget").arg(grouped(tokenBudget));
+    const QString profileName = c.value(QStringLiteral("profile")).toString();
+    if (!c.value(QStringLiteral("applied")).toBool())
+        return QLatin1Char('\n')
+               + tr("Within the %1 (%2): nothing dropped.").arg(budget, profileName);
 
-    // The subgraph, seeds drawn larger.
+    const int dropped = c.value(QStringLiteral("dropped_lines")).toInt();
+    const QString droppedText
+        = dropped == 1 ? tr("1 line dropped") : tr("%1 lines dropped").arg(dropped);
+    QStringList sections;
+    const QJsonObject bySection = c.value(QStringLiteral("dropped_by_section")).toObject();
+    for (auto it = bySection.constBegin(); it != bySection.constEnd(); ++it)
+        sections << tr("%1: %2").arg(it.key()).arg(it.value().toInt());
+    m_contextSize->setToolTip(
+        sections.isEmpty()
+            ? QString()
+            : tr("Dropped by section \u2014 %1").arg(sections.join(QStringLiteral(", "))));
+    return QLatin1Char('\n')
+           + tr("Compacted to a %1 (%2): %3 \u2192 %4 chars, %5.")
+                 .arg(budget, profileName, grouped(c.value(QStringLiteral("before_chars")).toInt()),
+                      grouped(c.value(QStringLiteral("after_chars")).toInt()), droppedText);
+}
+
+/// The subgraph, seeds drawn larger, with a summary that says when it was cut.
+void RecallPage::showSubgraph(const RecallOutcome &o)
+{
     QStringList seedIds;
     for (const RecallSeed &s : o.seeds)
         seedIds << s.node.id;
     m_canvas->setHighlightedNodes(seedIds);
     m_canvas->setGraph(o.nodes, o.edges, false);
     // The subgraph is the neighbourhood cut to max_nodes / max_edges; say when it was cut.
-    const QString nodesText = o.neighborhoodNodes > o.nodes.size()
-                                  ? tr("%1 of %2 nodes").arg(o.nodes.size()).arg(o.neighborhoodNodes)
-                                  : tr("%1 nodes").arg(o.nodes.size());
-    const QString edgesText = o.neighborhoodEdges > o.edges.size()
-                                  ? tr("%1 of %2 edges").arg(o.edges.size()).arg(o.neighborhoodEdges)
-                                  : tr("%1 edges").arg(o.edges.size());
+    const QString nodesText
+        = o.neighborhoodNodes > o.nodes.size()
+              ? tr("%1 of %2 nodes").arg(o.nodes.size()).arg(o.neighborhoodNodes)
+              : tr("%1 nodes").arg(o.nodes.size());
+    const QString edgesText
+        = o.neighborhoodEdges > o.edges.size()
+              ? tr("%1 of %2 edges").arg(o.edges.size()).arg(o.neighborhoodEdges)
+              : tr("%1 edges").arg(o.edges.size());
     m_graphSummary->setText(tr("%1 \u00b7 %2").arg(nodesText, edgesText));
     m_graphSummary->setToolTip(tr("The neighbourhood of the seeds had %1 nodes and %2 edges; the "
                                   "subgraph keeps at most max_nodes and max_edges of them.")
                                    .arg(o.neighborhoodNodes)
                                    .arg(o.neighborhoodEdges));
+}
 
+/// The status line: counts, the profile that applied and timing; the knobs used as its tooltip.
+void RecallPage::showRunStatus(const RecallOutcome &o, qint64 elapsedMs)
+{
     const RecallKnobs &k = o.resolved.knobs;
-    setStatus(
-        tr("%1 seeds \u00b7 %2 ranked \u00b7 profile %3 (%4) \u00b7 embeddings: %5 \u00b7 %6 / %7 \u00b7 %8 ms")
-            .arg(o.seeds.size())
-            .arg(o.ranked.size())
-            .arg(o.resolved.profile, o.resolved.profileSource, o.embeddingProvider, o.tenantId, o.scope)
-            .arg(elapsedMs));
+    setStatus(tr("%1 seeds \u00b7 %2 ranked \u00b7 profile %3 (%4) \u00b7 embeddings: %5 \u00b7 %6 "
+                 "/ %7 \u00b7 %8 ms")
+                  .arg(o.seeds.size())
+                  .arg(o.ranked.size())
+                  .arg(o.resolved.profile, o.resolved.profileSource, o.embeddingProvider,
+                       o.tenantId, o.scope)
+                  .arg(elapsedMs));
     statusLine()->setToolTip(tr("Knobs used: limit %1, hops %2, max_nodes %3, max_edges %4, "
-                                 "ranked_limit %5, min_edge_weight %6, min_edge_confidence %7")
-                                  .arg(k.limit)
-                                  .arg(k.hops)
-                                  .arg(k.maxNodes)
-                                  .arg(k.maxEdges)
-                                  .arg(k.rankedLimit)
-                                  .arg(k.minEdgeWeight)
-                                  .arg(k.minEdgeConfidence));
-
-    if (o.seeds.isEmpty()) {
-        m_inspector->showMessage(tr("No seeds: nothing visible in this scope is similar enough to the "
-                                    "query (only nodes with a ready embedding in the hot and warm "
-                                    "tiers are searched)."));
-    } else {
-        m_seedView->selectRow(0);   // the best match goes straight to the inspector
-    }
+                                "ranked_limit %5, min_edge_weight %6, min_edge_confidence %7")
+                                 .arg(k.limit)
+                                 .arg(k.hops)
+                                 .arg(k.maxNodes)
+                                 .arg(k.maxEdges)
+                                 .arg(k.rankedLimit)
+                                 .arg(k.minEdgeWeight)
+                                 .arg(k.minEdgeConfidence));
 }
 
 // --- selection -------------------------------------------------------------------------------
@@ -920,8 +1012,8 @@ void RecallPage::onTableRowChanged(QTableView *view, const QModelIndex &current)
 {
     if (m_syncing || !current.isValid())
         return;
-    const int role = view == m_seedView ? int(SeedTableModel::NodeIdRole)
-                                        : int(RankedTableModel::NodeIdRole);
+    const int role
+        = view == m_seedView ? int(SeedTableModel::NodeIdRole) : int(RankedTableModel::NodeIdRole);
     inspectNode(view->model()->data(current, role).toString());
 }
 
@@ -959,7 +1051,9 @@ void RecallPage::loadDetail(const QString &nodeId)
     const QString scope = m_resultScope;
     loadLatest(
         m_detailGeneration,
-        [tenant, scope, nodeId](MemoryService *service) { return service->nodeDetail(tenant, scope, nodeId); },
+        [tenant, scope, nodeId](MemoryService *service) {
+            return service->nodeDetail(tenant, scope, nodeId);
+        },
         [this](const NodeDetail &detail) {
             QHash<QString, QString> titles = m_canvas->nodeTitles();
             for (int row = 0; row < m_rankedModel->rowCount(); ++row) {
@@ -978,8 +1072,8 @@ void RecallPage::showCurrentInGraph(QTableView *view)
     const QModelIndex current = view->selectionModel()->currentIndex();
     if (!current.isValid())
         return;
-    const int role = view == m_seedView ? int(SeedTableModel::NodeIdRole)
-                                        : int(RankedTableModel::NodeIdRole);
+    const int role
+        = view == m_seedView ? int(SeedTableModel::NodeIdRole) : int(RankedTableModel::NodeIdRole);
     Q_EMIT showInGraphRequested(m_resultTenant, m_resultScope,
                                 view->model()->data(current, role).toString());
 }
@@ -999,7 +1093,7 @@ QString RecallPage::nodeIdAtContextPosition(const QPoint &viewportPos) const
         if (column >= match.capturedStart(0) && column <= match.capturedEnd(0))
             return match.captured(1);
     }
-    return first;   // a click anywhere on a line that names one node opens it
+    return first; // a click anywhere on a line that names one node opens it
 }
 
 bool RecallPage::eventFilter(QObject *watched, QEvent *event)

@@ -4,11 +4,11 @@
 #include "ui/pages/pageskeleton.h"
 
 #include <QJsonObject>
-
-#include <optional>
 #include <QStringList>
 #include <QVector>
 #include <QWidget>
+
+#include <optional>
 
 class QAbstractItemModel;
 class QAbstractSpinBox;
@@ -28,7 +28,7 @@ class QToolButton;
 namespace MemoryGraph {
 class MemoryService;
 struct RecallOutcome;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 
@@ -107,7 +107,7 @@ protected:
 private:
     struct Knob
     {
-        QString key;               ///< wire name, e.g. "max_nodes"
+        QString key; ///< wire name, e.g. "max_nodes"
         QAbstractSpinBox *box = nullptr;
         QLabel *label = nullptr;
         bool pinned = false;
@@ -115,6 +115,14 @@ private:
 
     QWidget *createQueryBar();
     QWidget *createOptions();
+    void createProfileCombo();
+    void createKnobSpins();
+    void createBudgetFields();
+    void createConsumerFields();
+    void createKnobHintRow();
+    void sizeOptionFields();
+    void layoutOptions();
+    void setOptionsTabOrder();
     QWidget *createResults();
     QWidget *createSeedsPanel();
     QWidget *createContextPanel();
@@ -122,7 +130,8 @@ private:
                          const QString &tip);
     QDoubleSpinBox *addDoubleKnob(const QString &key, const QString &label, const QString &tip);
     /// Adds a knob's label and bookkeeping for `box`; returns its index in m_knobs.
-    int registerKnob(const QString &key, const QString &label, const QString &tip, QAbstractSpinBox *box);
+    int registerKnob(const QString &key, const QString &label, const QString &tip,
+                     QAbstractSpinBox *box);
     QSpinBox *createBudgetSpin(const QString &objectName, int max, int step, const QString &tip);
     QTableView *createTable(QAbstractItemModel *model, const QString &objectName);
 
@@ -134,11 +143,16 @@ private:
     std::optional<quint64> beginQuery(const QJsonObject &body, const QString &runningText);
     /// Runs call(service, body, maxTextLength, meta) for the current request body, timed, then
     /// show(value, elapsedMs) on success; `finished` reports the outcome either way.
-    template <typename Value, typename Call, typename Show>
+    template<typename Value, typename Call, typename Show>
     void startQuery(const QString &runningText, Call call, Show show,
                     void (RecallPage::*finished)(bool));
     void setBusy(bool busy);
     void applyOutcome(const RecallOutcome &outcome, qint64 elapsedMs);
+    void showSeedsAndRanked(const RecallOutcome &outcome);
+    void showContextSize(const RecallOutcome &outcome);
+    QString compactionText(const QJsonObject &compaction);
+    void showSubgraph(const RecallOutcome &outcome);
+    void showRunStatus(const RecallOutcome &outcome, qint64 elapsedMs);
     void showError(const Error &error);
     void clearResults();
     void loadDetail(const QString &nodeId);

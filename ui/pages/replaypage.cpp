@@ -37,7 +37,13 @@ namespace {
 constexpr int NodeIdRole = Qt::UserRole + 1;
 constexpr int KindRole = Qt::UserRole + 2;
 
-enum StepColumn { StepIndexColumn, StepToolColumn, StepStatusColumn, StepSafetyColumn, StepColumnCount };
+enum StepColumn {
+    StepIndexColumn,
+    StepToolColumn,
+    StepStatusColumn,
+    StepSafetyColumn,
+    StepColumnCount
+};
 
 /// The colour a replay node kind is drawn in, in the timeline and its legend.
 QColor kindColour(const QString &kind)
@@ -155,6 +161,35 @@ QWidget *ReplayPage::createRunDetail()
     m_runHeader->setWordWrap(true);
     m_runHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    QHBoxLayout *nav = createStepNavigation(box);
+    QWidget *lists = createTimelineAndSteps(box);
+    createDetailTabs(box);
+
+    auto *vertical = new QSplitter(Qt::Vertical, box);
+    vertical->addWidget(lists);
+    vertical->addWidget(m_tabs);
+    vertical->setChildrenCollapsible(false);
+    // Room for about ten timeline rows before the detail tabs take the rest.
+    lists->setMinimumHeight(m_timeline->fontMetrics().height() * 10 + 80);
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 1);
+
+    auto *run = new QWidget(box);
+    auto *runLayout = new QVBoxLayout(run);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    runLayout->addWidget(m_runHeader);
+    runLayout->addLayout(nav);
+    runLayout->addWidget(vertical, 1);
+
+    // Without a run there is nothing to step through: the hint stands in for the empty panes.
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(createDetailStack(run, QString()));
+    return box;
+}
+
+/// First/back/position/forward/last and "Open node": the row that steps through a run.
+QHBoxLayout *ReplayPage::createStepNavigation(QWidget *box)
+{
     // Their actions (icon, text, shortcut) are attached by createStepActions().
     const auto navButton = [box]() {
         auto *button = new QToolButton(box);
@@ -170,7 +205,8 @@ QWidget *ReplayPage::createRunDetail()
     m_openNodeButton = new QToolButton(box);
     m_openNodeButton->setObjectName(QStringLiteral("openNodeButton"));
     m_openNodeButton->setText(tr("Open node"));
-    m_openNodeButton->setToolTip(tr("Show the selected timeline node (else the current step) in the graph"));
+    m_openNodeButton->setToolTip(
+        tr("Show the selected timeline node (else the current step) in the graph"));
     connect(m_openNodeButton, &QToolButton::clicked, this, &ReplayPage::openSelectedNode);
 
     auto *nav = new QHBoxLayout;
@@ -181,7 +217,12 @@ QWidget *ReplayPage::createRunDetail()
     nav->addWidget(m_lastButton);
     nav->addStretch(1);
     nav->addWidget(m_openNodeButton);
+    return nav;
+}
 
+/// The run's timeline beside its steps table; choosing a step moves the replay there.
+QWidget *ReplayPage::createTimelineAndSteps(QWidget *box)
+{
     m_timeline = new QListWidget(box);
     m_timeline->setObjectName(QStringLiteral("timelineList"));
     m_timeline->setToolTip(tr("Every replay node of the run, oldest first (double-click to open)"));
@@ -208,7 +249,12 @@ QWidget *ReplayPage::createRunDetail()
     (new QVBoxLayout(stepsBox))->addWidget(m_steps);
     lists->addWidget(timelineBox);
     lists->addWidget(stepsBox);
+    return lists;
+}
 
+/// The tabs under the lists: the current step, the run's artifacts and its decisions.
+void ReplayPage::createDetailTabs(QWidget *box)
+{
     m_stepDetail = new ReplayStepDetail(box);
     m_stepDetail->setObjectName(QStringLiteral("stepDetail"));
     m_artifacts = new QListWidget(box);
@@ -231,27 +277,6 @@ QWidget *ReplayPage::createRunDetail()
     m_tabs->addTab(m_stepDetail, tr("Current step"));
     m_tabs->addTab(m_artifacts, tr("Artifacts"));
     m_tabs->addTab(decisionSplit, tr("Decisions"));
-
-    auto *vertical = new QSplitter(Qt::Vertical, box);
-    vertical->addWidget(lists);
-    vertical->addWidget(m_tabs);
-    vertical->setChildrenCollapsible(false);
-    // Room for about ten timeline rows before the detail tabs take the rest.
-    lists->setMinimumHeight(m_timeline->fontMetrics().height() * 10 + 80);
-    vertical->setStretchFactor(0, 1);
-    vertical->setStretchFactor(1, 1);
-
-    auto *run = new QWidget(box);
-    auto *runLayout = new QVBoxLayout(run);
-    runLayout->setContentsMargins(0, 0, 0, 0);
-    runLayout->addWidget(m_runHeader);
-    runLayout->addLayout(nav);
-    runLayout->addWidget(vertical, 1);
-
-    // Without a run there is nothing to step through: the hint stands in for the empty panes.
-    auto *layout = new QVBoxLayout(box);
-    layout->addWidget(createDetailStack(run, QString()));
-    return box;
 }
 
 void ReplayPage::createStepActions()
@@ -264,16 +289,20 @@ void ReplayPage::createStepActions()
         QKeySequence key;
         void (ReplayPage::*slot)();
     };
-    const StepAction actions[] = {
-        {m_firstButton, QStyle::SP_MediaSkipBackward, tr("First step"), QKeySequence(Qt::Key_Home), &ReplayPage::firstStep},
-        {m_backButton, QStyle::SP_MediaSeekBackward, tr("Previous step"), QKeySequence(Qt::ALT | Qt::Key_Left), &ReplayPage::stepBack},
-        {m_forwardButton, QStyle::SP_MediaSeekForward, tr("Next step"), QKeySequence(Qt::ALT | Qt::Key_Right), &ReplayPage::stepForward},
-        {m_lastButton, QStyle::SP_MediaSkipForward, tr("Last step"), QKeySequence(Qt::Key_End), &ReplayPage::lastStep}};
+    const StepAction actions[] = {{m_firstButton, QStyle::SP_MediaSkipBackward, tr("First step"),
+                                   QKeySequence(Qt::Key_Home), &ReplayPage::firstStep},
+                                  {m_backButton, QStyle::SP_MediaSeekBackward, tr("Previous step"),
+                                   QKeySequence(Qt::ALT | Qt::Key_Left), &ReplayPage::stepBack},
+                                  {m_forwardButton, QStyle::SP_MediaSeekForward, tr("Next step"),
+                                   QKeySequence(Qt::ALT | Qt::Key_Right), &ReplayPage::stepForward},
+                                  {m_lastButton, QStyle::SP_MediaSkipForward, tr("Last step"),
+                                   QKeySequence(Qt::Key_End), &ReplayPage::lastStep}};
     for (const StepAction &a : actions) {
         auto *action = new QAction(style()->standardIcon(a.icon), a.text, this);
         action->setShortcut(a.key);
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        action->setToolTip(QStringLiteral("%1 (%2)").arg(a.text, a.key.toString(QKeySequence::NativeText)));
+        action->setToolTip(
+            QStringLiteral("%1 (%2)").arg(a.text, a.key.toString(QKeySequence::NativeText)));
         connect(action, &QAction::triggered, this, a.slot);
         addAction(action);
         a.button->setDefaultAction(action);
@@ -298,7 +327,7 @@ void ReplayPage::showRun(const QString &tenantId, const QString &scope, const QS
     if (tenantId == currentTenant() && scope == currentScope())
         loadRuns();
     else
-        selectScope(tenantId, scope);   // the scope change loads the runs
+        selectScope(tenantId, scope); // the scope change loads the runs
 }
 
 void ReplayPage::loadRuns()
@@ -306,13 +335,15 @@ void ReplayPage::loadRuns()
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     if (tenant.isEmpty()) {
-        ++m_runsGeneration;   // a list still on its way belongs to the old scope
+        ++m_runsGeneration; // a list still on its way belongs to the old scope
         applyRuns({});
         return;
     }
     loadContent(
         m_runsGeneration, tr("Loading runs failed: %1"),
-        [tenant, scope](MemoryService *service) { return service->listReplayRuns(tenant, scope, ListLimit); },
+        [tenant, scope](MemoryService *service) {
+            return service->listReplayRuns(tenant, scope, ListLimit);
+        },
         [this](const QVector<ReplayRunSummary> &runs) { applyRuns(runs); });
 }
 
@@ -325,15 +356,16 @@ void ReplayPage::applyRuns(const QVector<ReplayRunSummary> &runs)
     m_restoring = false;
     const int sourceRow = wanted.isEmpty() ? -1 : m_runModel->rowOf(wanted);
     if (sourceRow >= 0) {
-        if (!m_pendingRunId.isEmpty() && m_runProxy->mapFromSource(m_runModel->index(sourceRow, 0)).row() < 0)
-            m_filterEdit->clear();   // a run asked for by showRun() must not hide behind a filter
+        if (!m_pendingRunId.isEmpty()
+            && m_runProxy->mapFromSource(m_runModel->index(sourceRow, 0)).row() < 0)
+            m_filterEdit->clear(); // a run asked for by showRun() must not hide behind a filter
         const QModelIndex row = m_runProxy->mapFromSource(m_runModel->index(sourceRow, 0));
         m_restoring = true;
         m_runTable->selectRow(row.row());
         m_runTable->scrollTo(row);
         m_restoring = false;
         m_selectedRunId = wanted;
-        loadRun(wanted);   // the run may have grown since it was shown
+        loadRun(wanted); // the run may have grown since it was shown
     } else if (!m_selectedRunId.isEmpty()) {
         m_selectedRunId.clear();
         clearRun(tr("The selected run is no longer listed."));
@@ -388,7 +420,8 @@ void ReplayPage::applyRun(const LoadedRun &loaded)
     const ReplayRunInfo &run = m_view.run;
     m_runHeader->setText(tr("<b>%1</b><br>%2 \u2014 started %3, ended %4<br><small>%5</small>")
                              .arg(orDash(run.goal).toHtmlEscaped(), run.status.toHtmlEscaped(),
-                                  formatDateTime(run.startedAt), formatDateTime(run.endedAt), run.runId));
+                                  formatDateTime(run.startedAt), formatDateTime(run.endedAt),
+                                  run.runId));
     showDetail();
     fillTimeline();
     fillSteps();
@@ -426,13 +459,14 @@ void ReplayPage::fillTimeline()
 {
     m_timeline->clear();
     for (const ReplayTimelineEntry &t : std::as_const(m_view.timeline)) {
-        auto *item = new QListWidgetItem(kindIcon(t.replayKind),
-                                         QStringLiteral("%1  %2  %3")
-                                             .arg(formatDateTime(t.createdAt), t.replayKind,
-                                                  orDash(t.title.isEmpty() ? t.textSummary : t.title)));
+        auto *item = new QListWidgetItem(
+            kindIcon(t.replayKind), QStringLiteral("%1  %2  %3")
+                                        .arg(formatDateTime(t.createdAt), t.replayKind,
+                                             orDash(t.title.isEmpty() ? t.textSummary : t.title)));
         item->setData(NodeIdRole, t.nodeId);
         item->setData(KindRole, t.replayKind);
-        item->setToolTip(tr("%1 node %2\n%3\ncommit %4").arg(t.type, t.nodeId, t.textSummary, t.commitId));
+        item->setToolTip(
+            tr("%1 node %2\n%3\ncommit %4").arg(t.type, t.nodeId, t.textSummary, t.commitId));
         // Outcomes in their status colour, so a failed step stands out in the timeline.
         item->setForeground(t.status.isEmpty() ? kindColour(t.replayKind)
                                                : ReplayRunListModel::statusColour(t.status));
@@ -446,9 +480,9 @@ void ReplayPage::fillSteps()
     m_steps->setRowCount(int(m_view.steps.size()));
     for (int row = 0; row < m_view.steps.size(); ++row) {
         const ReplayStepView &s = m_view.steps[row];
-        const QString cells[StepColumnCount] = {
-            s.stepIndex ? QString::number(*s.stepIndex) : orDash(QString()), s.toolName, s.status,
-            orDash(s.safetyLevel)};
+        const QString cells[StepColumnCount]
+            = {s.stepIndex ? QString::number(*s.stepIndex) : orDash(QString()), s.toolName,
+               s.status, orDash(s.safetyLevel)};
         for (int column = 0; column < StepColumnCount; ++column) {
             auto *item = new QTableWidgetItem(cells[column]);
             if (column == StepStatusColumn)
@@ -471,11 +505,13 @@ void ReplayPage::fillDecisions()
     ++m_feedbackGeneration;
     m_decisions->clear();
     for (const DecisionRecord &d : std::as_const(m_view.decisions)) {
-        auto *item = new QListWidgetItem(tr("%1 \u2014 %2")
-                                             .arg(d.selectedTool.isEmpty() ? tr("(none selected)") : d.selectedTool,
-                                                  formatDateTime(d.createdAt)));
+        auto *item = new QListWidgetItem(
+            tr("%1 \u2014 %2")
+                .arg(d.selectedTool.isEmpty() ? tr("(none selected)") : d.selectedTool,
+                     formatDateTime(d.createdAt)));
         item->setData(NodeIdRole, d.id);
-        item->setToolTip(tr("Decision %1 among %2").arg(d.id, d.candidates.join(QStringLiteral(", "))));
+        item->setToolTip(
+            tr("Decision %1 among %2").arg(d.id, d.candidates.join(QStringLiteral(", "))));
         m_decisions->addItem(item);
     }
     m_tabs->setTabText(2, tr("Decisions (%1)").arg(m_view.decisions.size()));
@@ -499,7 +535,9 @@ void ReplayPage::showDecisionAt(int row)
         [tenant, scope, id = d.id](MemoryService *service) {
             return service->feedbackForDecision(tenant, scope, id);
         },
-        [this](const QVector<FeedbackRecord> &feedback) { m_decisionDetail->setFeedback(feedback); },
+        [this](const QVector<FeedbackRecord> &feedback) {
+            m_decisionDetail->setFeedback(feedback);
+        },
         [this](const Error &error) { m_decisionDetail->setFeedbackFailure(error); });
 }
 

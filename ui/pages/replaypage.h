@@ -5,6 +5,7 @@
 
 #include <QHash>
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -92,6 +93,9 @@ private:
     QWidget *createTopBar();
     QWidget *createRunPanel();
     QWidget *createRunDetail();
+    QHBoxLayout *createStepNavigation(QWidget *box);
+    QWidget *createTimelineAndSteps(QWidget *box);
+    void createDetailTabs(QWidget *box);
     void createStepActions();
     void loadRuns();
     void applyRuns(const QVector<ReplayRunSummary> &runs);
@@ -111,8 +115,8 @@ private:
     quint64 m_runGeneration = 0;
     quint64 m_feedbackGeneration = 0;
     bool m_restoring = false;
-    QString m_selectedRunId;   ///< chosen in the list (its view may still be loading)
-    QString m_pendingRunId;    ///< to select when the list next arrives (showRun)
+    QString m_selectedRunId; ///< chosen in the list (its view may still be loading)
+    QString m_pendingRunId;  ///< to select when the list next arrives (showRun)
     ReplayRunView m_view;
     QHash<QString, QString> m_ruleTitles;
     int m_currentStep = -1;

@@ -2,8 +2,8 @@
 
 #include "service/memoryservice.h"
 #include "ui/models/ruletablemodel.h"
-#include "ui/widgets/ruleeditor.h"
 #include "ui/widgets/recordtable.h"
+#include "ui/widgets/ruleeditor.h"
 #include "ui/widgets/ruletrypanel.h"
 
 #include <QAction>
@@ -31,11 +31,9 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-
 QString newClientId()
 {
-    return QStringLiteral("rule-")
-           + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    return QStringLiteral("rule-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
 }
 
 RequestMeta consoleMeta()
@@ -69,7 +67,8 @@ RulesPage::RulesPage(MemoryService *service, UiExecutor *executor, QWidget *pare
     m_tryPanel = new RuleTryPanel(service, executor, this);
     m_tryPanel->setObjectName(QStringLiteral("ruleTryPanel"));
     connect(m_tryPanel, &RuleTryPanel::ruleActivated, this, &RulesPage::selectRule);
-    auto *tryBox = new QGroupBox(tr("Try it \u2014 preview the rules for a context (nothing is recorded)"), this);
+    auto *tryBox = new QGroupBox(
+        tr("Try it \u2014 preview the rules for a context (nothing is recorded)"), this);
     auto *tryLayout = new QVBoxLayout(tryBox);
     tryLayout->addWidget(m_tryPanel);
 
@@ -119,8 +118,9 @@ QWidget *RulesPage::createFilterBar()
     });
     addAction(findAction);
 
-    m_stateCombo = createFilterCombo(tr("All states"), {QStringLiteral("shadow"), QStringLiteral("active")},
-                                     QStringLiteral("ruleStateFilter"));
+    m_stateCombo
+        = createFilterCombo(tr("All states"), {QStringLiteral("shadow"), QStringLiteral("active")},
+                            QStringLiteral("ruleStateFilter"));
     m_stateCombo->setItemText(1, tr("SHADOW"));
     m_stateCombo->setItemText(2, tr("ACTIVE"));
     m_stateCombo->setToolTip(tr("Show rules in one state only"));
@@ -128,9 +128,10 @@ QWidget *RulesPage::createFilterBar()
         m_filter->setStateFilter(m_stateCombo->currentData().toString());
         updateCount();
     });
-    m_ruleScopeCombo = createFilterCombo(tr("All rule scopes"),
-                                         {QStringLiteral("global"), QStringLiteral("team"), QStringLiteral("agent")},
-                                         QStringLiteral("ruleScopeFilter"));
+    m_ruleScopeCombo = createFilterCombo(
+        tr("All rule scopes"),
+        {QStringLiteral("global"), QStringLiteral("team"), QStringLiteral("agent")},
+        QStringLiteral("ruleScopeFilter"));
     m_ruleScopeCombo->setToolTip(tr("Show global, team or agent rules only"));
     connect(m_ruleScopeCombo, &QComboBox::currentIndexChanged, this, [this]() {
         m_filter->setRuleScopeFilter(m_ruleScopeCombo->currentData().toString());
@@ -144,7 +145,8 @@ QWidget *RulesPage::createFilterBar()
                               .arg(newAction->shortcut().toString(QKeySequence::NativeText)));
     connect(newAction, &QAction::triggered, this, &RulesPage::newRule);
     addAction(newAction);
-    m_newButton = new QPushButton(style()->standardIcon(QStyle::SP_FileIcon), newAction->text(), bar);
+    m_newButton
+        = new QPushButton(style()->standardIcon(QStyle::SP_FileIcon), newAction->text(), bar);
     m_newButton->setObjectName(QStringLiteral("newRuleButton"));
     m_newButton->setToolTip(newAction->toolTip());
     connect(m_newButton, &QPushButton::clicked, newAction, &QAction::trigger);
@@ -172,7 +174,8 @@ QWidget *RulesPage::createRulesPanel()
     using Column = RuleTableModel::Column;
     QHeaderView *header = m_view->horizontalHeader();
     header->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
-    header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Weight")) + 14);
+    header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Weight"))
+                                  + 14);
     fitColumn(m_view, int(Column::State), QStringLiteral("SHADOW"));
     fitColumn(m_view, int(Column::Scope), QStringLiteral("global"));
     fitColumn(m_view, int(Column::Target), QStringLiteral("support-t2"));
@@ -262,35 +265,37 @@ void RulesPage::saveRule()
     const quint64 generation = ++m_actionGeneration;
     m_editor->setBusy(true);
     setStatus(tr("Saving\u2026"));
-    callService([body](MemoryService *service) -> Result<WriteResult> {
-                 // Parsed exactly like an HTTP body, so the console cannot write what an agent
-                 // could not.
-                 const auto request = WriteRequest::fromJson(body, service->config().maxTextLength);
-                 if (!request)
-                     return request.error();
-                 return service->write(request.value(), consoleMeta());
-             },
-             [this, generation, name](const Result<WriteResult> &result) {
-                 if (generation != m_actionGeneration)
-                     return;
-                 m_editor->setBusy(false);
-                 if (!result || result.value().nodes.isEmpty()) {
-                     const QString message = result ? tr("the write returned no node")
-                                                    : tr("%1 (%2)").arg(result.error().message, result.error().code);
-                     m_editor->setStatusMessage(tr("Save failed: %1").arg(message), true);
-                     setStatus(tr("Save failed: %1").arg(message), true);
-                     Q_EMIT ruleSaved(false, QString());
-                     return;
-                 }
-                 const QString id = result.value().nodes.first().id;
-                 m_pendingRuleId = id;
-                 setStatus(result.value().replayed
-                               ? tr("\u201c%1\u201d is unchanged.").arg(name)
-                               : tr("Saved \u201c%1\u201d (commit %2).").arg(name, result.value().commitId.left(8)));
-                 loadRules();
-                 Q_EMIT ruleSaved(true, id);
-             },
-             UiExecutor::Lane::Changes);
+    callService(
+        [body](MemoryService *service) -> Result<WriteResult> {
+            // Parsed exactly like an HTTP body, so the console cannot write what an agent
+            // could not.
+            const auto request = WriteRequest::fromJson(body, service->config().maxTextLength);
+            if (!request)
+                return request.error();
+            return service->write(request.value(), consoleMeta());
+        },
+        [this, generation, name](const Result<WriteResult> &result) {
+            if (generation != m_actionGeneration)
+                return;
+            m_editor->setBusy(false);
+            if (!result || result.value().nodes.isEmpty()) {
+                const QString message
+                    = result ? tr("the write returned no node")
+                             : tr("%1 (%2)").arg(result.error().message, result.error().code);
+                m_editor->setStatusMessage(tr("Save failed: %1").arg(message), true);
+                setStatus(tr("Save failed: %1").arg(message), true);
+                Q_EMIT ruleSaved(false, QString());
+                return;
+            }
+            const QString id = result.value().nodes.first().id;
+            m_pendingRuleId = id;
+            setStatus(result.value().replayed ? tr("\u201c%1\u201d is unchanged.").arg(name)
+                                              : tr("Saved \u201c%1\u201d (commit %2).")
+                                                    .arg(name, result.value().commitId.left(8)));
+            loadRules();
+            Q_EMIT ruleSaved(true, id);
+        },
+        UiExecutor::Lane::Changes);
 }
 
 void RulesPage::toggleRuleState()
@@ -308,38 +313,41 @@ void RulesPage::onStateRequested(const QString &ruleId, const QString &state)
     const QString scope = currentScope();
     if (tenant.isEmpty() || ruleId.isEmpty())
         return;
-    const QJsonObject body{{QStringLiteral("tenant_id"), tenant},
-                           {QStringLiteral("scope"), scope},
-                           {QStringLiteral("rule_node_id"), ruleId},
-                           {QStringLiteral("state"), state.toUpper()},
-                           {QStringLiteral("input_text"), QStringLiteral("state change from the admin console")}};
+    const QJsonObject body{
+        {QStringLiteral("tenant_id"), tenant},
+        {QStringLiteral("scope"), scope},
+        {QStringLiteral("rule_node_id"), ruleId},
+        {QStringLiteral("state"), state.toUpper()},
+        {QStringLiteral("input_text"), QStringLiteral("state change from the admin console")}};
     const QString name = m_editor->titleEdit()->text().trimmed();
     const quint64 generation = ++m_actionGeneration;
     m_editor->setBusy(true);
     setStatus(tr("Changing the state\u2026"));
-    callService([body](MemoryService *service) -> Result<RuleStateOutcome> {
-                 const auto request = RuleStateRequest::fromJson(body);
-                 if (!request)
-                     return request.error();
-                 return service->setRuleState(request.value(), consoleMeta());
-             },
-             [this, generation, ruleId, state, name](const Result<RuleStateOutcome> &result) {
-                 if (generation != m_actionGeneration)
-                     return;
-                 m_editor->setBusy(false);
-                 if (!result) {
-                     const QString message = tr("%1 (%2)").arg(result.error().message, result.error().code);
-                     m_editor->setStatusMessage(tr("State change failed: %1").arg(message), true);
-                     setStatus(tr("State change failed: %1").arg(message), true);
-                     Q_EMIT ruleStateChanged(false, ruleId, state);
-                     return;
-                 }
-                 m_pendingRuleId = ruleId;
-                 setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
-                 loadRules();
-                 Q_EMIT ruleStateChanged(true, ruleId, state);
-             },
-             UiExecutor::Lane::Changes);
+    callService(
+        [body](MemoryService *service) -> Result<RuleStateOutcome> {
+            const auto request = RuleStateRequest::fromJson(body);
+            if (!request)
+                return request.error();
+            return service->setRuleState(request.value(), consoleMeta());
+        },
+        [this, generation, ruleId, state, name](const Result<RuleStateOutcome> &result) {
+            if (generation != m_actionGeneration)
+                return;
+            m_editor->setBusy(false);
+            if (!result) {
+                const QString message
+                    = tr("%1 (%2)").arg(result.error().message, result.error().code);
+                m_editor->setStatusMessage(tr("State change failed: %1").arg(message), true);
+                setStatus(tr("State change failed: %1").arg(message), true);
+                Q_EMIT ruleStateChanged(false, ruleId, state);
+                return;
+            }
+            m_pendingRuleId = ruleId;
+            setStatus(tr("\u201c%1\u201d is now %2.").arg(name, state.toUpper()));
+            loadRules();
+            Q_EMIT ruleStateChanged(true, ruleId, state);
+        },
+        UiExecutor::Lane::Changes);
 }
 
 void RulesPage::setStateFilter(const QString &state)
@@ -362,7 +370,7 @@ void RulesPage::loadRules()
     const QString tenant = currentTenant();
     const QString scope = currentScope();
     if (tenant.isEmpty()) {
-        ++m_rulesGeneration;   // a list still on its way belongs to the old scope
+        ++m_rulesGeneration; // a list still on its way belongs to the old scope
         applyRules({});
         return;
     }
@@ -389,8 +397,9 @@ void RulesPage::applyRules(const QVector<RuleSummary> &rules)
         m_pendingRuleId.clear();
         m_wantedTenant.clear();
         m_wantedScope.clear();
-    } else if (pending && (m_wantedTenant.isEmpty()
-                           || (m_wantedTenant == currentTenant() && m_wantedScope == currentScope()))) {
+    } else if (pending
+               && (m_wantedTenant.isEmpty()
+                   || (m_wantedTenant == currentTenant() && m_wantedScope == currentScope()))) {
         // Asked for a rule this scope does not have (any more).
         m_pendingRuleId.clear();
         m_wantedTenant.clear();

@@ -14,7 +14,7 @@ class QTableView;
 namespace MemoryGraph {
 class MemoryService;
 struct RuleSummary;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 
@@ -94,8 +94,8 @@ private:
     quint64 m_actionGeneration = 0;
     int m_loadedCount = 0;
     bool m_restoringSelection = false;
-    QString m_pendingRuleId;   ///< select once the next rule list arrives
-    QString m_wantedTenant;    ///< showRule() target scope, until the picker switches
+    QString m_pendingRuleId; ///< select once the next rule list arrives
+    QString m_wantedTenant;  ///< showRule() target scope, until the picker switches
     QString m_wantedScope;
 
     QLineEdit *m_filterEdit = nullptr;

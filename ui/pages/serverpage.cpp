@@ -27,21 +27,17 @@ bool isLoopbackAddress(const QString &address)
 {
     const QString a = address.trimmed().toLower();
     return a == QLatin1String("localhost") || a == QLatin1String("::1")
-        || a.startsWith(QLatin1String("127."));
+           || a.startsWith(QLatin1String("127."));
 }
 
 QString stateColor(ServerPage::State state)
 {
     switch (state) {
-    case ServerPage::State::Running:
-        return QStringLiteral("#2e9e4f");
+    case ServerPage::State::Running: return QStringLiteral("#2e9e4f");
     case ServerPage::State::Starting:
-    case ServerPage::State::Stopping:
-        return QStringLiteral("#d08a1a");
-    case ServerPage::State::Failed:
-        return QStringLiteral("#d94f4f");
-    case ServerPage::State::Stopped:
-        break;
+    case ServerPage::State::Stopping: return QStringLiteral("#d08a1a");
+    case ServerPage::State::Failed: return QStringLiteral("#d94f4f");
+    case ServerPage::State::Stopped: break;
     }
     return QStringLiteral("#8a8a8a");
 }
@@ -145,13 +141,17 @@ QWidget *ServerPage::createLogGroup()
     header->setStretchLastSection(false);
     const QFontMetrics fm = m_logView->fontMetrics();
     using Column = RequestLogModel::Column;
-    header->resizeSection(int(Column::Time), fm.horizontalAdvance(QStringLiteral("00:00:00.000")) + 24);
+    header->resizeSection(int(Column::Time),
+                          fm.horizontalAdvance(QStringLiteral("00:00:00.000")) + 24);
     header->resizeSection(int(Column::Method), fm.horizontalAdvance(QStringLiteral("DELETE")) + 24);
     header->resizeSection(int(Column::Status), fm.horizontalAdvance(QStringLiteral("Status")) + 28);
-    header->resizeSection(int(Column::Latency), fm.horizontalAdvance(QStringLiteral("Latency (ms)")) + 28);
-    header->resizeSection(int(Column::Tenant), fm.horizontalAdvance(QStringLiteral("default-tenant")) + 20);
-    header->resizeSection(int(Column::RequestId),
-                          fm.horizontalAdvance(QStringLiteral("00000000-0000-0000-0000-000000000000")) + 20);
+    header->resizeSection(int(Column::Latency),
+                          fm.horizontalAdvance(QStringLiteral("Latency (ms)")) + 28);
+    header->resizeSection(int(Column::Tenant),
+                          fm.horizontalAdvance(QStringLiteral("default-tenant")) + 20);
+    header->resizeSection(
+        int(Column::RequestId),
+        fm.horizontalAdvance(QStringLiteral("00000000-0000-0000-0000-000000000000")) + 20);
     // The path is the most telling column; let it take the remaining width.
     header->setSectionResizeMode(int(Column::Path), QHeaderView::Stretch);
 
@@ -185,16 +185,11 @@ quint16 ServerPage::port() const
 QString ServerPage::stateSummary() const
 {
     switch (m_state) {
-    case State::Stopped:
-        return tr("Server stopped");
-    case State::Starting:
-        return tr("Server starting\u2026");
-    case State::Running:
-        return tr("Listening on %1:%2").arg(bindAddress()).arg(port());
-    case State::Stopping:
-        return tr("Server stopping\u2026");
-    case State::Failed:
-        return tr("Server failed: %1").arg(m_stateDetail);
+    case State::Stopped: return tr("Server stopped");
+    case State::Starting: return tr("Server starting\u2026");
+    case State::Running: return tr("Listening on %1:%2").arg(bindAddress()).arg(port());
+    case State::Stopping: return tr("Server stopping\u2026");
+    case State::Failed: return tr("Server failed: %1").arg(m_stateDetail);
     }
     return {};
 }
@@ -282,8 +277,8 @@ void ServerPage::updateControls()
 
     if (m_state == State::Running) {
         const QString host = bindAddress().contains(QLatin1Char(':'))
-            ? QStringLiteral("[%1]").arg(bindAddress())
-            : bindAddress();
+                                 ? QStringLiteral("[%1]").arg(bindAddress())
+                                 : bindAddress();
         m_urlLabel->setText(QStringLiteral("http://%1:%2/v1").arg(host).arg(port()));
     } else {
         m_urlLabel->setText(tr("not listening"));
@@ -316,9 +311,8 @@ void ServerPage::updateLogSummary()
         m_logSummary->setText(total == 1 ? tr("1 request logged")
                                          : tr("%1 requests logged").arg(total));
     } else {
-        m_logSummary->setText(tr("%1 requests logged, showing the newest %2")
-                                  .arg(total)
-                                  .arg(m_logModel->rowCount()));
+        m_logSummary->setText(
+            tr("%1 requests logged, showing the newest %2").arg(total).arg(m_logModel->rowCount()));
     }
 }
 

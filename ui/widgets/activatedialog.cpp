@@ -17,7 +17,9 @@ ActivateDialog::ActivateDialog(const QString &nodeName, QWidget *parent) : QDial
     setWindowTitle(tr("Record activation"));
 
     auto *intro = new QLabel(tr("Record a use of %1. The outcome feeds the node's feedback "
-                                "counters and quality, which steer adaptive decay.").arg(nodeName), this);
+                                "counters and quality, which steer adaptive decay.")
+                                 .arg(nodeName),
+                             this);
     intro->setWordWrap(true);
 
     m_outcome = new QComboBox(this);

@@ -1,8 +1,8 @@
 #include "ui/widgets/consolidationdialog.h"
 
 #include "service/memoryservice.h"
-#include "ui/uiexecutor.h"
 #include "ui/displayformat.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/detailpane.h"
 #include "ui/widgets/statustext.h"
 
@@ -18,7 +18,6 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-
 /// "Title (short id)", with the full id in the tooltip.
 QTableWidgetItem *nodeItem(const QString &title, const QString &id)
 {
@@ -33,27 +32,30 @@ QTableWidgetItem *nodeItem(const QString &title, const QString &id)
 ConsolidationDialog::ConsolidationDialog(MemoryService *service, UiExecutor *executor,
                                          const QString &tenantId, const QString &scope,
                                          QWidget *parent)
-    : QDialog(parent), m_service(service), m_executor(executor), m_tenantId(tenantId), m_scope(scope)
+    : QDialog(parent), m_service(service), m_executor(executor), m_tenantId(tenantId),
+      m_scope(scope)
 {
     Q_ASSERT(m_service);
     Q_ASSERT(m_executor);
     setWindowTitle(tr("Consolidate duplicates \u2014 %1 / %2").arg(tenantId, scope));
     resize(820, 520);
 
-    auto *intro = new QLabel(tr("Duplicates are nodes of the same type with the same title and summary, "
-                                "or embeddings with cosine similarity of at least %1. The oldest node "
-                                "stays canonical; duplicates are marked alias_of / superseded_by and "
-                                "nothing is deleted.")
-                                 .arg(kConsolidationCosineThreshold),
-                             this);
+    auto *intro
+        = new QLabel(tr("Duplicates are nodes of the same type with the same title and summary, "
+                        "or embeddings with cosine similarity of at least %1. The oldest node "
+                        "stays canonical; duplicates are marked alias_of / superseded_by and "
+                        "nothing is deleted.")
+                         .arg(kConsolidationCosineThreshold),
+                     this);
     intro->setWordWrap(true);
 
     m_mergeTitle = new QLabel(tr("Merges"), this);
-    m_merges = createDetailTable({tr("Type"), tr("Canonical"), tr("Duplicate"), tr("Basis"), tr("Similarity")},
-                           QStringLiteral("mergeTable"), this);
+    m_merges = createDetailTable(
+        {tr("Type"), tr("Canonical"), tr("Duplicate"), tr("Basis"), tr("Similarity")},
+        QStringLiteral("mergeTable"), this);
     m_skippedTitle = new QLabel(tr("Skipped candidates"), this);
     m_skipped = createDetailTable({tr("Type"), tr("Node"), tr("Similar to"), tr("Reason")},
-                            QStringLiteral("skippedTable"), this);
+                                  QStringLiteral("skippedTable"), this);
 
     m_busy = new QProgressBar(this);
     m_busy->setRange(0, 0);
@@ -98,22 +100,26 @@ void ConsolidationDialog::runPreview()
     MemoryService *service = m_service;
     const QString tenant = m_tenantId;
     const QString scope = m_scope;
-    m_executor->run(this, [service, tenant, scope]() { return service->consolidate(tenant, scope, false); },
-                           [this](const Result<ConsolidationReport> &result) {
-                        setBusy(false, QString());
-                        if (!result) {
-                            setStatus(tr("Dry run failed: %1").arg(result.error().message), true);
-                            Q_EMIT previewReady(false, 0, 0);
-                            return;
-                        }
-                        showReport(result.value());
-                        m_apply->setEnabled(!result.value().merges.isEmpty());
-                        setStatus(result.value().merges.isEmpty()
-                                      ? tr("No duplicates found among %n node(s).", nullptr, result.value().nodesScanned)
-                                      : tr("Dry run: nothing has been changed yet. Apply to mark %n duplicate(s).",
-                                           nullptr, int(result.value().merges.size())));
-                        Q_EMIT previewReady(true, int(result.value().merges.size()), int(result.value().skipped.size()));
-                    });
+    m_executor->run(
+        this, [service, tenant, scope]() { return service->consolidate(tenant, scope, false); },
+        [this](const Result<ConsolidationReport> &result) {
+            setBusy(false, QString());
+            if (!result) {
+                setStatus(tr("Dry run failed: %1").arg(result.error().message), true);
+                Q_EMIT previewReady(false, 0, 0);
+                return;
+            }
+            showReport(result.value());
+            m_apply->setEnabled(!result.value().merges.isEmpty());
+            setStatus(
+                result.value().merges.isEmpty()
+                    ? tr("No duplicates found among %n node(s).", nullptr,
+                         result.value().nodesScanned)
+                    : tr("Dry run: nothing has been changed yet. Apply to mark %n duplicate(s).",
+                         nullptr, int(result.value().merges.size())));
+            Q_EMIT previewReady(true, int(result.value().merges.size()),
+                                int(result.value().skipped.size()));
+        });
 }
 
 void ConsolidationDialog::apply()
@@ -135,10 +141,10 @@ void ConsolidationDialog::apply()
             }
             showReport(result.value());
             const QString commitId = result.value().commitId;
-            setStatus(commitId.isEmpty()
-                          ? tr("Nothing left to merge.")
-                          : tr("Merged %n duplicate(s) in commit %1.", nullptr, int(result.value().merges.size()))
-                                .arg(shortHash(commitId, 8)));
+            setStatus(commitId.isEmpty() ? tr("Nothing left to merge.")
+                                         : tr("Merged %n duplicate(s) in commit %1.", nullptr,
+                                              int(result.value().merges.size()))
+                                               .arg(shortHash(commitId, 8)));
             Q_EMIT applied(true, commitId);
         },
         UiExecutor::Lane::Changes);
@@ -153,8 +159,9 @@ void ConsolidationDialog::showReport(const ConsolidationReport &report)
         m_merges->setItem(row, 0, new QTableWidgetItem(m.type));
         m_merges->setItem(row, 1, nodeItem(m.canonicalTitle, m.canonicalId));
         m_merges->setItem(row, 2, nodeItem(m.duplicateTitle, m.duplicateId));
-        m_merges->setItem(row, 3, new QTableWidgetItem(m.basis == QLatin1String("text") ? tr("same text")
-                                                                                         : tr("embedding")));
+        m_merges->setItem(row, 3,
+                          new QTableWidgetItem(m.basis == QLatin1String("text") ? tr("same text")
+                                                                                : tr("embedding")));
         m_merges->setItem(row, 4, new QTableWidgetItem(QString::number(m.similarity, 'f', 3)));
     }
     m_skipped->setRowCount(0);
@@ -165,7 +172,8 @@ void ConsolidationDialog::showReport(const ConsolidationReport &report)
         m_skipped->setItem(row, 1, nodeItem(s.nodeTitle, s.nodeId));
         m_skipped->setItem(row, 2, nodeItem(s.otherTitle, s.otherId));
         auto *reason = new QTableWidgetItem(s.reason);
-        reason->setToolTip(tr("One of the two negates the other, or their polarity / stance differ"));
+        reason->setToolTip(
+            tr("One of the two negates the other, or their polarity / stance differ"));
         m_skipped->setItem(row, 3, reason);
     }
     m_mergeTitle->setText(tr("Merges (%1)").arg(report.merges.size()));

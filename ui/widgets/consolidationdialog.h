@@ -10,7 +10,7 @@ class QTableWidget;
 namespace MemoryGraph {
 class MemoryService;
 struct ConsolidationReport;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 

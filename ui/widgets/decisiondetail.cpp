@@ -42,7 +42,32 @@ DecisionDetail::DecisionDetail(QWidget *parent) : QWidget(parent)
 QWidget *DecisionDetail::createDetailPane()
 {
     auto *pane = new QWidget(this);
+    createHeadline(pane);
+    QWidget *fields = createFieldGrid(pane);
+    styleFieldValues();
+    createDeniedTable(pane);
+    createFeedbackTable(pane);
 
+    auto *tables = new QSplitter(Qt::Vertical, pane);
+    tables->setChildrenCollapsible(false);
+    tables->addWidget(titledSection(m_deniedTitle, m_denied, pane));
+    tables->addWidget(titledSection(m_feedbackTitle, m_feedback, pane, m_feedbackMessage));
+    tables->setStretchFactor(0, 1);
+    tables->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_titleLabel);
+    layout->addWidget(m_idLabel);
+    layout->addSpacing(4);
+    layout->addWidget(fields);
+    layout->addWidget(tables, 1);
+    return pane;
+}
+
+/// The decision's title and its id underneath.
+void DecisionDetail::createHeadline(QWidget *pane)
+{
     m_titleLabel = headlineLabel(pane);
     m_titleLabel->setObjectName(QStringLiteral("decisionTitle"));
 
@@ -50,15 +75,19 @@ QWidget *DecisionDetail::createDetailPane()
     m_idLabel->setObjectName(QStringLiteral("decisionIdLabel"));
     m_idLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_idLabel->setForegroundRole(QPalette::PlaceholderText);
+}
 
+/// One name/value row per Field, in enum order, so setField() can address them by index.
+QWidget *DecisionDetail::createFieldGrid(QWidget *pane)
+{
     auto *fields = new QWidget(pane);
     auto *grid = new QGridLayout(fields);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(12);
     grid->setVerticalSpacing(5);
-    const QStringList names{tr("Selected tool:"), tr("Time:"),        tr("Run:"),
-                            tr("Candidates:"),    tr("Allowed:"),     tr("Preferred:"),
-                            tr("Ordered:"),       tr("Fallback:"),    tr("Policy sha256:"),
+    const QStringList names{tr("Selected tool:"), tr("Time:"),          tr("Run:"),
+                            tr("Candidates:"),    tr("Allowed:"),       tr("Preferred:"),
+                            tr("Ordered:"),       tr("Fallback:"),      tr("Policy sha256:"),
                             tr("Source rules:"),  tr("Tool conflicts:")};
     int gridRow = 0;
     for (int field = 0; field < int(Field::Count); ++field) {
@@ -80,6 +109,12 @@ QWidget *DecisionDetail::createDetailPane()
         m_values << value;
     }
     grid->setColumnStretch(1, 1);
+    return fields;
+}
+
+/// The selected tool stands out, the hash is monospaced and source rules are links.
+void DecisionDetail::styleFieldValues()
+{
     QLabel *selected = m_values[int(Field::Selected)];
     selected->setObjectName(QStringLiteral("decisionSelectedTool"));
     QFont big = selected->font();
@@ -99,20 +134,34 @@ QWidget *DecisionDetail::createDetailPane()
         if (link.startsWith(RuleLinkPrefix))
             Q_EMIT ruleRequested(link.mid(RuleLinkPrefix.size()));
     });
+}
 
-    m_denied = createDetailTable({tr("Tool"), tr("Reason")}, QStringLiteral("decisionDeniedTable"), pane);
-    m_denied->setColumnWidth(DeniedTool, m_denied->fontMetrics().horizontalAdvance(QStringLiteral("code_interpreter")) + 24);
+/// The tools the policy denied, with the reason.
+void DecisionDetail::createDeniedTable(QWidget *pane)
+{
+    m_denied = createDetailTable({tr("Tool"), tr("Reason")}, QStringLiteral("decisionDeniedTable"),
+                                 pane);
+    m_denied->setColumnWidth(
+        DeniedTool,
+        m_denied->fontMetrics().horizontalAdvance(QStringLiteral("code_interpreter")) + 24);
     m_deniedTitle = sectionLabel(tr("Denied"), pane);
+}
 
+/// Feedback linked to the decision; a row opens its rule.
+void DecisionDetail::createFeedbackTable(QWidget *pane)
+{
     m_feedback = createDetailTable({tr("Outcome"), tr("Rule"), tr("Note"), tr("Time")},
-                             QStringLiteral("decisionFeedbackTable"), pane);
+                                   QStringLiteral("decisionFeedbackTable"), pane);
     const QFontMetrics fm = m_feedback->fontMetrics();
     // The note takes what the fixed columns leave.
     m_feedback->horizontalHeader()->setStretchLastSection(false);
     m_feedback->horizontalHeader()->setSectionResizeMode(FeedbackNote, QHeaderView::Stretch);
-    m_feedback->setColumnWidth(FeedbackOutcome, fm.horizontalAdvance(QStringLiteral("Outcome")) + 22);
-    m_feedback->setColumnWidth(FeedbackRule, fm.horizontalAdvance(QStringLiteral("Prefer search for lookups")) + 14);
-    m_feedback->setColumnWidth(FeedbackTime, fm.horizontalAdvance(QStringLiteral("0000-00-00 00:00:00")) + 14);
+    m_feedback->setColumnWidth(FeedbackOutcome,
+                               fm.horizontalAdvance(QStringLiteral("Outcome")) + 22);
+    m_feedback->setColumnWidth(
+        FeedbackRule, fm.horizontalAdvance(QStringLiteral("Prefer search for lookups")) + 14);
+    m_feedback->setColumnWidth(FeedbackTime,
+                               fm.horizontalAdvance(QStringLiteral("0000-00-00 00:00:00")) + 14);
     m_feedback->setToolTip(tr("Double-click a row to open its rule"));
     connect(m_feedback, &QTableWidget::cellActivated, this, [this](int row, int) {
         const QString id = m_feedback->item(row, FeedbackRule)->data(RuleIdRole).toString();
@@ -124,33 +173,6 @@ QWidget *DecisionDetail::createDetailPane()
     m_feedbackMessage->setObjectName(QStringLiteral("decisionFeedbackMessage"));
     m_feedbackMessage->setEnabled(false);
     m_feedbackMessage->setWordWrap(true);
-
-    auto wrap = [pane](QWidget *title, QWidget *body, QWidget *extra = nullptr) {
-        auto *box = new QWidget(pane);
-        auto *l = new QVBoxLayout(box);
-        l->setContentsMargins(0, 4, 0, 0);
-        l->setSpacing(4);
-        l->addWidget(title);
-        if (extra)
-            l->addWidget(extra);
-        l->addWidget(body, 1);
-        return box;
-    };
-    auto *tables = new QSplitter(Qt::Vertical, pane);
-    tables->setChildrenCollapsible(false);
-    tables->addWidget(wrap(m_deniedTitle, m_denied));
-    tables->addWidget(wrap(m_feedbackTitle, m_feedback, m_feedbackMessage));
-    tables->setStretchFactor(0, 1);
-    tables->setStretchFactor(1, 2);
-
-    auto *layout = new QVBoxLayout(pane);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_titleLabel);
-    layout->addWidget(m_idLabel);
-    layout->addSpacing(4);
-    layout->addWidget(fields);
-    layout->addWidget(tables, 1);
-    return pane;
 }
 
 void DecisionDetail::showDecision(const DecisionRecord &d)
@@ -158,7 +180,8 @@ void DecisionDetail::showDecision(const DecisionRecord &d)
     m_decision = d;
     m_feedbackRows.clear();
     const QJsonObject meta = d.metadata;
-    const bool derived = meta.value(QStringLiteral("source")).toString() == QLatin1String("feedback_derived");
+    const bool derived
+        = meta.value(QStringLiteral("source")).toString() == QLatin1String("feedback_derived");
 
     m_titleLabel->setText(d.selectedTool.isEmpty() ? tr("Decision: nothing selected")
                                                    : tr("Decision: %1").arg(d.selectedTool));
@@ -174,14 +197,19 @@ void DecisionDetail::showDecision(const DecisionRecord &d)
         setField(Field::Preferred, notRecorded);
         setField(Field::Ordered, notRecorded);
     } else {
-        setField(Field::Allowed, RuleDisplay::toolList(RuleDisplay::strings(meta.value(QStringLiteral("allowed")).toArray())));
-        setField(Field::Preferred, RuleDisplay::orderedList(RuleDisplay::strings(meta.value(QStringLiteral("preferred")).toArray())));
-        setField(Field::Ordered, RuleDisplay::orderedList(RuleDisplay::strings(meta.value(QStringLiteral("ordered")).toArray())));
+        setField(Field::Allowed, RuleDisplay::toolList(RuleDisplay::strings(
+                                     meta.value(QStringLiteral("allowed")).toArray())));
+        setField(Field::Preferred, RuleDisplay::orderedList(RuleDisplay::strings(
+                                       meta.value(QStringLiteral("preferred")).toArray())));
+        setField(Field::Ordered, RuleDisplay::orderedList(RuleDisplay::strings(
+                                     meta.value(QStringLiteral("ordered")).toArray())));
     }
-    setField(Field::Fallback, RuleDisplay::fallbackText(meta.value(QStringLiteral("fallback")).toObject()));
+    setField(Field::Fallback,
+             RuleDisplay::fallbackText(meta.value(QStringLiteral("fallback")).toObject()));
     setField(Field::PolicyHash, d.policySha256);
-    setField(Field::Conflicts, RuleDisplay::strings(meta.value(QStringLiteral("tool_conflicts_summary")).toArray())
-                                   .join(QLatin1Char('\n')));
+    setField(Field::Conflicts,
+             RuleDisplay::strings(meta.value(QStringLiteral("tool_conflicts_summary")).toArray())
+                 .join(QLatin1Char('\n')));
     renderSourceRules();
     fillDenied();
     fillFeedback();
@@ -222,9 +250,11 @@ void DecisionDetail::fillDenied()
     m_denied->setRowCount(int(denied.size()));
     for (int row = 0; row < denied.size(); ++row) {
         const QJsonObject d = denied.at(row).toObject();
-        m_denied->setItem(row, DeniedTool, readOnlyItem(d.value(QStringLiteral("name")).toString()));
+        m_denied->setItem(row, DeniedTool,
+                          readOnlyItem(d.value(QStringLiteral("name")).toString()));
         m_denied->setItem(row, DeniedReason,
-                          readOnlyItem(RuleDisplay::deniedReasonText(d.value(QStringLiteral("reason")).toString())));
+                          readOnlyItem(RuleDisplay::deniedReasonText(
+                              d.value(QStringLiteral("reason")).toString())));
     }
     m_deniedTitle->setText(tr("Denied (%1)").arg(denied.size()));
 }
@@ -257,7 +287,8 @@ void DecisionDetail::fillFeedback()
         outcome->setForeground(outcomeColour(f.outcome));
         outcome->setToolTip(tr("%1 (%2, commit %3)").arg(f.outcome, f.source, f.commitId.left(8)));
         m_feedback->setItem(row, FeedbackOutcome, outcome);
-        auto *rule = readOnlyItem(f.ruleNodeId.isEmpty() ? tr("(no rule matched)") : ruleName(f.ruleNodeId));
+        auto *rule = readOnlyItem(f.ruleNodeId.isEmpty() ? tr("(no rule matched)")
+                                                         : ruleName(f.ruleNodeId));
         rule->setData(RuleIdRole, f.ruleNodeId);
         rule->setToolTip(f.ruleNodeId);
         m_feedback->setItem(row, FeedbackRule, rule);

@@ -22,10 +22,28 @@ class DecisionDetail : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Field { Selected, Time, Run, Candidates, Allowed, Preferred, Ordered, Fallback,
-                       PolicyHash, SourceRules, Conflicts, Count };
+    enum class Field {
+        Selected,
+        Time,
+        Run,
+        Candidates,
+        Allowed,
+        Preferred,
+        Ordered,
+        Fallback,
+        PolicyHash,
+        SourceRules,
+        Conflicts,
+        Count
+    };
     enum DeniedColumn { DeniedTool, DeniedReason, DeniedColumnCount };
-    enum FeedbackColumn { FeedbackOutcome, FeedbackRule, FeedbackNote, FeedbackTime, FeedbackColumnCount };
+    enum FeedbackColumn {
+        FeedbackOutcome,
+        FeedbackRule,
+        FeedbackNote,
+        FeedbackTime,
+        FeedbackColumnCount
+    };
 
     explicit DecisionDetail(QWidget *parent = nullptr);
 
@@ -58,6 +76,11 @@ Q_SIGNALS:
 
 private:
     QWidget *createDetailPane();
+    void createHeadline(QWidget *pane);
+    QWidget *createFieldGrid(QWidget *pane);
+    void styleFieldValues();
+    void createDeniedTable(QWidget *pane);
+    void createFeedbackTable(QWidget *pane);
     void fillDenied();
     void fillFeedback();
     void renderSourceRules();

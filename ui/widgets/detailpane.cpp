@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
+#include <QVBoxLayout>
 
 namespace MemoryGraph::Ui {
 
@@ -26,7 +27,21 @@ QLabel *headlineLabel(QWidget *parent, double scale)
     return label;
 }
 
-QTableWidget *createDetailTable(const QStringList &headers, const QString &objectName, QWidget *parent)
+QWidget *titledSection(QWidget *title, QWidget *body, QWidget *parent, QWidget *extra)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(4);
+    layout->addWidget(title);
+    if (extra)
+        layout->addWidget(extra);
+    layout->addWidget(body, 1);
+    return box;
+}
+
+QTableWidget *createDetailTable(const QStringList &headers, const QString &objectName,
+                                QWidget *parent)
 {
     auto *table = new QTableWidget(0, int(headers.size()), parent);
     table->setObjectName(objectName);

@@ -1,7 +1,7 @@
 #include "ui/widgets/graphcanvas.h"
 
-#include "ui/uiexecutor.h"
 #include "ui/displayformat.h"
+#include "ui/uiexecutor.h"
 #include "ui/widgets/graphlayout.h"
 #include "ui/widgets/graphstyle.h"
 
@@ -32,17 +32,23 @@ namespace {
 constexpr qreal IdealEdgeLength = 120.0;
 constexpr qreal NodeRadius = 12.0;
 constexpr qreal HighlightedRadius = 16.0;
-constexpr qreal LabelMaxWidth = 150.0;   // screen pixels
+constexpr qreal LabelMaxWidth = 150.0; // screen pixels
 constexpr qreal MinZoom = 0.05;
 constexpr qreal MaxZoom = 6.0;
 constexpr qreal MaxFitZoom = 1.5;
-constexpr qreal MinLabelZoom = 0.28;     // below this only selected and highlighted nodes are named
+constexpr qreal MinLabelZoom = 0.28; // below this only selected and highlighted nodes are named
 constexpr int FreshIterations = 300;
 constexpr int ExpandIterations = 160;
 constexpr int LabelDelayMs = 30;
 
-enum ZLayer { EdgeLayer = 1, NodeLayer = 2, HoveredNodeLayer = 3, LabelLayer = 4,
-              HoveredLabelLayer = 5, MarkerLayer = 10 };
+enum ZLayer {
+    EdgeLayer = 1,
+    NodeLayer = 2,
+    HoveredNodeLayer = 3,
+    LabelLayer = 4,
+    HoveredLabelLayer = 5,
+    MarkerLayer = 10
+};
 
 QString displayTitle(const NodeRecord &n)
 {
@@ -60,7 +66,7 @@ struct GraphItemStyle
 {
     QPalette palette;
     QFont labelFont;
-    std::function<void()> geometryChanged;   ///< a node moved: labels need placing again
+    std::function<void()> geometryChanged; ///< a node moved: labels need placing again
 
     QColor edgeColor() const
     {
@@ -138,8 +144,9 @@ public:
         QString tip = QStringLiteral("<b>%1</b><br>").arg(displayTitle(node).toHtmlEscaped());
         tip += GraphCanvas::tr("Type: %1 \u00b7 Tier: %2 \u00b7 Lane: %3")
                    .arg(node.type, orDash(node.tier), orDash(node.memoryLane));
-        tip += QStringLiteral("<br>") + GraphCanvas::tr("Salience %1 \u00b7 Confidence %2")
-                                            .arg(formatScore(node.salience), formatScore(node.confidence));
+        tip += QStringLiteral("<br>")
+               + GraphCanvas::tr("Salience %1 \u00b7 Confidence %2")
+                     .arg(formatScore(node.salience), formatScore(node.confidence));
         tip += QStringLiteral("<br><small>%1</small>").arg(node.id.toHtmlEscaped());
         setToolTip(tip);
     }
@@ -174,7 +181,7 @@ public:
         prepareGeometryChange();
         m_highlighted = on;
         m_baseRadius = on ? HighlightedRadius : NodeRadius;
-        m_radius = m_baseRadius;   // the canvas applies its zoom minimum again
+        m_radius = m_baseRadius; // the canvas applies its zoom minimum again
         placeLabel();
         adjustEdges();
         update();
@@ -191,7 +198,7 @@ public:
     QRectF boundingRect() const override
     {
         // Circle, selection ring and the lock badge in the top-right corner.
-        const qreal k = m_radius / NodeRadius;   // rings and badge grow with the circle
+        const qreal k = m_radius / NodeRadius; // rings and badge grow with the circle
         const qreal r = m_radius + 8.0 * k;
         return QRectF(-r, -r - 4.0 * k, 2 * r + 4.0 * k, 2 * r + 4.0 * k);
     }
@@ -227,7 +234,7 @@ public:
     void setLabelAbove(bool above)
     {
         m_labelAbove = above;
-        placeLabel();   // also when unchanged: "above" depends on the zoom
+        placeLabel(); // also when unchanged: "above" depends on the zoom
     }
     QPointF labelPosition(bool above) const
     {
@@ -270,7 +277,7 @@ protected:
             m_label->setZValue(LabelLayer);
         update();
         if (m_style->geometryChanged)
-            m_style->geometryChanged();   // the label may have to hide again
+            m_style->geometryChanged(); // the label may have to hide again
         QGraphicsItem::hoverLeaveEvent(event);
     }
 
@@ -295,12 +302,12 @@ public:
     {
         setZValue(EdgeLayer);
         setAcceptHoverEvents(true);
-        setAcceptedMouseButtons(Qt::NoButton);   // clicks fall through to pan the view
-        setToolTip(GraphCanvas::tr("<b>%1</b> \u00b7 weight %2 \u00b7 confidence %3<br>%4 \u2192 %5")
-                       .arg(edge.type.toHtmlEscaped(), formatScore(edge.weight),
-                            formatScore(edge.confidence),
-                            displayTitle(from->record()).toHtmlEscaped(),
-                            displayTitle(to->record()).toHtmlEscaped()));
+        setAcceptedMouseButtons(Qt::NoButton); // clicks fall through to pan the view
+        setToolTip(
+            GraphCanvas::tr("<b>%1</b> \u00b7 weight %2 \u00b7 confidence %3<br>%4 \u2192 %5")
+                .arg(edge.type.toHtmlEscaped(), formatScore(edge.weight),
+                     formatScore(edge.confidence), displayTitle(from->record()).toHtmlEscaped(),
+                     displayTitle(to->record()).toHtmlEscaped()));
         adjust();
     }
 
@@ -325,7 +332,7 @@ public:
         const QLineF line(a, b);
         const qreal length = line.length();
         if (length < m_from->radius() + m_to->radius() + 1.0)
-            return;   // touching: nothing sensible to draw
+            return; // touching: nothing sensible to draw
         const QPointF unit = (b - a) / length;
         const QPointF start = a + unit * (m_from->radius() + 1.0);
         const QPointF tip = b - unit * (m_to->radius() + 2.0);
@@ -340,8 +347,9 @@ public:
     QRectF boundingRect() const override
     {
         const qreal margin = penWidth() + 10.0;
-        return m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-margin, -margin,
-                                                                             margin, margin);
+        return m_path.boundingRect()
+            .united(m_arrow.boundingRect())
+            .adjusted(-margin, -margin, margin, margin);
     }
 
     QPainterPath shape() const override
@@ -359,8 +367,8 @@ public:
             return;
         painter->setRenderHint(QPainter::Antialiasing);
         const bool emphasised = m_hovered || m_from->isSelected() || m_to->isSelected();
-        const QColor colour = emphasised ? m_style->palette.color(QPalette::Highlight)
-                                         : m_style->edgeColor();
+        const QColor colour
+            = emphasised ? m_style->palette.color(QPalette::Highlight) : m_style->edgeColor();
         painter->setPen(QPen(colour, penWidth(), Qt::SolidLine, Qt::RoundCap));
         painter->setBrush(Qt::NoBrush);
         painter->drawPath(m_path);
@@ -418,7 +426,7 @@ public:
         const QFontMetricsF fm(font);
         const qreal w = fm.horizontalAdvance(text) + 20.0;
         const qreal h = fm.height() + 10.0;
-        m_rect = QRectF(0.0, -h, w, h);   // anchored at its bottom-left corner
+        m_rect = QRectF(0.0, -h, w, h); // anchored at its bottom-left corner
     }
 
     QRectF boundingRect() const override { return m_rect.adjusted(-1, -1, 1, 1); }
@@ -480,7 +488,7 @@ QVariant GraphNodeItem::itemChange(GraphicsItemChange change, const QVariant &va
         for (GraphEdgeItem *edge : std::as_const(m_edges))
             edge->update();
         if (m_style->geometryChanged)
-            m_style->geometryChanged();   // the selected node's label always shows
+            m_style->geometryChanged(); // the selected node's label always shows
     }
     return QGraphicsItem::itemChange(change, value);
 }
@@ -517,7 +525,8 @@ GraphCanvas::GraphCanvas(UiExecutor *executor, QWidget *parent)
     };
 
     refreshStyle();
-    connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphCanvas::onSceneSelectionChanged);
+    connect(m_scene, &QGraphicsScene::selectionChanged, this,
+            &GraphCanvas::onSceneSelectionChanged);
     m_placeholder = tr("Nothing to show yet.");
 }
 
@@ -564,23 +573,34 @@ void GraphCanvas::setGraph(const QVector<NodeRecord> &nodes, const QVector<EdgeR
             continue;
         seen.insert(n.id);
         if (m_nodes.size() >= MaxNodes)
-            continue;   // callers list the most important nodes first
+            continue; // callers list the most important nodes first
         m_nodeIndex.insert(n.id, int(m_nodes.size()));
         m_nodes.append(n);
     }
     // Distinct ids that did not fit; duplicates are not "more".
     m_hiddenCount = int(seen.size()) - int(m_nodes.size());
     m_truncated = truncated || m_hiddenCount > 0;
+    appendNewEdges(edges);
+    m_autoFit = true;
+    startLayout(QString(), false);
+}
+
+/// Adds the edges not drawn yet whose both ends are drawn; returns how many it added.
+int GraphCanvas::appendNewEdges(const QVector<EdgeRecord> &edges)
+{
+    int added = 0;
     for (const EdgeRecord &e : edges) {
-        const QString key = e.id.isEmpty() ? e.fromId + QLatin1Char('>') + e.toId + QLatin1Char(':') + e.type
-                                           : e.id;
-        if (m_edgeIds.contains(key) || !m_nodeIndex.contains(e.fromId) || !m_nodeIndex.contains(e.toId))
+        const QString key = e.id.isEmpty()
+                                ? e.fromId + QLatin1Char('>') + e.toId + QLatin1Char(':') + e.type
+                                : e.id;
+        if (m_edgeIds.contains(key) || !m_nodeIndex.contains(e.fromId)
+            || !m_nodeIndex.contains(e.toId))
             continue;
         m_edgeIds.insert(key);
         m_edges.append(e);
+        ++added;
     }
-    m_autoFit = true;
-    startLayout(QString(), false);
+    return added;
 }
 
 void GraphCanvas::mergeGraph(const QVector<NodeRecord> &nodes, const QVector<EdgeRecord> &edges,
@@ -601,15 +621,7 @@ void GraphCanvas::mergeGraph(const QVector<NodeRecord> &nodes, const QVector<Edg
     }
     m_hiddenCount = dropped;
     m_truncated = m_truncated || truncated || dropped > 0;
-    for (const EdgeRecord &e : edges) {
-        const QString key = e.id.isEmpty() ? e.fromId + QLatin1Char('>') + e.toId + QLatin1Char(':') + e.type
-                                           : e.id;
-        if (m_edgeIds.contains(key) || !m_nodeIndex.contains(e.fromId) || !m_nodeIndex.contains(e.toId))
-            continue;
-        m_edgeIds.insert(key);
-        m_edges.append(e);
-        ++added;
-    }
+    added += appendNewEdges(edges);
     if (added == 0 && !isLayoutPending()) {
         // Nothing new (a leaf, or everything already drawn): keep the picture as it is.
         for (GraphNodeItem *item : std::as_const(m_nodeItems))
@@ -684,15 +696,15 @@ void GraphCanvas::startLayout(const QString &anchorId, bool incremental)
         applyLayout(compute());
         return;
     }
-    viewport()->update();   // shows "Laying out ..." over the previous picture
+    viewport()->update(); // shows "Laying out ..." over the previous picture
     m_executor->run(this, std::move(compute),
-             [this](const LayoutResult &result) { applyLayout(result); });
+                    [this](const LayoutResult &result) { applyLayout(result); });
 }
 
 void GraphCanvas::applyLayout(const LayoutResult &result)
 {
     if (result.generation != m_layoutGeneration)
-        return;   // a newer graph is on its way
+        return; // a newer graph is on its way
     m_appliedGeneration = result.generation;
     m_lastLayoutMs = result.elapsedMs;
     QHash<QString, QPointF> positions;
@@ -779,11 +791,14 @@ void GraphCanvas::updateMoreMarker()
     if (m_hiddenCount > 0) {
         m_moreMarker->setText(tr("+%1 more", "nodes not drawn").arg(m_hiddenCount));
         m_moreMarker->setToolTip(tr("%1 more nodes were found but not drawn: the graph shows at "
-                                    "most %2 nodes.").arg(m_hiddenCount).arg(MaxNodes));
+                                    "most %2 nodes.")
+                                     .arg(m_hiddenCount)
+                                     .arg(MaxNodes));
     } else {
         m_moreMarker->setText(tr("+ more"));
         m_moreMarker->setToolTip(tr("More nodes are reachable than were loaded (at most %1). "
-                                    "Double-click a node to expand around it.").arg(MaxNodes));
+                                    "Double-click a node to expand around it.")
+                                     .arg(MaxNodes));
     }
     placeMoreMarker();
 }
@@ -878,7 +893,7 @@ void GraphCanvas::selectNode(const QString &id)
     if (selectedNodeId() == id && !id.isEmpty())
         return;
     GraphNodeItem *item = m_nodeItems.value(id);
-    m_rebuilding = true;   // the intermediate "nothing selected" is not news
+    m_rebuilding = true; // the intermediate "nothing selected" is not news
     m_scene->clearSelection();
     m_rebuilding = false;
     if (!item) {
@@ -945,7 +960,8 @@ void GraphCanvas::fitToView()
             const QPointF p = item->pos() * zoom;
             const qreal radius = item->radiusAt(zoom, m_minScreenRadius);
             const qreal r = radius * (1.0 + 6.0 / NodeRadius) * zoom;
-            const qreal halfLabel = item->label() ? item->label()->boundingRect().width() / 2.0 : 0.0;
+            const qreal halfLabel
+                = item->label() ? item->label()->boundingRect().width() / 2.0 : 0.0;
             const qreal half = std::max(r, halfLabel);
             left = std::min(left, p.x() - half);
             right = std::max(right, p.x() + half);
@@ -996,11 +1012,12 @@ void GraphCanvas::updateLabels()
         if (GraphNodeItem *item = m_nodeItems.value(n.id))
             order.append(item);
     }
-    std::stable_sort(order.begin(), order.end(), [](const GraphNodeItem *a, const GraphNodeItem *b) {
-        const int ra = a->isSelected() ? 0 : a->isHighlighted() ? 1 : 2;
-        const int rb = b->isSelected() ? 0 : b->isHighlighted() ? 1 : 2;
-        return ra < rb;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const GraphNodeItem *a, const GraphNodeItem *b) {
+                         const int ra = a->isSelected() ? 0 : a->isHighlighted() ? 1 : 2;
+                         const int rb = b->isSelected() ? 0 : b->isHighlighted() ? 1 : 2;
+                         return ra < rb;
+                     });
 
     // Circles are obstacles too: a label must not hide (or catch the clicks for) another node.
     QHash<const GraphNodeItem *, QRectF> circles;
@@ -1095,12 +1112,8 @@ void GraphCanvas::keyPressEvent(QKeyEvent *event)
 {
     switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomIn();
-        return;
-    case Qt::Key_Minus:
-        zoomOut();
-        return;
+    case Qt::Key_Equal: zoomIn(); return;
+    case Qt::Key_Minus: zoomOut(); return;
     case Qt::Key_0:
         m_autoFit = true;
         fitToView();
@@ -1120,8 +1133,7 @@ void GraphCanvas::keyPressEvent(QKeyEvent *event)
             return;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     QGraphicsView::keyPressEvent(event);
 }

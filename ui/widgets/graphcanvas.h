@@ -133,6 +133,7 @@ private:
         qint64 elapsedMs = 0;
     };
 
+    int appendNewEdges(const QVector<EdgeRecord> &edges);
     void startLayout(const QString &anchorId, bool incremental);
     void applyLayout(const LayoutResult &result);
     void rebuildItems(const QHash<QString, QPointF> &positions);
@@ -167,9 +168,9 @@ private:
     quint64 m_layoutGeneration = 0;
     quint64 m_appliedGeneration = 0;
     qint64 m_lastLayoutMs = 0;
-    bool m_rebuilding = false;   ///< selection signals are the canvas's own doing
-    bool m_autoFit = true;       ///< refit on resize until the operator zooms
-    qreal m_minScreenRadius = 7.5;   ///< nodes never shrink below this many pixels
+    bool m_rebuilding = false;     ///< selection signals are the canvas's own doing
+    bool m_autoFit = true;         ///< refit on resize until the operator zooms
+    qreal m_minScreenRadius = 7.5; ///< nodes never shrink below this many pixels
     QString m_placeholder;
 };
 

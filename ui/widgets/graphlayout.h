@@ -16,17 +16,17 @@ struct GraphLayoutInput
     {
         int from = 0;
         int to = 0;
-        double weight = 0.5;   ///< 0..1; stronger links pull harder
+        double weight = 0.5; ///< 0..1; stronger links pull harder
     };
 
     QStringList ids;
     QVector<Link> links;
-    QHash<QString, QPointF> initial;   ///< known positions; other nodes start near `anchorId`
-    QString anchorId;                  ///< where new nodes are seeded (expansion); may be empty
+    QHash<QString, QPointF> initial; ///< known positions; other nodes start near `anchorId`
+    QString anchorId;                ///< where new nodes are seeded (expansion); may be empty
     int iterations = 300;
-    double idealLength = 110.0;        ///< preferred edge length in scene units
-    double startTemperature = -1.0;    ///< max step at the start; < 0 picks one from the size
-    quint32 seed = 0x6d656d67;         ///< fixed: the same input always gives the same picture
+    double idealLength = 110.0;     ///< preferred edge length in scene units
+    double startTemperature = -1.0; ///< max step at the start; < 0 picks one from the size
+    quint32 seed = 0x6d656d67;      ///< fixed: the same input always gives the same picture
 };
 
 /// A deterministic Fruchterman-Reingold layout with gentle gravity (so separate components stay

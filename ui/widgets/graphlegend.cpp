@@ -79,13 +79,13 @@ void GraphLegend::rebuild()
               type, tr("Nodes of type %1").arg(type));
     }
     heading(tr("Tier (outline)"));
-    const QString neutral;   // no type: a plain disc, so only the outline tells tiers apart
+    const QString neutral; // no type: a plain disc, so only the outline tells tiers apart
     const QStringList tierTips{tr("hot: thick outline"), tr("warm: normal outline"),
                                tr("cold: dashed outline"), tr("archive: dotted outline")};
     const QStringList tiers = GraphStyle::knownTiers();
     for (int i = 0; i < tiers.size(); ++i)
-        entry(GraphStyle::glyphPixmap(neutral, tiers.at(i), false, glyph, palette(), dpr), tiers.at(i),
-              tierTips.value(i));
+        entry(GraphStyle::glyphPixmap(neutral, tiers.at(i), false, glyph, palette(), dpr),
+              tiers.at(i), tierTips.value(i));
     heading(tr("Lane"));
     entry(GraphStyle::glyphPixmap(neutral, QStringLiteral("warm"), true, glyph, palette(), dpr),
           tr("private"), tr("A lock marks nodes in the private lane; shared nodes have none"));

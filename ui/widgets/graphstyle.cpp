@@ -13,8 +13,8 @@ namespace MemoryGraph::Ui::GraphStyle {
 
 QStringList knownTypes()
 {
-    return {QStringLiteral("event"),    QStringLiteral("entity"),   QStringLiteral("topic"),
-            QStringLiteral("concept"),  QStringLiteral("rule"),     QStringLiteral("evidence"),
+    return {QStringLiteral("event"),     QStringLiteral("entity"),    QStringLiteral("topic"),
+            QStringLiteral("concept"),   QStringLiteral("rule"),      QStringLiteral("evidence"),
             QStringLiteral("procedure"), QStringLiteral("self_model")};
 }
 
@@ -29,22 +29,22 @@ QColor typeColor(const QString &type)
     // Hues spread around the wheel with similar lightness, so no type shouts and each stays
     // distinguishable against white and against the dark base colour.
     if (type == QLatin1String("event"))
-        return QColor(0x4f, 0x8f, 0xe8);   // blue
+        return QColor(0x4f, 0x8f, 0xe8); // blue
     if (type == QLatin1String("entity"))
-        return QColor(0x35, 0xb0, 0x7a);   // green
+        return QColor(0x35, 0xb0, 0x7a); // green
     if (type == QLatin1String("topic"))
-        return QColor(0xf0, 0xa2, 0x2e);   // amber
+        return QColor(0xf0, 0xa2, 0x2e); // amber
     if (type == QLatin1String("concept"))
-        return QColor(0x9d, 0x72, 0xe6);   // violet
+        return QColor(0x9d, 0x72, 0xe6); // violet
     if (type == QLatin1String("rule"))
-        return QColor(0xe5, 0x56, 0x4f);   // red
+        return QColor(0xe5, 0x56, 0x4f); // red
     if (type == QLatin1String("evidence"))
-        return QColor(0x2c, 0xb8, 0xc9);   // cyan
+        return QColor(0x2c, 0xb8, 0xc9); // cyan
     if (type == QLatin1String("procedure"))
-        return QColor(0xdc, 0x6f, 0xb4);   // pink
+        return QColor(0xdc, 0x6f, 0xb4); // pink
     if (type == QLatin1String("self_model"))
-        return QColor(0xa8, 0xb8, 0x32);   // olive
-    return QColor(0x95, 0x9a, 0xa0);       // grey: a type the palette does not know
+        return QColor(0xa8, 0xb8, 0x32); // olive
+    return QColor(0x95, 0x9a, 0xa0);     // grey: a type the palette does not know
 }
 
 QPen tierPen(const QString &tier, const QColor &colour, qreal scale)
@@ -62,7 +62,7 @@ QPen tierPen(const QString &tier, const QColor &colour, qreal scale)
         pen.setCapStyle(Qt::RoundCap);
         pen.setDashPattern({0.01, 2.4});
     } else {
-        pen.setWidthF(1.6 * scale);   // warm, and anything unknown
+        pen.setWidthF(1.6 * scale); // warm, and anything unknown
     }
     return pen;
 }

@@ -16,8 +16,9 @@ LayeredContextView::LayeredContextView(QWidget *parent) : QWidget(parent)
     m_text->setReadOnly(true);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_text->setToolTip(tr("The layered context an agent gets from context/assemble: facts, episodes, "
-                          "rules, static context, decisions, tools and citations, each within its budget."));
+    m_text->setToolTip(
+        tr("The layered context an agent gets from context/assemble: facts, episodes, "
+           "rules, static context, decisions, tools and citations, each within its budget."));
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("layeredContextSummary"));
     m_summary->setWordWrap(true);
@@ -28,13 +29,15 @@ LayeredContextView::LayeredContextView(QWidget *parent) : QWidget(parent)
     clear();
 }
 
-void LayeredContextView::setResult(const LayeredContext::Output &output, const QString &selectedTool)
+void LayeredContextView::setResult(const LayeredContext::Output &output,
+                                   const QString &selectedTool)
 {
     m_text->setPlainText(output.mergedText);
     const QJsonObject budget = output.body.value(QStringLiteral("budget")).toObject();
-    QString summary = tr("%1 of %2 chars in %n layer(s)", nullptr, int(output.layersWithContent.size()))
-                          .arg(budget.value(QStringLiteral("used_chars")).toInt())
-                          .arg(budget.value(QStringLiteral("total_chars")).toInt());
+    QString summary
+        = tr("%1 of %2 chars in %n layer(s)", nullptr, int(output.layersWithContent.size()))
+              .arg(budget.value(QStringLiteral("used_chars")).toInt())
+              .arg(budget.value(QStringLiteral("total_chars")).toInt());
     summary += QStringLiteral(" \u00b7 ") + tr("%n item(s) dropped", nullptr, output.droppedItems);
     summary += QStringLiteral(" \u00b7 ") + tr("%n forgotten", nullptr, output.forgottenItems);
     if (!selectedTool.isEmpty())

@@ -12,7 +12,7 @@ MessageStack::MessageStack(QWidget *content, const QString &messageName, QWidget
     m_message->setObjectName(messageName);
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
-    m_message->setEnabled(false);   // greyed: it is a hint, not content
+    m_message->setEnabled(false); // greyed: it is a hint, not content
     addWidget(m_message);
     addWidget(m_content);
 }

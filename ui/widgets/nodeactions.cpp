@@ -29,6 +29,27 @@ QString shortId(const QString &id)
     return id.left(8);
 }
 
+/// Rehydrate and activate take a target list: this one node, in its scope, by the operator.
+template<typename Request> Request requestTargeting(const NodeRecord &node)
+{
+    Request request;
+    request.tenantId = node.tenantId;
+    request.scope = node.scope;
+    request.actor = NodeActions::operatorActor();
+    request.targets.nodeIds = {node.id};
+    return request;
+}
+
+/// Edit and forget name one node: this one, in its scope, by the operator.
+template<typename Request> Request requestNaming(Request request, const NodeRecord &node)
+{
+    request.tenantId = node.tenantId;
+    request.scope = node.scope;
+    request.nodeId = node.id;
+    request.actor = NodeActions::operatorActor();
+    return request;
+}
+
 } // namespace
 
 QString NodeActions::operatorActor()
@@ -45,9 +66,11 @@ NodeActions::NodeActions(MemoryService *service, UiExecutor *executor, QWidget *
                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     m_rehydrateHot = createAction(tr("Rehydrate to &hot"), QStringLiteral("rehydrateHotAction"),
                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
-    m_activate = createAction(tr("Record &activation\u2026"), QStringLiteral("recordActivationAction"),
-                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
-    m_edit = createAction(tr("&Edit\u2026"), QStringLiteral("editNodeAction"), QKeySequence(Qt::Key_F2));
+    m_activate
+        = createAction(tr("Record &activation\u2026"), QStringLiteral("recordActivationAction"),
+                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    m_edit = createAction(tr("&Edit\u2026"), QStringLiteral("editNodeAction"),
+                          QKeySequence(Qt::Key_F2));
     m_forget = createAction(tr("&Forget\u2026"), QStringLiteral("forgetNodeAction"),
                             QKeySequence(QKeySequence::Delete));
     // Short toolbar labels: the inspector is narrow and every action should stay visible.
@@ -61,15 +84,18 @@ NodeActions::NodeActions(MemoryService *service, UiExecutor *executor, QWidget *
     m_activate->setToolTip(tr("Record that the node was used, with its outcome"));
     m_edit->setToolTip(tr("Change the node's title, summary, tier, lane, salience or slots"));
     m_forget->setToolTip(tr("Remove the node, its edges and its vector"));
-    connect(m_rehydrateWarm, &QAction::triggered, this, [this]() { rehydrate(QStringLiteral("warm")); });
-    connect(m_rehydrateHot, &QAction::triggered, this, [this]() { rehydrate(QStringLiteral("hot")); });
+    connect(m_rehydrateWarm, &QAction::triggered, this,
+            [this]() { rehydrate(QStringLiteral("warm")); });
+    connect(m_rehydrateHot, &QAction::triggered, this,
+            [this]() { rehydrate(QStringLiteral("hot")); });
     connect(m_activate, &QAction::triggered, this, &NodeActions::recordActivation);
     connect(m_edit, &QAction::triggered, this, &NodeActions::edit);
     connect(m_forget, &QAction::triggered, this, &NodeActions::forget);
     updateActions();
 }
 
-QAction *NodeActions::createAction(const QString &text, const QString &objectName, const QKeySequence &key)
+QAction *NodeActions::createAction(const QString &text, const QString &objectName,
+                                   const QKeySequence &key)
 {
     auto *action = new QAction(text, this);
     action->setObjectName(objectName);
@@ -146,7 +172,7 @@ void NodeActions::setBusy(bool busy)
 
 QString NodeActions::describeNode() const
 {
-    const QString name = !m_node.title.isEmpty() ? m_node.title
+    const QString name = !m_node.title.isEmpty()      ? m_node.title
                          : !m_node.clientId.isEmpty() ? m_node.clientId
                                                       : m_node.textSummary.left(60);
     return tr("\u201c%1\u201d (%2)").arg(name, shortId(m_node.id));
@@ -161,8 +187,7 @@ void NodeActions::showDialog(QDialog *dialog)
     dialog->open();
 }
 
-template<typename Work, typename Message>
-void NodeActions::run(Work work, Message message)
+template<typename Work, typename Message> void NodeActions::run(Work work, Message message)
 {
     setBusy(true);
     const QString nodeId = m_node.id;
@@ -186,8 +211,8 @@ void NodeActions::reportFailure(const QString &what, const QString &message)
     const QString text = tr("%1: %2").arg(what, message);
     Q_EMIT failed(text);
     // Not exec(): the page stays live and nothing blocks while the box is shown.
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Node action failed"), text, QMessageBox::Ok,
-                                m_dialogParent);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Node action failed"), text,
+                                QMessageBox::Ok, m_dialogParent);
     box->setObjectName(QStringLiteral("nodeActionErrorBox"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
@@ -197,11 +222,7 @@ void NodeActions::rehydrate(const QString &targetTier)
 {
     if (!hasNode() || m_busy)
         return;
-    RehydrateRequest request;
-    request.tenantId = m_node.tenantId;
-    request.scope = m_node.scope;
-    request.actor = operatorActor();
-    request.targets.nodeIds = {m_node.id};
+    auto request = requestTargeting<RehydrateRequest>(m_node);
     request.targetTier = targetTier;
     request.reason = QStringLiteral("operator rehydrate from the admin console");
     request.inputText = QStringLiteral("operator rehydrate of node %1 to %2 from the admin console")
@@ -230,16 +251,13 @@ void NodeActions::submitActivation(const QString &outcome, bool activate, const 
 {
     if (!hasNode() || m_busy)
         return;
-    NodesActivateRequest request;
-    request.tenantId = m_node.tenantId;
-    request.scope = m_node.scope;
-    request.actor = operatorActor();
-    request.targets.nodeIds = {m_node.id};
+    auto request = requestTargeting<NodesActivateRequest>(m_node);
     request.outcome = outcome;
     request.activate = activate;
     request.reason = reason.simplified();
-    request.inputText = QStringLiteral("operator recorded a %1 activation of node %2 from the admin console")
-                            .arg(outcome, m_node.id);
+    request.inputText
+        = QStringLiteral("operator recorded a %1 activation of node %2 from the admin console")
+              .arg(outcome, m_node.id);
     MemoryService *service = m_service;
     const QString name = describeNode();
     run([service, request]() { return service->activateNodes(request, RequestMeta()); },
@@ -261,19 +279,17 @@ void NodeActions::submitEdit(const NodeEditRequest &edit)
 {
     if (!hasNode() || m_busy)
         return;
-    NodeEditRequest request = edit;
-    request.tenantId = m_node.tenantId;
-    request.scope = m_node.scope;
-    request.nodeId = m_node.id;
-    request.actor = operatorActor();
-    request.inputText = QStringLiteral("operator edit of node %1 from the admin console").arg(m_node.id);
+    NodeEditRequest request = requestNaming(edit, m_node);
+    request.inputText
+        = QStringLiteral("operator edit of node %1 from the admin console").arg(m_node.id);
     MemoryService *service = m_service;
     const QString name = describeNode();
     run([service, request]() { return service->editNode(request, RequestMeta()); },
         [this, name](const NodeEditOutcome &o) {
             if (o.changedFields.isEmpty())
                 return tr("Nothing to change in %1.").arg(name);
-            QString text = tr("Edited %1: %2.").arg(name, o.changedFields.join(QStringLiteral(", ")));
+            QString text
+                = tr("Edited %1: %2.").arg(name, o.changedFields.join(QStringLiteral(", ")));
             if (o.reembedding)
                 text += QLatin1Char(' ') + tr("The new text is being embedded.");
             return text;
@@ -293,13 +309,10 @@ void NodeActions::submitForget(const QString &reason)
 {
     if (!hasNode() || m_busy)
         return;
-    NodeForgetRequest request;
-    request.tenantId = m_node.tenantId;
-    request.scope = m_node.scope;
-    request.nodeId = m_node.id;
-    request.actor = operatorActor();
+    NodeForgetRequest request = requestNaming(NodeForgetRequest(), m_node);
     request.reason = reason.simplified();
-    request.inputText = QStringLiteral("operator forget of node %1 from the admin console").arg(m_node.id);
+    request.inputText
+        = QStringLiteral("operator forget of node %1 from the admin console").arg(m_node.id);
     MemoryService *service = m_service;
     const QString name = describeNode();
     const QString nodeId = m_node.id;

@@ -14,7 +14,7 @@ class QWidget;
 namespace MemoryGraph {
 class MemoryService;
 struct NodeEditRequest;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 
@@ -86,8 +86,7 @@ private:
     void showDialog(QDialog *dialog);
     QString describeNode() const;
     /// Runs a facade call returning Result<T>; message(T) becomes the success text.
-    template<typename Work, typename Message>
-    void run(Work work, Message message);
+    template<typename Work, typename Message> void run(Work work, Message message);
     void reportFailure(const QString &what, const QString &message);
 
     MemoryService *m_service;

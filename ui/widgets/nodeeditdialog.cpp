@@ -26,7 +26,7 @@ QComboBox *valueCombo(const QStringList &values, const QString &current, const Q
     combo->setObjectName(objectName);
     combo->addItems(values);
     if (!values.contains(current) && !current.isEmpty())
-        combo->addItem(current);   // keep an unexpected stored value selectable as is
+        combo->addItem(current); // keep an unexpected stored value selectable as is
     combo->setCurrentText(current);
     return combo;
 }
@@ -39,8 +39,9 @@ NodeEditDialog::NodeEditDialog(const NodeRecord &node, QWidget *parent)
     setObjectName(QStringLiteral("nodeEditDialog"));
     setWindowTitle(tr("Edit node"));
 
-    auto *intro = new QLabel(tr("Editing %1 node %2. Changing the text re-embeds the node.")
-                                 .arg(node.type, node.id), this);
+    auto *intro = new QLabel(
+        tr("Editing %1 node %2. Changing the text re-embeds the node.").arg(node.type, node.id),
+        this);
     intro->setWordWrap(true);
     intro->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -51,7 +52,8 @@ NodeEditDialog::NodeEditDialog(const NodeRecord &node, QWidget *parent)
     m_summary->setTabChangesFocus(true);
     m_summary->setFixedHeight(m_summary->fontMetrics().lineSpacing() * 4 + 12);
     m_tier = valueCombo({QStringLiteral("hot"), QStringLiteral("warm"), QStringLiteral("cold"),
-                         QStringLiteral("archive")}, node.tier, QStringLiteral("tierCombo"), this);
+                         QStringLiteral("archive")},
+                        node.tier, QStringLiteral("tierCombo"), this);
     m_lane = valueCombo({QStringLiteral("private"), QStringLiteral("shared")}, node.memoryLane,
                         QStringLiteral("laneCombo"), this);
     m_ownerAgent = new QLineEdit(node.ownerAgentId, this);
@@ -64,13 +66,14 @@ NodeEditDialog::NodeEditDialog(const NodeRecord &node, QWidget *parent)
     m_salience->setDecimals(3);
     m_salience->setSingleStep(0.05);
     m_salience->setValue(node.salience);
-    m_initialSalience = m_salience->value();   // as shown, so rounding alone is no change
+    m_initialSalience = m_salience->value(); // as shown, so rounding alone is no change
 
     m_slots = new QPlainTextEdit(this);
     m_slots->setObjectName(QStringLiteral("slotsEdit"));
     m_slots->setTabChangesFocus(true);
     m_slots->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_slots->setPlainText(QString::fromUtf8(QJsonDocument(node.slotData).toJson(QJsonDocument::Indented)));
+    m_slots->setPlainText(
+        QString::fromUtf8(QJsonDocument(node.slotData).toJson(QJsonDocument::Indented)));
     JsonHighlighter::attach(m_slots);
     m_slotsStatus = new QLabel(this);
     m_slotsStatus->setObjectName(QStringLiteral("slotsStatus"));
@@ -107,17 +110,20 @@ void NodeEditDialog::validateSlots()
 {
     QJsonParseError error{};
     const QByteArray text = m_slots->toPlainText().trimmed().toUtf8();
-    const QJsonDocument doc = text.isEmpty() ? QJsonDocument(QJsonObject()) : QJsonDocument::fromJson(text, &error);
+    const QJsonDocument doc
+        = text.isEmpty() ? QJsonDocument(QJsonObject()) : QJsonDocument::fromJson(text, &error);
     if (error.error != QJsonParseError::NoError) {
         m_slotsValid = false;
-        m_slotsStatus->setText(tr("Not valid JSON at character %1: %2").arg(error.offset).arg(error.errorString()));
+        m_slotsStatus->setText(
+            tr("Not valid JSON at character %1: %2").arg(error.offset).arg(error.errorString()));
     } else if (!doc.isObject()) {
         m_slotsValid = false;
         m_slotsStatus->setText(tr("Slots must be a JSON object."));
     } else {
         m_slotsValid = true;
         m_parsedSlots = doc.object();
-        m_slotsStatus->setText(tr("Valid JSON object with %n key(s).", nullptr, int(m_parsedSlots.size())));
+        m_slotsStatus->setText(
+            tr("Valid JSON object with %n key(s).", nullptr, int(m_parsedSlots.size())));
     }
     // Mid-tone red reads on both palettes.
     m_slotsStatus->setStyleSheet(m_slotsValid ? QString() : QStringLiteral("color: #d94f4f;"));

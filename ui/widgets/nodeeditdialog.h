@@ -1,7 +1,7 @@
 #pragma once
 
-#include "service/core/records.h"
 #include "service/api/lifecyclerequests.h"
+#include "service/core/records.h"
 
 #include <QDialog>
 

@@ -23,8 +23,15 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-enum EdgeColumn { EdgeType, EdgeDirection, EdgeOtherNode, EdgeWeight, EdgeConfidence, EdgeOtherId,
-                  EdgeColumnCount };
+enum EdgeColumn {
+    EdgeType,
+    EdgeDirection,
+    EdgeOtherNode,
+    EdgeWeight,
+    EdgeConfidence,
+    EdgeOtherId,
+    EdgeColumnCount
+};
 
 constexpr int NodeIdRole = Qt::UserRole + 1;
 
@@ -45,7 +52,36 @@ NodeInspector::NodeInspector(QWidget *parent) : QWidget(parent)
 QWidget *NodeInspector::createDetailPane()
 {
     auto *pane = new QWidget(this);
+    createHeadline(pane);
+    createFieldsTree(pane);
+    createSlotsView(pane);
+    createEdgesTable(pane);
+    m_edgesTitle = sectionLabel(tr("Edges"), pane);
 
+    auto *splitter = new QSplitter(Qt::Vertical, pane);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(titledSection(sectionLabel(tr("Fields"), pane), m_fields, pane));
+    splitter->addWidget(titledSection(sectionLabel(tr("Slots"), pane), m_slots, pane));
+    splitter->addWidget(titledSection(m_edgesTitle, m_edges, pane));
+    splitter->setStretchFactor(0, 5);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->setContentsMargins(0, 0, 0, 0);
+    titleRow->addWidget(m_titleLabel, 1);
+    titleRow->addWidget(m_showInGraphButton, 0, Qt::AlignTop);
+    layout->addLayout(titleRow);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(splitter, 1);
+    return pane;
+}
+
+/// The node's title with its "Show in graph" button, and its summary underneath.
+void NodeInspector::createHeadline(QWidget *pane)
+{
     m_titleLabel = headlineLabel(pane);
     m_titleLabel->setObjectName(QStringLiteral("inspectorTitle"));
     m_titleLabel->setWordWrap(true);
@@ -64,7 +100,11 @@ QWidget *NodeInspector::createDetailPane()
     m_summaryLabel->setObjectName(QStringLiteral("inspectorSummary"));
     m_summaryLabel->setWordWrap(true);
     m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+/// The node's columns as field/value rows.
+void NodeInspector::createFieldsTree(QWidget *pane)
+{
     m_fields = new QTreeWidget(pane);
     m_fields->setObjectName(QStringLiteral("inspectorFields"));
     m_fields->setColumnCount(2);
@@ -74,16 +114,24 @@ QWidget *NodeInspector::createDetailPane()
     m_fields->setUniformRowHeights(true);
     m_fields->setTextElideMode(Qt::ElideMiddle);
     m_fields->header()->setStretchLastSection(true);
-    m_fields->setColumnWidth(0, m_fields->fontMetrics().horizontalAdvance(
-                                    QStringLiteral("producer_agent_id")) + 28);
+    m_fields->setColumnWidth(
+        0, m_fields->fontMetrics().horizontalAdvance(QStringLiteral("producer_agent_id")) + 28);
+}
 
+/// The slot data as indented JSON.
+void NodeInspector::createSlotsView(QWidget *pane)
+{
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_slots = new QPlainTextEdit(pane);
     m_slots->setObjectName(QStringLiteral("inspectorSlots"));
     m_slots->setReadOnly(true);
     m_slots->setFont(mono);
     m_slots->setLineWrapMode(QPlainTextEdit::NoWrap);
+}
 
+/// The node's edges; double-clicking one opens the node at its other end.
+void NodeInspector::createEdgesTable(QWidget *pane)
+{
     m_edges = createDetailTable({tr("Type"), tr("Direction"), tr("Other node"), tr("Weight"),
                                  tr("Confidence"), tr("Other node id")},
                                 QStringLiteral("inspectorEdges"), pane);
@@ -93,43 +141,13 @@ QWidget *NodeInspector::createDetailPane()
     m_edges->setColumnWidth(EdgeDirection, fm.horizontalAdvance(QStringLiteral("Direction")) + 20);
     m_edges->setColumnWidth(EdgeOtherNode, fm.horizontalAdvance(QLatin1Char('m')) * 12);
     m_edges->setColumnWidth(EdgeWeight, fm.horizontalAdvance(QStringLiteral("Weight")) + 24);
-    m_edges->setColumnWidth(EdgeConfidence, fm.horizontalAdvance(QStringLiteral("Confidence")) + 24);
+    m_edges->setColumnWidth(EdgeConfidence,
+                            fm.horizontalAdvance(QStringLiteral("Confidence")) + 24);
     connect(m_edges, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         const QString id = m_edges->item(row, EdgeType)->data(NodeIdRole).toString();
         if (!id.isEmpty())
             Q_EMIT nodeActivated(id);
     });
-
-    auto wrap = [pane](QWidget *title, QWidget *body) {
-        auto *box = new QWidget(pane);
-        auto *l = new QVBoxLayout(box);
-        l->setContentsMargins(0, 4, 0, 0);
-        l->setSpacing(4);
-        l->addWidget(title);
-        l->addWidget(body, 1);
-        return box;
-    };
-    m_edgesTitle = sectionLabel(tr("Edges"), pane);
-
-    auto *splitter = new QSplitter(Qt::Vertical, pane);
-    splitter->setChildrenCollapsible(false);
-    splitter->addWidget(wrap(sectionLabel(tr("Fields"), pane), m_fields));
-    splitter->addWidget(wrap(sectionLabel(tr("Slots"), pane), m_slots));
-    splitter->addWidget(wrap(m_edgesTitle, m_edges));
-    splitter->setStretchFactor(0, 5);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 2);
-
-    auto *layout = new QVBoxLayout(pane);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto *titleRow = new QHBoxLayout;
-    titleRow->setContentsMargins(0, 0, 0, 0);
-    titleRow->addWidget(m_titleLabel, 1);
-    titleRow->addWidget(m_showInGraphButton, 0, Qt::AlignTop);
-    layout->addLayout(titleRow);
-    layout->addWidget(m_summaryLabel);
-    layout->addWidget(splitter, 1);
-    return pane;
 }
 
 void NodeInspector::showDetail(const NodeDetail &detail)
@@ -140,9 +158,10 @@ void NodeInspector::showDetail(const NodeDetail &detail)
     m_summaryLabel->setText(n.textSummary);
     m_summaryLabel->setVisible(!n.textSummary.isEmpty());
     fillFields(n);
-    m_slots->setPlainText(n.slotData.isEmpty()
-                              ? QStringLiteral("{}")
-                              : QString::fromUtf8(QJsonDocument(n.slotData).toJson(QJsonDocument::Indented)));
+    m_slots->setPlainText(
+        n.slotData.isEmpty()
+            ? QStringLiteral("{}")
+            : QString::fromUtf8(QJsonDocument(n.slotData).toJson(QJsonDocument::Indented)));
     fillEdges(detail);
     m_stack->showContent();
 }
@@ -212,7 +231,8 @@ QTreeWidgetItem *NodeInspector::addSection(const QString &title)
     return item;
 }
 
-QTreeWidgetItem *NodeInspector::addField(QTreeWidgetItem *section, const QString &name, const QString &value)
+QTreeWidgetItem *NodeInspector::addField(QTreeWidgetItem *section, const QString &name,
+                                         const QString &value)
 {
     // Field names are the spec's wire names, so operators can match them to API payloads.
     auto *item = new QTreeWidgetItem(section, {name, orDash(value)});

@@ -51,6 +51,10 @@ Q_SIGNALS:
 
 private:
     QWidget *createDetailPane();
+    void createHeadline(QWidget *pane);
+    void createFieldsTree(QWidget *pane);
+    void createSlotsView(QWidget *pane);
+    void createEdgesTable(QWidget *pane);
     void fillFields(const NodeRecord &node);
     void fillEdges(const NodeDetail &detail);
     QTreeWidgetItem *addSection(const QString &title);

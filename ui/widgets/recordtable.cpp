@@ -29,7 +29,8 @@ QTableView *createRecordTable(QAbstractItemModel *model, const QString &objectNa
 
 void sizeColumnTo(QTableView *view, int column, const QString &sample)
 {
-    view->horizontalHeader()->resizeSection(column, view->fontMetrics().horizontalAdvance(sample) + 24);
+    view->horizontalHeader()->resizeSection(column,
+                                            view->fontMetrics().horizontalAdvance(sample) + 24);
 }
 
 void sizeCommitColumns(QTableView *view)

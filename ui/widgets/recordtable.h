@@ -10,7 +10,8 @@ namespace MemoryGraph::Ui {
 
 /// The console's list of records: read-only, one row selected at a time, alternating rows,
 /// no row numbers, compact row height, headers aligned left.
-QTableView *createRecordTable(QAbstractItemModel *model, const QString &objectName, QWidget *parent);
+QTableView *createRecordTable(QAbstractItemModel *model, const QString &objectName,
+                              QWidget *parent);
 
 /// Sizes a column to fit `sample` (a typical value) with room for the cell padding.
 void sizeColumnTo(QTableView *view, int column, const QString &sample);

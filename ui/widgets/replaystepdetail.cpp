@@ -15,9 +15,11 @@ namespace {
 QString jsonText(const QJsonValue &value)
 {
     if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented))
+            .trimmed();
     if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented)).trimmed();
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented))
+            .trimmed();
     if (value.isString())
         return value.toString();
     if (value.isDouble())
@@ -47,27 +49,22 @@ void ReplayStepDetail::showStep(const ReplayStepView &step, int position, int co
     lines << tr("Step %1 of %2 \u2014 index %3, tool %4")
                  .arg(position + 1)
                  .arg(count)
-                 .arg(step.stepIndex ? QString::number(*step.stepIndex) : orDash(QString()), step.toolName)
+                 .arg(step.stepIndex ? QString::number(*step.stepIndex) : orDash(QString()),
+                      step.toolName)
           << tr("Step id: %1").arg(step.stepId)
           << tr("Safety level: %1").arg(orDash(step.safetyLevel))
-          << tr("Decision: %1").arg(orDash(step.decisionId))
-          << QString()
-          << tr("Tool input:") << jsonText(step.toolInput)
-          << QString()
-          << tr("Preconditions:") << conditionsText(step.preconditions)
-          << QString()
-          << tr("Result: %1").arg(step.status);
+          << tr("Decision: %1").arg(orDash(step.decisionId)) << QString() << tr("Tool input:")
+          << jsonText(step.toolInput) << QString() << tr("Preconditions:")
+          << conditionsText(step.preconditions) << QString() << tr("Result: %1").arg(step.status);
     if (!step.resultNodeId.isEmpty()) {
         lines << tr("Recorded: %1").arg(formatDateTime(step.resultAt))
               << tr("Repair applied: %1").arg(step.repairApplied ? tr("yes") : tr("no"));
         if (!step.repairNote.isEmpty())
             lines << tr("Repair note: %1").arg(step.repairNote);
-        lines << tr("Error: %1").arg(orDash(step.error))
-              << QString()
-              << tr("Postconditions:") << conditionsText(step.postconditions)
-              << QString()
-              << tr("Artifacts:")
-              << (step.artifactRefs.isEmpty() ? orDash(QString()) : step.artifactRefs.join(QLatin1Char('\n')));
+        lines << tr("Error: %1").arg(orDash(step.error)) << QString() << tr("Postconditions:")
+              << conditionsText(step.postconditions) << QString() << tr("Artifacts:")
+              << (step.artifactRefs.isEmpty() ? orDash(QString())
+                                              : step.artifactRefs.join(QLatin1Char('\n')));
     } else {
         lines << tr("No outcome recorded yet.");
     }

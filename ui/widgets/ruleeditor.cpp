@@ -1,8 +1,8 @@
 #include "ui/widgets/ruleeditor.h"
 
-#include "service/rules/ruledefinition.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policypatch.h"
+#include "service/rules/ruledefinition.h"
 #include "service/rules/rulerank.h"
 #include "ui/widgets/jsonhighlighter.h"
 #include "ui/widgets/messagestack.h"
@@ -64,11 +64,13 @@ QString joinPath(const QString &root, const QString &inner)
 
 QString issueText(const Error &error, const QString &root)
 {
-    const QJsonObject issue = error.details.value(QStringLiteral("issues")).toArray().first().toObject();
+    const QJsonObject issue
+        = error.details.value(QStringLiteral("issues")).toArray().first().toObject();
     if (issue.isEmpty())
         return error.message;
-    return QStringLiteral("%1: %2").arg(joinPath(root, issue.value(QStringLiteral("path")).toString()),
-                                        issue.value(QStringLiteral("message")).toString());
+    return QStringLiteral("%1: %2").arg(
+        joinPath(root, issue.value(QStringLiteral("path")).toString()),
+        issue.value(QStringLiteral("message")).toString());
 }
 
 } // namespace
@@ -78,7 +80,8 @@ QString ruleJsonText(const QJsonValue &value)
     if (value.isUndefined())
         return QStringLiteral("{}");
     if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented))
+            .trimmed();
     if (value.isArray()) {
         const QJsonArray array = value.toArray();
         if (array.isEmpty())
@@ -110,14 +113,38 @@ bool parseRuleJson(const QString &text, QJsonValue *value, QString *message, int
     const int line = int(before.count(u'\n')) + 1;
     const int column = int(before.size() - (before.lastIndexOf(u'\n') + 1)) + 1;
     *position = int(before.size());
-    *message = RuleEditor::tr("line %1, column %2: %3").arg(line).arg(column).arg(error.errorString());
+    *message
+        = RuleEditor::tr("line %1, column %2: %3").arg(line).arg(column).arg(error.errorString());
     return false;
 }
 
 RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
 {
     auto *content = new QWidget(this);
+    QHBoxLayout *headerRow = createHeader(content);
+    // Before the JSON editors: the focus chain follows creation order.
+    QWidget *form = createForm();
+    QWidget *editors = createJsonEditors(content);
+    QHBoxLayout *buttons = createFooter(content);
 
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+    layout->addLayout(headerRow);
+    layout->addWidget(m_idLabel);
+    layout->addWidget(form);
+    layout->addWidget(editors, 1);
+    layout->addWidget(m_statusLabel);
+    layout->addLayout(buttons);
+
+    m_stack = MessageStack::fill(this, content, QStringLiteral("ruleEditorMessage"));
+
+    clearRule(tr("Select a rule to edit it, or create a new one."));
+}
+
+/// The rule's title with its state badge; the id label goes underneath.
+QHBoxLayout *RuleEditor::createHeader(QWidget *content)
+{
     m_headerLabel = new QLabel(content);
     m_headerLabel->setObjectName(QStringLiteral("ruleEditorHeader"));
     m_headerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -140,17 +167,20 @@ RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
     headerRow->setContentsMargins(0, 0, 0, 0);
     headerRow->addWidget(m_headerLabel, 1);
     headerRow->addWidget(m_stateBadge);
+    return headerRow;
+}
 
-    // Before the JSON editors: the focus chain follows creation order.
-    QWidget *form = createForm();
-
+/// The three JSON editors (if, then, exceptions), stacked in a splitter.
+QWidget *RuleEditor::createJsonEditors(QWidget *content)
+{
     auto *editors = new QSplitter(Qt::Vertical, content);
     editors->setObjectName(QStringLiteral("ruleJsonSplitter"));
     editors->setChildrenCollapsible(false);
-    editors->addWidget(createJsonSection(IfSection, tr("&If (condition)"),
-                                         tr("A condition on the context, e.g. {\"intent\": \"deploy\", "
-                                            "\"agent.id\": {\"$in\": [\"a1\"]}}. Empty or {} matches "
-                                            "every context.")));
+    editors->addWidget(
+        createJsonSection(IfSection, tr("&If (condition)"),
+                          tr("A condition on the context, e.g. {\"intent\": \"deploy\", "
+                             "\"agent.id\": {\"$in\": [\"a1\"]}}. Empty or {} matches "
+                             "every context.")));
     editors->addWidget(createJsonSection(ThenSection, tr("Th&en (policy patch)"),
                                          tr("The PolicyPatch: {\"tool\": {\"allow\", \"deny\", "
                                             "\"prefer\"}, \"output\": {\"format\", \"strict\"}, "
@@ -161,7 +191,12 @@ RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
     editors->setStretchFactor(0, 3);
     editors->setStretchFactor(1, 4);
     editors->setStretchFactor(2, 2);
+    return editors;
+}
 
+/// The status line and the revert / state / save buttons (Ctrl+S saves too).
+QHBoxLayout *RuleEditor::createFooter(QWidget *content)
+{
     m_statusLabel = new QLabel(content);
     m_statusLabel->setObjectName(QStringLiteral("ruleEditorStatus"));
     m_statusLabel->setWordWrap(true);
@@ -179,7 +214,8 @@ RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
         if (!m_hasRule || m_isNew || isDirty() || m_busy)
             return;
         const bool active = m_rule.status.state == QLatin1String("active");
-        Q_EMIT stateChangeRequested(m_rule.node.id, active ? QStringLiteral("shadow") : QStringLiteral("active"));
+        Q_EMIT stateChangeRequested(m_rule.node.id,
+                                    active ? QStringLiteral("shadow") : QStringLiteral("active"));
     });
 
     auto *saveAction = new QAction(tr("Save rule"), this);
@@ -202,26 +238,35 @@ RuleEditor::RuleEditor(QWidget *parent) : QWidget(parent)
     buttons->addStretch(1);
     buttons->addWidget(m_stateButton);
     buttons->addWidget(m_saveButton);
-
-    auto *layout = new QVBoxLayout(content);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(6);
-    layout->addLayout(headerRow);
-    layout->addWidget(m_idLabel);
-    layout->addWidget(form);
-    layout->addWidget(editors, 1);
-    layout->addWidget(m_statusLabel);
-    layout->addLayout(buttons);
-
-    m_stack = MessageStack::fill(this, content, QStringLiteral("ruleEditorMessage"));
-
-    clearRule(tr("Select a rule to edit it, or create a new one."));
+    return buttons;
 }
 
 QWidget *RuleEditor::createForm()
 {
     auto *form = new QWidget(this);
+    createIdentityFields(form);
+    createRankFields(form);
+    createVisibilityFields(form);
 
+    m_formStatus = new QLabel(form);
+    m_formStatus->setObjectName(QStringLiteral("ruleFormStatus"));
+    m_formStatus->setWordWrap(true);
+    m_formStatus->hide();
+
+    layoutForm(form);
+    for (QLineEdit *edit :
+         {m_titleEdit, m_summaryEdit, m_targetEdit, m_ownerAgentEdit, m_ownerTeamEdit})
+        connect(edit, &QLineEdit::textChanged, this, &RuleEditor::onEdited);
+    for (QComboBox *combo : {m_scopeCombo, m_laneCombo})
+        connect(combo, &QComboBox::currentIndexChanged, this, &RuleEditor::onEdited);
+    connect(m_prioritySpin, &QSpinBox::valueChanged, this, &RuleEditor::onEdited);
+    connect(m_weightSpin, &QDoubleSpinBox::valueChanged, this, &RuleEditor::onEdited);
+    return form;
+}
+
+/// Title, summary and who the rule applies to (scope and target).
+void RuleEditor::createIdentityFields(QWidget *form)
+{
     m_titleEdit = new QLineEdit(form);
     m_titleEdit->setObjectName(QStringLiteral("ruleTitleEdit"));
     m_titleEdit->setPlaceholderText(tr("Short name shown in the rules table"));
@@ -239,7 +284,11 @@ QWidget *RuleEditor::createForm()
 
     m_targetEdit = new QLineEdit(form);
     m_targetEdit->setObjectName(QStringLiteral("ruleTargetEdit"));
+}
 
+/// Priority and weight: the parts of the rank an author sets.
+void RuleEditor::createRankFields(QWidget *form)
+{
     m_prioritySpin = new QSpinBox(form);
     m_prioritySpin->setObjectName(QStringLiteral("rulePrioritySpin"));
     m_prioritySpin->setRange(-100, 100);
@@ -251,8 +300,13 @@ QWidget *RuleEditor::createForm()
     m_weightSpin->setRange(0.0, 2.0);
     m_weightSpin->setDecimals(2);
     m_weightSpin->setSingleStep(0.1);
-    m_weightSpin->setToolTip(tr("rule_meta.weight (0..2): scales the feedback evidence in the rank"));
+    m_weightSpin->setToolTip(
+        tr("rule_meta.weight (0..2): scales the feedback evidence in the rank"));
+}
 
+/// Memory lane and owners: who may see the rule.
+void RuleEditor::createVisibilityFields(QWidget *form)
+{
     m_laneCombo = new QComboBox(form);
     m_laneCombo->setObjectName(QStringLiteral("ruleLaneCombo"));
     m_laneCombo->addItem(tr("shared"), QStringLiteral("shared"));
@@ -266,12 +320,11 @@ QWidget *RuleEditor::createForm()
     m_ownerTeamEdit = new QLineEdit(form);
     m_ownerTeamEdit->setObjectName(QStringLiteral("ruleOwnerTeamEdit"));
     m_ownerTeamEdit->setPlaceholderText(tr("owner_team_id"));
+}
 
-    m_formStatus = new QLabel(form);
-    m_formStatus->setObjectName(QStringLiteral("ruleFormStatus"));
-    m_formStatus->setWordWrap(true);
-    m_formStatus->hide();
-
+/// Labels with their buddies, two label/field pairs to a row.
+void RuleEditor::layoutForm(QWidget *form)
+{
     auto label = [form](const QString &text, QWidget *buddy) {
         auto *l = new QLabel(text, form);
         l->setBuddy(buddy);
@@ -304,14 +357,6 @@ QWidget *RuleEditor::createForm()
     grid->addWidget(m_formStatus, 6, 0, 1, 4);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
-
-    for (QLineEdit *edit : {m_titleEdit, m_summaryEdit, m_targetEdit, m_ownerAgentEdit, m_ownerTeamEdit})
-        connect(edit, &QLineEdit::textChanged, this, &RuleEditor::onEdited);
-    for (QComboBox *combo : {m_scopeCombo, m_laneCombo})
-        connect(combo, &QComboBox::currentIndexChanged, this, &RuleEditor::onEdited);
-    connect(m_prioritySpin, &QSpinBox::valueChanged, this, &RuleEditor::onEdited);
-    connect(m_weightSpin, &QDoubleSpinBox::valueChanged, this, &RuleEditor::onEdited);
-    return form;
 }
 
 QWidget *RuleEditor::createJsonSection(int index, const QString &labelText, const QString &tip)
@@ -338,7 +383,8 @@ QWidget *RuleEditor::createJsonSection(int index, const QString &labelText, cons
     label->setFont(bold);
 
     section.status = new QLabel(box);
-    static const char *const statusNames[] = {"ruleIfStatus", "ruleThenStatus", "ruleExceptionsStatus"};
+    static const char *const statusNames[]
+        = {"ruleIfStatus", "ruleThenStatus", "ruleExceptionsStatus"};
     section.status->setObjectName(QLatin1String(statusNames[index]));
     section.status->setWordWrap(true);
     section.status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -398,13 +444,14 @@ void RuleEditor::load(const NodeRecord &node)
     m_titleEdit->setText(node.title);
     m_summaryEdit->setText(node.textSummary);
     m_scopeCombo->setCurrentIndex(std::max(0, m_scopeCombo->findData(def.ruleScope)));
-    m_targetEdit->setText(def.ruleScope == QLatin1String("agent") ? def.targetAgentId
+    m_targetEdit->setText(def.ruleScope == QLatin1String("agent")  ? def.targetAgentId
                           : def.ruleScope == QLatin1String("team") ? def.targetTeamId
                                                                    : QString());
     m_prioritySpin->setValue(rank.priority);
     m_weightSpin->setValue(rank.weight);
-    const QString lane = m_isNew ? QStringLiteral("shared")
-                                 : (node.memoryLane.isEmpty() ? QStringLiteral("private") : node.memoryLane);
+    const QString lane
+        = m_isNew ? QStringLiteral("shared")
+                  : (node.memoryLane.isEmpty() ? QStringLiteral("private") : node.memoryLane);
     m_laneCombo->setCurrentIndex(std::max(0, m_laneCombo->findData(lane)));
     m_ownerAgentEdit->setText(node.ownerAgentId);
     m_ownerTeamEdit->setText(node.ownerTeamId);
@@ -415,8 +462,9 @@ void RuleEditor::load(const NodeRecord &node)
     } else {
         ifEdit()->setPlainText(ruleJsonText(def.ifJson));
         thenEdit()->setPlainText(ruleJsonText(def.thenJson));
-        exceptionsEdit()->setPlainText(def.exceptionsJson.isUndefined() ? QStringLiteral("[]")
-                                                                         : ruleJsonText(def.exceptionsJson));
+        exceptionsEdit()->setPlainText(def.exceptionsJson.isUndefined()
+                                           ? QStringLiteral("[]")
+                                           : ruleJsonText(def.exceptionsJson));
     }
     m_statusLabel->hide();
     m_loading = false;
@@ -466,14 +514,10 @@ bool RuleEditor::isValid() const
 QString RuleEditor::validationMessage(Section section) const
 {
     switch (section) {
-    case Section::If:
-        return m_sections[IfSection].error;
-    case Section::Then:
-        return m_sections[ThenSection].error;
-    case Section::Exceptions:
-        return m_sections[ExceptionsSection].error;
-    case Section::Form:
-        return m_formError;
+    case Section::If: return m_sections[IfSection].error;
+    case Section::Then: return m_sections[ThenSection].error;
+    case Section::Exceptions: return m_sections[ExceptionsSection].error;
+    case Section::Form: return m_formError;
     }
     return {};
 }
@@ -499,7 +543,7 @@ void RuleEditor::validateJson(int index)
     section.error.clear();
     section.errorPosition = -1;
     const QString text = section.edit->toPlainText();
-    const QString root = index == IfSection ? QStringLiteral("if")
+    const QString root = index == IfSection     ? QStringLiteral("if")
                          : index == ThenSection ? QStringLiteral("then")
                                                 : QStringLiteral("exceptions");
     QJsonValue value;
@@ -574,8 +618,8 @@ void RuleEditor::updateSectionStatus(int index)
     if (section.errorPosition >= 0) {
         QTextEdit::ExtraSelection mark;
         mark.cursor = QTextCursor(section.edit->document());
-        mark.cursor.setPosition(std::min(section.errorPosition,
-                                         section.edit->document()->characterCount() - 1));
+        mark.cursor.setPosition(
+            std::min(section.errorPosition, section.edit->document()->characterCount() - 1));
         mark.format.setBackground(QColor(0xd9, 0x4f, 0x4f, 70));
         mark.format.setProperty(QTextFormat::FullWidthSelection, true);
         marks << mark;
@@ -593,8 +637,9 @@ void RuleEditor::updateButtons()
     else if (!dirty)
         m_saveButton->setToolTip(tr("Nothing to save"));
     else
-        m_saveButton->setToolTip(tr("Write the rule as a new commit (%1)")
-                                     .arg(QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText)));
+        m_saveButton->setToolTip(
+            tr("Write the rule as a new commit (%1)")
+                .arg(QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText)));
     m_revertButton->setEnabled(m_hasRule && !m_busy && dirty && !m_isNew);
 
     const bool active = m_rule.status.state == QLatin1String("active");
@@ -605,8 +650,9 @@ void RuleEditor::updateButtons()
     else if (dirty)
         m_stateButton->setToolTip(tr("Save or revert the changes first"));
     else
-        m_stateButton->setToolTip(active ? tr("Stop enforcing the rule; it is still evaluated and reported")
-                                         : tr("Enforce the rule's policy when it matches"));
+        m_stateButton->setToolTip(
+            active ? tr("Stop enforcing the rule; it is still evaluated and reported")
+                   : tr("Enforce the rule's policy when it matches"));
 }
 
 void RuleEditor::updateTargetField()
@@ -629,18 +675,21 @@ void RuleEditor::updateHeader()
         badgeColour = QStringLiteral("#5b7fb5");
     } else {
         const NodeRecord &n = m_rule.node;
-        m_headerLabel->setText(n.title.isEmpty() ? (n.textSummary.isEmpty() ? n.id : n.textSummary) : n.title);
-        m_idLabel->setText(n.clientId.isEmpty() ? tr("id %1").arg(n.id)
-                                                : tr("id %1 \u00b7 client_id %2").arg(n.id, n.clientId));
+        m_headerLabel->setText(n.title.isEmpty() ? (n.textSummary.isEmpty() ? n.id : n.textSummary)
+                                                 : n.title);
+        m_idLabel->setText(n.clientId.isEmpty()
+                               ? tr("id %1").arg(n.id)
+                               : tr("id %1 \u00b7 client_id %2").arg(n.id, n.clientId));
         const bool active = m_rule.status.state == QLatin1String("active");
         badgeText = active ? tr("ACTIVE") : tr("SHADOW");
         badgeColour = active ? QStringLiteral("#2e9e4f") : QStringLiteral("#b07418");
     }
     m_headerLabel->setToolTip(m_headerLabel->text());
     m_stateBadge->setText(badgeText);
-    m_stateBadge->setStyleSheet(QStringLiteral("QLabel { color: white; background: %1; border-radius: 3px;"
-                                               " padding: 1px 6px; font-weight: bold; }")
-                                    .arg(badgeColour));
+    m_stateBadge->setStyleSheet(
+        QStringLiteral("QLabel { color: white; background: %1; border-radius: 3px;"
+                       " padding: 1px 6px; font-weight: bold; }")
+            .arg(badgeColour));
 }
 
 void RuleEditor::setBusy(bool busy)
@@ -678,12 +727,15 @@ QJsonObject RuleEditor::nodeJson() const
     for (const char *legacy : {"if_json", "then_json", "exceptions_json"})
         slotObject.remove(QLatin1String(legacy));
     slotObject.insert(QStringLiteral("if"), m_sections[IfSection].value.isUndefined()
-                                                ? QJsonValue(QJsonObject()) : m_sections[IfSection].value);
+                                                ? QJsonValue(QJsonObject())
+                                                : m_sections[IfSection].value);
     slotObject.insert(QStringLiteral("then"), m_sections[ThenSection].value.isUndefined()
-                                                  ? QJsonValue(QJsonObject()) : m_sections[ThenSection].value);
-    slotObject.insert(QStringLiteral("exceptions"), m_sections[ExceptionsSection].value.isUndefined()
-                                                        ? QJsonValue(QJsonArray())
-                                                        : m_sections[ExceptionsSection].value);
+                                                  ? QJsonValue(QJsonObject())
+                                                  : m_sections[ThenSection].value);
+    slotObject.insert(QStringLiteral("exceptions"),
+                      m_sections[ExceptionsSection].value.isUndefined()
+                          ? QJsonValue(QJsonArray())
+                          : m_sections[ExceptionsSection].value);
     const QString scope = m_scopeCombo->currentData().toString();
     const QString target = m_targetEdit->text().trimmed();
     slotObject.insert(QStringLiteral("rule_scope"), scope);

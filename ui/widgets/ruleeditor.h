@@ -8,6 +8,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -98,12 +99,19 @@ private:
         QPlainTextEdit *edit = nullptr;
         QLabel *status = nullptr;
         JsonHighlighter *highlighter = nullptr;
-        QString error;         ///< empty = valid
+        QString error;          ///< empty = valid
         int errorPosition = -1; ///< character of a parse error, for the marker
-        QJsonValue value;      ///< parsed value when valid
+        QJsonValue value;       ///< parsed value when valid
     };
 
+    QHBoxLayout *createHeader(QWidget *content);
+    QWidget *createJsonEditors(QWidget *content);
+    QHBoxLayout *createFooter(QWidget *content);
     QWidget *createForm();
+    void createIdentityFields(QWidget *form);
+    void createRankFields(QWidget *form);
+    void createVisibilityFields(QWidget *form);
+    void layoutForm(QWidget *form);
     QWidget *createJsonSection(int index, const QString &label, const QString &tip);
     void load(const NodeRecord &node);
     void onEdited();
@@ -116,14 +124,14 @@ private:
     void updateHeader();
     QJsonObject snapshot() const;
 
-    RuleSummary m_rule;      ///< the stored rule (node empty for a new one)
+    RuleSummary m_rule; ///< the stored rule (node empty for a new one)
     QString m_clientId;
     bool m_hasRule = false;
     bool m_isNew = false;
     bool m_busy = false;
     bool m_loading = false;
     bool m_lastDirty = false;
-    QJsonObject m_clean;     ///< snapshot() right after loading
+    QJsonObject m_clean; ///< snapshot() right after loading
     QString m_formError;
 
     MessageStack *m_stack = nullptr;

@@ -34,10 +34,18 @@ namespace MemoryGraph::Ui {
 
 namespace {
 
-constexpr int EvaluateLimit = 200;   // the most rules/evaluate considers (spec §4.7)
+constexpr int EvaluateLimit = 200; // the most rules/evaluate considers (spec §4.7)
 
-enum SelectionRow { RowSelected, RowAllowed, RowDenied, RowPreferred, RowOrdered, RowFallback,
-                    RowShadow, SelectionRowCount };
+enum SelectionRow {
+    RowSelected,
+    RowAllowed,
+    RowDenied,
+    RowPreferred,
+    RowOrdered,
+    RowFallback,
+    RowShadow,
+    SelectionRowCount
+};
 
 QTableWidgetItem *cellItem(const QString &text, const QString &ruleId = QString())
 {
@@ -59,12 +67,12 @@ QTableWidgetItem *numberItem(double value)
 /// What one run produced; built on a worker thread.
 struct RuleTryPanel::Outcome
 {
-    std::optional<Error> error;               ///< evaluation failed
+    std::optional<Error> error; ///< evaluation failed
     RulesEvaluateOutcome evaluation;
     QStringList candidates;
     bool strict = true;
     std::optional<Rules::ToolSelection> selection;
-    std::optional<Error> selectionError;      ///< e.g. no_tools_allowed
+    std::optional<Error> selectionError; ///< e.g. no_tools_allowed
     std::optional<Rules::ToolSelection> shadowSelection;
 };
 
@@ -75,7 +83,8 @@ RuleTryPanel::RuleTryPanel(MemoryService *service, UiExecutor *executor, QWidget
     Q_ASSERT(m_executor);
 
     auto *runAction = new QAction(tr("Run"), this);
-    runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    runAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
     runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(runAction, &QAction::triggered, this, &RuleTryPanel::run);
     addAction(runAction);
@@ -103,9 +112,10 @@ QWidget *RuleTryPanel::createInputs()
     m_contextEdit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_contextEdit->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_contextEdit->setTabChangesFocus(true);
-    m_contextEdit->setPlaceholderText(QStringLiteral("{\n    \"intent\": \"deploy\",\n    \"agent\": {\n"
-                                                     "        \"id\": \"a1\",\n        \"team_id\": \"ops\"\n"
-                                                     "    }\n}"));
+    m_contextEdit->setPlaceholderText(
+        QStringLiteral("{\n    \"intent\": \"deploy\",\n    \"agent\": {\n"
+                       "        \"id\": \"a1\",\n        \"team_id\": \"ops\"\n"
+                       "    }\n}"));
     m_contextEdit->setToolTip(tr("The context object an agent would send; empty means {}"));
     JsonHighlighter::attach(m_contextEdit);
     auto *contextLabel = new QLabel(tr("Conte&xt:"), box);
@@ -165,16 +175,19 @@ QWidget *RuleTryPanel::createResults()
     m_statusLabel->setWordWrap(true);
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    m_matchTable = createDetailTable({tr("State"), tr("Rule"), tr("Score"), tr("Priority"), tr("Weight"),
-                                      tr("Evidence"), tr("Specificity"), tr("Condition paths")},
-                                     QStringLiteral("tryMatchTable"), box);
+    m_matchTable
+        = createDetailTable({tr("State"), tr("Rule"), tr("Score"), tr("Priority"), tr("Weight"),
+                             tr("Evidence"), tr("Specificity"), tr("Condition paths")},
+                            QStringLiteral("tryMatchTable"), box);
     m_matchTable->setToolTip(tr("Double-click a rule to open it in the editor"));
     const QFontMetrics fm = m_matchTable->fontMetrics();
     m_matchTable->setColumnWidth(MatchState, fm.horizontalAdvance(QStringLiteral("SHADOW")) + 20);
-    m_matchTable->setColumnWidth(MatchRule, fm.horizontalAdvance(QStringLiteral("Prefer search for lookups")) + 16);
+    m_matchTable->setColumnWidth(
+        MatchRule, fm.horizontalAdvance(QStringLiteral("Prefer search for lookups")) + 16);
     for (int c : {int(MatchScore), int(MatchPriority), int(MatchWeight), int(MatchEvidence)})
         m_matchTable->setColumnWidth(c, fm.horizontalAdvance(QStringLiteral("Priority")) + 16);
-    m_matchTable->setColumnWidth(MatchSpecificity, fm.horizontalAdvance(QStringLiteral("Specificity")) + 16);
+    m_matchTable->setColumnWidth(MatchSpecificity,
+                                 fm.horizontalAdvance(QStringLiteral("Specificity")) + 16);
     connect(m_matchTable, &QTableWidget::cellActivated, this, [this](int row, int) {
         const QString id = m_matchTable->item(row, MatchRule)->data(Qt::UserRole).toString();
         if (!id.isEmpty())
@@ -183,9 +196,12 @@ QWidget *RuleTryPanel::createResults()
 
     m_conflictTable = createDetailTable({tr("Conflict"), tr("Winner"), tr("Losers"), tr("Reason")},
                                         QStringLiteral("tryConflictTable"), box);
-    m_conflictTable->setColumnWidth(ConflictWhat, fm.horizontalAdvance(QStringLiteral("prefer_competing_top_choice")) + 16);
-    m_conflictTable->setColumnWidth(ConflictWinner, fm.horizontalAdvance(QStringLiteral("Prefer search (1100)")) + 16);
-    m_conflictTable->setColumnWidth(ConflictLosers, fm.horizontalAdvance(QStringLiteral("Prefer search (1100)")) + 16);
+    m_conflictTable->setColumnWidth(
+        ConflictWhat, fm.horizontalAdvance(QStringLiteral("prefer_competing_top_choice")) + 16);
+    m_conflictTable->setColumnWidth(
+        ConflictWinner, fm.horizontalAdvance(QStringLiteral("Prefer search (1100)")) + 16);
+    m_conflictTable->setColumnWidth(
+        ConflictLosers, fm.horizontalAdvance(QStringLiteral("Prefer search (1100)")) + 16);
 
     m_policyEdit = new QPlainTextEdit(box);
     m_policyEdit->setObjectName(QStringLiteral("tryPolicyEdit"));
@@ -222,8 +238,8 @@ QWidget *RuleTryPanel::createSelectionTab()
     grid->setContentsMargins(6, 6, 6, 6);
     grid->setHorizontalSpacing(12);
     grid->setVerticalSpacing(6);
-    const QStringList names{tr("Selected:"), tr("Allowed:"), tr("Denied:"), tr("Preferred:"),
-                            tr("Ordered:"), tr("Fallback:"), tr("Shadow rules:")};
+    const QStringList names{tr("Selected:"), tr("Allowed:"),  tr("Denied:"),      tr("Preferred:"),
+                            tr("Ordered:"),  tr("Fallback:"), tr("Shadow rules:")};
     for (int row = 0; row < SelectionRowCount; ++row) {
         auto *name = new QLabel(names.at(row), page);
         name->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -283,7 +299,8 @@ QString RuleTryPanel::selectionText() const
     QStringList lines;
     for (int row = 0; row < SelectionRowCount; ++row) {
         if (!m_selectionValues.at(row)->isHidden())
-            lines << m_selectionNames.at(row)->text() + QLatin1Char(' ') + m_selectionValues.at(row)->text();
+            lines << m_selectionNames.at(row)->text() + QLatin1Char(' ')
+                         + m_selectionValues.at(row)->text();
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -303,7 +320,7 @@ QStringList RuleTryPanel::candidates() const
 
 void RuleTryPanel::clearResults()
 {
-    ++m_generation;   // an answer still on its way is for the old inputs
+    ++m_generation; // an answer still on its way is for the old inputs
     setRunning(false);
     m_matchedIds.clear();
     m_selected.clear();
@@ -317,9 +334,10 @@ void RuleTryPanel::clearResults()
     m_tabs->setTabText(1, tr("Matched rules"));
     m_tabs->setTabText(3, tr("Conflicts"));
     m_statusLabel->setStyleSheet(QString());
-    m_statusLabel->setText(m_tenant.isEmpty()
-                               ? tr("No scope selected.")
-                               : tr("Enter a context and candidate tools, then Run. Nothing is recorded."));
+    m_statusLabel->setText(
+        m_tenant.isEmpty()
+            ? tr("No scope selected.")
+            : tr("Enter a context and candidate tools, then Run. Nothing is recorded."));
 }
 
 void RuleTryPanel::setSelectionRow(int row, const QString &text, bool isError)
@@ -352,7 +370,8 @@ void RuleTryPanel::run()
     if (!m_contextEdit->toPlainText().trimmed().isEmpty()) {
         QString message;
         int position = -1;
-        if (!parseRuleJson(m_contextEdit->toPlainText(), &context, &message, &position) || !context.isObject()) {
+        if (!parseRuleJson(m_contextEdit->toPlainText(), &context, &message, &position)
+            || !context.isObject()) {
             const QString text = message.isEmpty() ? tr("context: must be a JSON object")
                                                    : tr("context: %1").arg(message);
             m_contextStatus->setText(text);
@@ -375,47 +394,48 @@ void RuleTryPanel::run()
     const QStringList names = candidates();
     const bool strict = m_strictCheck->isChecked();
     MemoryService *service = m_service;
-    m_executor->run(this,
-                    [service, body, names, strict]() {
-                        Outcome out;
-                        out.candidates = names;
-                        out.strict = strict;
-                        const auto request = RulesEvaluateRequest::fromJson(body);
-                        if (!request) {
-                            out.error = request.error();
-                            return out;
-                        }
-                        RequestMeta meta;
-                        meta.requestId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-                        auto evaluated = service->evaluateRules(request.value(), meta);
-                        if (!evaluated) {
-                            out.error = evaluated.error();
-                            return out;
-                        }
-                        out.evaluation = std::move(evaluated).value();
-                        if (names.isEmpty())
-                            return out;
-                        // The same pure function tools/select applies, without its decision record.
-                        const RuleEvaluation &e = out.evaluation.evaluation;
-                        auto selection = Rules::applyToolPolicy(names, e.applied.policy, strict);
-                        if (selection)
-                            out.selection = selection.value();
-                        else
-                            out.selectionError = selection.error();
-                        if (e.shadowApplied && !e.shadow.isEmpty()) {
-                            auto shadow = Rules::applyToolPolicy(names, e.shadowApplied->policy, false);
-                            if (shadow)
-                                out.shadowSelection = shadow.value();
-                        }
-                        return out;
-                    },
-                    [this, generation](const Outcome &out) {
-                        if (generation != m_generation)
-                            return;
-                        setRunning(false);
-                        showOutcome(out);
-                        Q_EMIT finished(!out.error && !out.selectionError);
-                    });
+    m_executor->run(
+        this,
+        [service, body, names, strict]() {
+            Outcome out;
+            out.candidates = names;
+            out.strict = strict;
+            const auto request = RulesEvaluateRequest::fromJson(body);
+            if (!request) {
+                out.error = request.error();
+                return out;
+            }
+            RequestMeta meta;
+            meta.requestId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+            auto evaluated = service->evaluateRules(request.value(), meta);
+            if (!evaluated) {
+                out.error = evaluated.error();
+                return out;
+            }
+            out.evaluation = std::move(evaluated).value();
+            if (names.isEmpty())
+                return out;
+            // The same pure function tools/select applies, without its decision record.
+            const RuleEvaluation &e = out.evaluation.evaluation;
+            auto selection = Rules::applyToolPolicy(names, e.applied.policy, strict);
+            if (selection)
+                out.selection = selection.value();
+            else
+                out.selectionError = selection.error();
+            if (e.shadowApplied && !e.shadow.isEmpty()) {
+                auto shadow = Rules::applyToolPolicy(names, e.shadowApplied->policy, false);
+                if (shadow)
+                    out.shadowSelection = shadow.value();
+            }
+            return out;
+        },
+        [this, generation](const Outcome &out) {
+            if (generation != m_generation)
+                return;
+            setRunning(false);
+            showOutcome(out);
+            Q_EMIT finished(!out.error && !out.selectionError);
+        });
 }
 
 void RuleTryPanel::showError(const QString &code, const QString &message)
@@ -435,7 +455,8 @@ void RuleTryPanel::showOutcome(const Outcome &out)
         m_matchTable->setRowCount(0);
         m_conflictTable->setRowCount(0);
         m_policyEdit->clear();
-        showError(out.error->code, tr("Evaluation failed: %1 (%2)").arg(out.error->message, out.error->code));
+        showError(out.error->code,
+                  tr("Evaluation failed: %1 (%2)").arg(out.error->message, out.error->code));
         return;
     }
     const RuleEvaluation &e = out.evaluation.evaluation;
@@ -488,9 +509,10 @@ void RuleTryPanel::fillMatches(const Outcome &out)
         m_matchTable->setItem(row, MatchWeight, numberItem(m.rank.weight));
         m_matchTable->setItem(row, MatchEvidence, numberItem(m.rank.evidenceScore));
         m_matchTable->setItem(row, MatchSpecificity, numberItem(m.rank.specificity));
-        m_matchTable->setItem(row, MatchPaths, cellItem(m.conditionPaths.isEmpty()
-                                                            ? tr("(matches every context)")
-                                                            : m.conditionPaths.join(QStringLiteral(", "))));
+        m_matchTable->setItem(row, MatchPaths,
+                              cellItem(m.conditionPaths.isEmpty()
+                                           ? tr("(matches every context)")
+                                           : m.conditionPaths.join(QStringLiteral(", "))));
     }
     m_tabs->setTabText(1, tr("Matched rules (%1)").arg(rows.size()));
 }
@@ -508,7 +530,8 @@ void RuleTryPanel::fillConflicts(const Outcome &out)
         QString reason;
     };
     QVector<Row> rows;
-    auto scoreText = [](const QJsonValue &score) { return QString::number(score.toDouble(), 'g', 10); };
+    auto scoreText
+        = [](const QJsonValue &score) { return QString::number(score.toDouble(), 'g', 10); };
 
     // Generic merge conflicts: a scalar set by several rules; the highest rank wins.
     for (const QJsonValue &v : applied.conflictExplain) {
@@ -517,7 +540,8 @@ void RuleTryPanel::fillConflicts(const Outcome &out)
         Row row;
         row.what = c.value(QStringLiteral("path")).toString();
         row.winnerId = w.value(QStringLiteral("rule_node_id")).toString();
-        row.winner = tr("%1 (%2)").arg(ruleName(row.winnerId), scoreText(w.value(QStringLiteral("score"))));
+        row.winner = tr("%1 (%2)").arg(ruleName(row.winnerId),
+                                       scoreText(w.value(QStringLiteral("score"))));
         QStringList losers;
         for (const QJsonValue &l : c.value(QStringLiteral("losers")).toArray()) {
             const QJsonObject lo = l.toObject();
@@ -525,7 +549,8 @@ void RuleTryPanel::fillConflicts(const Outcome &out)
             row.loserIds << id;
             losers << tr("%1 (%2)").arg(ruleName(id), scoreText(lo.value(QStringLiteral("score"))));
         }
-        row.losers = losers.isEmpty() ? QStringLiteral("\u2014") : losers.join(QStringLiteral(", "));
+        row.losers
+            = losers.isEmpty() ? QStringLiteral("\u2014") : losers.join(QStringLiteral(", "));
         row.reason = c.value(QStringLiteral("reason")).toString();
         rows << row;
     }
@@ -539,7 +564,8 @@ void RuleTryPanel::fillConflicts(const Outcome &out)
         for (const QJsonValue &d : c.value(QStringLiteral("details")).toArray()) {
             const QJsonObject detail = d.toObject();
             const QString id = detail.value(QStringLiteral("rule_node_id")).toString();
-            const QString text = tr("%1 (%2)").arg(ruleName(id), scoreText(detail.value(QStringLiteral("score"))));
+            const QString text
+                = tr("%1 (%2)").arg(ruleName(id), scoreText(detail.value(QStringLiteral("score"))));
             if (id == row.winnerId) {
                 row.winner = text;
             } else {
@@ -551,7 +577,8 @@ void RuleTryPanel::fillConflicts(const Outcome &out)
             row.winner = tr("none (all apply)");
         else if (row.winner.isEmpty())
             row.winner = ruleName(row.winnerId);
-        row.losers = others.isEmpty() ? QStringLiteral("\u2014") : others.join(QStringLiteral(", "));
+        row.losers
+            = others.isEmpty() ? QStringLiteral("\u2014") : others.join(QStringLiteral(", "));
         row.reason = c.value(QStringLiteral("message")).toString();
         rows << row;
     }
@@ -581,37 +608,46 @@ void RuleTryPanel::fillSelection(const Outcome &out)
     }
     if (out.selectionError) {
         m_errorCode = out.selectionError->code;
-        setSelectionRow(RowSelected, tr("%1: %2").arg(out.selectionError->code, out.selectionError->message), true);
+        setSelectionRow(RowSelected,
+                        tr("%1: %2").arg(out.selectionError->code, out.selectionError->message),
+                        true);
         setSelectionRow(RowAllowed, tr("none of %1").arg(RuleDisplay::toolList(out.candidates)));
         return;
     }
     const Rules::ToolSelection &s = *out.selection;
     m_selected = s.selected;
-    setSelectionRow(RowSelected, s.selected.isEmpty() ? tr("(none)") : s.selected, s.selected.isEmpty());
+    setSelectionRow(RowSelected, s.selected.isEmpty() ? tr("(none)") : s.selected,
+                    s.selected.isEmpty());
     setSelectionRow(RowAllowed, RuleDisplay::toolList(s.allowed));
-    const QJsonObject denyWinners = out.evaluation.evaluation.applied.toolExplain
-                                        .value(QStringLiteral("winners")).toObject()
-                                        .value(QStringLiteral("deny_by_tool")).toObject();
+    const QJsonObject denyWinners
+        = out.evaluation.evaluation.applied.toolExplain.value(QStringLiteral("winners"))
+              .toObject()
+              .value(QStringLiteral("deny_by_tool"))
+              .toObject();
     QStringList denied;
     for (const QJsonValue &v : s.denied) {
         const QJsonObject d = v.toObject();
         const QString name = d.value(QStringLiteral("name")).toString();
-        QString line = tr("%1: %2").arg(name, RuleDisplay::deniedReasonText(d.value(QStringLiteral("reason")).toString()));
+        QString line = tr("%1: %2").arg(
+            name, RuleDisplay::deniedReasonText(d.value(QStringLiteral("reason")).toString()));
         const QString by = denyWinners.value(name).toString();
         if (!by.isEmpty())
             line += QLatin1Char(' ') + tr("(%1)").arg(ruleName(by));
         denied << line;
     }
-    setSelectionRow(RowDenied, denied.isEmpty() ? QStringLiteral("\u2014") : denied.join(QLatin1Char('\n')));
+    setSelectionRow(RowDenied,
+                    denied.isEmpty() ? QStringLiteral("\u2014") : denied.join(QLatin1Char('\n')));
     setSelectionRow(RowPreferred, RuleDisplay::orderedList(s.preferred));
     setSelectionRow(RowOrdered, RuleDisplay::orderedList(s.ordered));
     setSelectionRow(RowFallback, RuleDisplay::fallbackText(s.fallback));
     if (out.shadowSelection) {
-        const QString shadowPick = out.shadowSelection->selected.isEmpty() ? tr("(none)")
-                                                                           : out.shadowSelection->selected;
-        setSelectionRow(RowShadow, shadowPick == s.selected
-                                       ? tr("would also select %1").arg(shadowPick)
-                                       : tr("would select %1 instead (not enforced)").arg(shadowPick));
+        const QString shadowPick = out.shadowSelection->selected.isEmpty()
+                                       ? tr("(none)")
+                                       : out.shadowSelection->selected;
+        setSelectionRow(RowShadow,
+                        shadowPick == s.selected
+                            ? tr("would also select %1").arg(shadowPick)
+                            : tr("would select %1 instead (not enforced)").arg(shadowPick));
     }
 }
 

@@ -35,10 +35,24 @@ class RuleTryPanel : public QWidget
 {
     Q_OBJECT
 public:
-    enum MatchColumn { MatchState, MatchRule, MatchScore, MatchPriority, MatchWeight, MatchEvidence,
-                       MatchSpecificity, MatchPaths, MatchColumnCount };
-    enum ConflictColumn { ConflictWhat, ConflictWinner, ConflictLosers, ConflictReason,
-                          ConflictColumnCount };
+    enum MatchColumn {
+        MatchState,
+        MatchRule,
+        MatchScore,
+        MatchPriority,
+        MatchWeight,
+        MatchEvidence,
+        MatchSpecificity,
+        MatchPaths,
+        MatchColumnCount
+    };
+    enum ConflictColumn {
+        ConflictWhat,
+        ConflictWinner,
+        ConflictLosers,
+        ConflictReason,
+        ConflictColumnCount
+    };
 
     /// The service and the executor must outlive the panel.
     RuleTryPanel(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
@@ -106,7 +120,7 @@ private:
     QStringList m_matchedIds;
     QString m_selected;
     QString m_errorCode;
-    QHash<QString, QString> m_titles;   ///< rule id -> title, from the last run's matches
+    QHash<QString, QString> m_titles; ///< rule id -> title, from the last run's matches
 
     QPlainTextEdit *m_contextEdit = nullptr;
     QLabel *m_contextStatus = nullptr;

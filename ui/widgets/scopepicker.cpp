@@ -63,11 +63,12 @@ void ScopePicker::reload()
 {
     const quint64 generation = ++m_generation;
     MemoryService *service = m_service;
-    m_executor->run(this, [service]() { return service->listScopes(); },
-                    [this, generation](const QVector<ScopeSummary> &scopes) {
-                        if (generation == m_generation)
-                            applyScopes(scopes);
-                    });
+    m_executor->run(
+        this, [service]() { return service->listScopes(); },
+        [this, generation](const QVector<ScopeSummary> &scopes) {
+            if (generation == m_generation)
+                applyScopes(scopes);
+        });
 }
 
 void ScopePicker::selectScope(const QString &tenantId, const QString &scope)
@@ -77,7 +78,7 @@ void ScopePicker::selectScope(const QString &tenantId, const QString &scope)
             && m_combo->itemData(i, ScopeRole).toString() == scope) {
             m_wantedTenant.clear();
             m_wantedScope.clear();
-            m_combo->setCurrentIndex(i);   // emits scopeChanged if it is a change
+            m_combo->setCurrentIndex(i); // emits scopeChanged if it is a change
             return;
         }
     }

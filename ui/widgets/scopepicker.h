@@ -9,7 +9,7 @@ class QLabel;
 namespace MemoryGraph {
 class MemoryService;
 struct ScopeSummary;
-}
+} // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
 
@@ -50,7 +50,7 @@ private:
     MemoryService *m_service;
     UiExecutor *m_executor;
     quint64 m_generation = 0;
-    QString m_wantedTenant;   ///< scope to select when the list next arrives
+    QString m_wantedTenant; ///< scope to select when the list next arrives
     QString m_wantedScope;
     QComboBox *m_combo = nullptr;
     QLabel *m_label = nullptr;
