@@ -364,6 +364,11 @@ void MemoryService::saveIndexes()
     m_indexes->saveAll();
 }
 
+void MemoryService::waitForIndexes()
+{
+    m_indexes->waitForDrains();
+}
+
 QVector<ScopeSummary> MemoryService::listScopes() const
 {
     auto conn = m_db->connection();

@@ -127,6 +127,9 @@ public:
     bool waitForEmbeddings(int timeoutMs);
     /// Writes vector indexes to disk (also done on shutdown).
     void saveIndexes();
+    /// Blocks until every vector index holds what was written (tests, benchmark). No request
+    /// needs this: searches score what the index has not taken in yet exactly.
+    void waitForIndexes();
 
     // Reads for the admin console (the operator sees every tenant).
     QVector<ScopeSummary> listScopes() const;

@@ -1,3 +1,4 @@
+#include "tests/http/httptestserver.h"
 #include "tests/support/tempservice.h"
 #include "ui/mainwindow.h"
 #include "ui/models/commitlistmodel.h"
@@ -85,6 +86,7 @@ class tst_PageSkeleton : public QObject
 
 private slots:
     void pagesPickUpAScopeWrittenWhileOpen();
+    void pagesPickUpAScopeWrittenOverHttp();
     void auditFollowsNewCommits();
     void statusLineShowsErrorsInTheErrorColour();
     void everyScopedPageHasTheSkeleton();
@@ -123,6 +125,30 @@ void tst_PageSkeleton::pagesPickUpAScopeWrittenWhileOpen()
     QCoreApplication::processEvents(); // let the labels that just changed lay out first
     replay.grab().save(
         QDir(Test::testOutputDir()).filePath(QStringLiteral("pageskeleton-replay.png")));
+}
+
+void tst_PageSkeleton::pagesPickUpAScopeWrittenOverHttp()
+{
+    // As an agent would: a POST to the real server while Replay and Audit are open.
+    Test::HttpTestServer server(quietEnv());
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    Ui::UiExecutor executor;
+    ReplayPage replay(server.service(), &executor);
+    AuditPage audit(server.service(), &executor);
+    replay.show();
+    audit.show();
+    QVERIFY(
+        QTest::qWaitFor([&]() { return !replay.scopePicker()->comboBox()->isEnabled(); }, kWaitMs));
+
+    const QJsonObject node{{QStringLiteral("client_id"), QStringLiteral("over-http")},
+                           {QStringLiteral("type"), QStringLiteral("event")},
+                           {QStringLiteral("text_summary"), QStringLiteral("sent over HTTP")}};
+    const auto written = server.post(QStringLiteral("/v1/memory/write"), Test::writeBody({node}));
+    QVERIFY2(written.status == 200, written.describe().constData());
+
+    QVERIFY(waitForScope(QStringLiteral("Replay"), [&]() { return replay.currentScope(); }));
+    QVERIFY(waitForScope(QStringLiteral("Audit"), [&]() { return audit.currentScope(); }));
+    QVERIFY(QTest::qWaitFor([&]() { return audit.commitModel()->rowCount() == 1; }, kWaitMs));
 }
 
 void tst_PageSkeleton::auditFollowsNewCommits()
