@@ -1,7 +1,7 @@
 // memorygraph_bench: see README.md in this folder for what is measured and how to run it.
 
-#include "service/memoryservice.h"
 #include "service/index/vectorindex.h"
+#include "service/memoryservice.h"
 #include "tests/benchmark/benchoptions.h"
 #include "tests/benchmark/clustereddata.h"
 #include "tests/benchmark/httpclient.h"
