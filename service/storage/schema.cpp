@@ -2,6 +2,7 @@
 
 namespace MemoryGraph {
 
+// Long on purpose: the schema's history as one table of data, read top to bottom.
 const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> steps = {
