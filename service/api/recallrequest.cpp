@@ -25,10 +25,10 @@ bool RecallRequest::hasExplicitKnobs() const
 }
 
 Result<RecallRequest> RecallRequest::fromJson(const QJsonObject &body, bool textQuery,
-                                              int maxTextLength)
+                                              int maxTextLength, const DecodedVectors *vectors)
 {
     RecallRequest q;
-    JsonReader r(body);
+    JsonReader r(body, QString(), vectors);
     r.string("tenant_id", &q.tenantId, 64);
     r.string("scope", &q.scope, 256);
     r.string("consumer_agent_id", &q.consumerAgentId, 256);

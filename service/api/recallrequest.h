@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/core/config.h"
+#include "service/core/jsonbody.h"
 #include "service/core/result.h"
 
 #include <QJsonValue>
@@ -59,9 +60,11 @@ struct RecallRequest
     /// Any of the seven knobs present: the request pinned them, so no adaptive downgrade.
     bool hasExplicitKnobs() const;
 
-    /// textQuery: query_text instead of query_embedding.
+    /// textQuery: query_text instead of query_embedding. `vectors`: the embeddings
+    /// parseJsonBody() decoded from the same body.
     static Result<RecallRequest> fromJson(const QJsonObject &body, bool textQuery,
-                                          int maxTextLength);
+                                          int maxTextLength,
+                                          const DecodedVectors *vectors = nullptr);
 };
 
 /// Which profile and knobs a recall runs with, and why.

@@ -17,7 +17,7 @@ bool readNode(const QJsonValue &value, const QString &path, int maxText, WriteNo
     if (!value.isObject())
         return top.fail(path, QStringLiteral("must be an object"));
     const QJsonObject o = value.toObject();
-    JsonReader r(o, top.path(path));
+    JsonReader r(o, top.path(path), top.vectors());
     n->raw = o;
     r.string("id", &n->id, 64);
     r.string("client_id", &n->clientId, 512);
@@ -45,6 +45,10 @@ bool readNode(const QJsonValue &value, const QString &path, int maxText, WriteNo
     if (!r.ok())
         return top.absorb(r);
     n->id = n->id.toLower();
+    // Hashed bodies (request keys, content ids) name an embedding by its digest, however it
+    // was parsed.
+    if (!n->embedding.isEmpty() && !o.value(QStringLiteral("embedding")).isString())
+        n->raw.insert(QStringLiteral("embedding"), embeddingDigest(n->embedding));
     n->title = normalizeText(n->title, maxText);
     n->textSummary = normalizeText(n->textSummary, maxText);
     return true;
@@ -97,13 +101,14 @@ bool readEdge(const QJsonValue &value, const QString &path, WriteEdgeInput *e, J
 
 } // namespace
 
-Result<WriteRequest> WriteRequest::fromJson(const QJsonObject &body, int maxTextLength)
+Result<WriteRequest> WriteRequest::fromJson(const QJsonObject &body, int maxTextLength,
+                                            const DecodedVectors *vectors)
 {
     WriteRequest w;
     w.raw = body;
     w.raw.remove(QStringLiteral("tenant_id"));
     w.raw.remove(QStringLiteral("scope"));
-    JsonReader r(body);
+    JsonReader r(body, QString(), vectors);
     r.string("tenant_id", &w.tenantId, 64);
     r.string("scope", &w.scope, 256);
     r.string("actor", &w.actor, 256);

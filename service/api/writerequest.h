@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/core/jsonbody.h"
 #include "service/core/result.h"
 
 #include <QJsonObject>
@@ -70,7 +71,9 @@ struct WriteRequest
     QVector<WriteEdgeInput> edges;
 
     /// Validates field types, enums and bounds; the error names the first bad field.
-    static Result<WriteRequest> fromJson(const QJsonObject &body, int maxTextLength = 8000);
+    /// `vectors`: the embeddings parseJsonBody() decoded from the same body.
+    static Result<WriteRequest> fromJson(const QJsonObject &body, int maxTextLength = 8000,
+                                         const DecodedVectors *vectors = nullptr);
 };
 
 struct WarningInfo

@@ -5,8 +5,9 @@
 
 namespace MemoryGraph {
 
-JsonReader::JsonReader(const QJsonObject &object, const QString &pathPrefix)
-    : m_object(object), m_prefix(pathPrefix)
+JsonReader::JsonReader(const QJsonObject &object, const QString &pathPrefix,
+                       const DecodedVectors *vectors)
+    : m_object(object), m_prefix(pathPrefix), m_vectors(vectors)
 {
 }
 
@@ -187,6 +188,8 @@ bool JsonReader::floatVector(const char *key, QVector<float> *out, int dimension
     const QJsonValue v = value(key);
     if (v.isUndefined() || v.isNull())
         return required ? fail(QLatin1String(key), QStringLiteral("is required")) : true;
+    if (m_vectors && v.isString())
+        return decodedVector(key, out, dimension);
     if (!v.isArray())
         return fail(QLatin1String(key), QStringLiteral("must be an array of numbers"));
     const QJsonArray items = v.toArray();
@@ -210,6 +213,19 @@ bool JsonReader::floatVector(const char *key, QVector<float> *out, int dimension
         vector[i] = float(d);
     }
     *out = vector;
+    return true;
+}
+
+bool JsonReader::decodedVector(const char *key, QVector<float> *out, int dimension)
+{
+    const auto found = m_vectors->constFind(path(QLatin1String(key)));
+    if (found == m_vectors->cend()) // a string sent as an embedding
+        return fail(QLatin1String(key), QStringLiteral("must be an array of numbers"));
+    if (found->size() != dimension)
+        return fail(QLatin1String(key), QStringLiteral("must have exactly %1 numbers, got %2")
+                                            .arg(dimension)
+                                            .arg(found->size()));
+    *out = *found;
     return true;
 }
 

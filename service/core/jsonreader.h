@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/core/jsonbody.h"
 #include "service/core/result.h"
 
 #include <QJsonArray>
@@ -17,7 +18,10 @@ namespace MemoryGraph {
 class JsonReader
 {
 public:
-    explicit JsonReader(const QJsonObject &object, const QString &pathPrefix = QString());
+    /// `vectors` are the embeddings decoded while the body was parsed (parseJsonBody()); the
+    /// readers of nested objects pass theirs on (vectors()).
+    explicit JsonReader(const QJsonObject &object, const QString &pathPrefix = QString(),
+                        const DecodedVectors *vectors = nullptr);
 
     bool string(const char *key, QString *out, int maxLength = 4096);
     bool requiredString(const char *key, QString *out, int maxLength = 4096);
@@ -32,7 +36,7 @@ public:
 
     /// An array of exactly `dimension` numbers, each representable as a float32 (|x| <= FLT_MAX):
     /// a double such as 1e39 would silently become infinity. The failing element is named
-    /// ("embedding[5]").
+    /// ("embedding[5]"). An array decoded while parsing is taken as it is.
     bool floatVector(const char *key, QVector<float> *out, int dimension, bool required = false);
 
     /// Records a custom error for key (or for the prefix itself when key is empty).
@@ -44,12 +48,15 @@ public:
     bool ok() const { return !m_error.has_value(); }
     const Error &error() const { return *m_error; }
     QString path(const QString &key) const;
+    const DecodedVectors *vectors() const { return m_vectors; }
 
 private:
     QJsonValue value(const char *key) const;
+    bool decodedVector(const char *key, QVector<float> *out, int dimension);
 
     QJsonObject m_object;
     QString m_prefix;
+    const DecodedVectors *m_vectors = nullptr;
     std::optional<Error> m_error;
 };
 

@@ -114,27 +114,6 @@ QHttpServerResponse responseFor(const HttpReply &reply)
                                QHttpServerResponse::StatusCode(reply.status));
 }
 
-std::optional<Error> parseBody(const QByteArray &body, QJsonObject *out)
-{
-    if (body.trimmed().isEmpty())
-        return Error::invalidField(QString(), QStringLiteral("request body must be a JSON object"));
-    QJsonParseError err{};
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
-    if (err.error != QJsonParseError::NoError)
-        return Error::make(
-            400, QStringLiteral("invalid_request"),
-            QStringLiteral("malformed JSON at offset %1: %2")
-                .arg(err.offset)
-                .arg(err.errorString()),
-            {{QStringLiteral("issues"),
-              QJsonArray{QJsonObject{{QStringLiteral("path"), QString()},
-                                     {QStringLiteral("message"), err.errorString()}}}}});
-    if (!doc.isObject())
-        return Error::invalidField(QString(), QStringLiteral("request body must be a JSON object"));
-    *out = doc.object();
-    return std::nullopt;
-}
-
 } // namespace
 
 HttpApi::HttpApi(MemoryService *service, QObject *context, ServedCallback onServed)
@@ -230,8 +209,11 @@ Result<HttpReply> HttpApi::run(const Route &route, HttpCall &call) const
         call.meta.principal = principal.value();
     }
     if (route.jsonBody) {
-        if (auto e = parseBody(call.body, &call.json))
-            return *e;
+        auto parsed = parseJsonBody(call.body);
+        if (!parsed)
+            return parsed.error();
+        call.json = std::move(parsed.value().object);
+        call.vectors = std::move(parsed.value().vectors);
     }
     if (route.routeClass == RouteClass::None)
         return route.handler(call);

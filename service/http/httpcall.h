@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/core/identity.h"
+#include "service/core/jsonbody.h"
 #include "service/core/result.h"
 
 #include <QByteArray>
@@ -21,7 +22,8 @@ struct HttpCall
     QHash<QByteArray, QByteArray> headers; ///< lower-case names
     QByteArray body;
     QHostAddress peer;
-    QJsonObject json; ///< parsed body (routes with a JSON body)
+    QJsonObject json;       ///< parsed body (routes with a JSON body)
+    DecodedVectors vectors; ///< its embeddings, decoded while parsing (see JsonBody)
     RequestMeta meta;
 
     QByteArray header(const char *lowerName) const { return headers.value(QByteArray(lowerName)); }

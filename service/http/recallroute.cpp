@@ -8,8 +8,8 @@ namespace MemoryGraph::Routes {
 RouteHandler recall(MemoryService *service, bool textQuery)
 {
     return [service, textQuery](const HttpCall &call) -> Result<HttpReply> {
-        auto request
-            = RecallRequest::fromJson(call.json, textQuery, service->config().maxTextLength);
+        auto request = RecallRequest::fromJson(call.json, textQuery,
+                                               service->config().maxTextLength, &call.vectors);
         if (!request)
             return request.error();
         auto outcome = textQuery ? service->recallText(request.value(), call.meta)

@@ -8,7 +8,8 @@ namespace MemoryGraph::Routes {
 RouteHandler write(MemoryService *service)
 {
     return [service](const HttpCall &call) -> Result<HttpReply> {
-        auto request = WriteRequest::fromJson(call.json, service->config().maxTextLength);
+        auto request
+            = WriteRequest::fromJson(call.json, service->config().maxTextLength, &call.vectors);
         if (!request)
             return request.error();
         auto result = service->write(request.value(), call.meta);

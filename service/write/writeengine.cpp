@@ -622,7 +622,7 @@ Result<void> diffAgainstStore(QSqlDatabase &db, const WriteContext &w, NodePlan 
 
 // --- commit -----------------------------------------------------------------------------------
 
-/// The body as sent, with each node's embedding standing as the SHA-256 of its float32 bytes:
+/// The body as sent, with each node's embedding standing as its digest (WriteNodeInput::raw):
 /// writing 1536 numbers a node out as text again cost a third of a write's CPU, and the
 /// float32 bytes are what is stored.
 QJsonObject bodyWithEmbeddingDigests(const WriteRequest &req)
@@ -631,13 +631,8 @@ QJsonObject bodyWithEmbeddingDigests(const WriteRequest &req)
                      [](const WriteNodeInput &in) { return !in.embedding.isEmpty(); }))
         return req.raw;
     QJsonArray nodes;
-    for (const WriteNodeInput &in : req.nodes) {
-        QJsonObject node = in.raw;
-        if (!in.embedding.isEmpty())
-            node.insert(QStringLiteral("embedding"),
-                        QStringLiteral("float32-sha256:") + sha256Hex(floatsToBytes(in.embedding)));
-        nodes.append(node);
-    }
+    for (const WriteNodeInput &in : req.nodes)
+        nodes.append(in.raw);
     QJsonObject body = req.raw;
     body.insert(QStringLiteral("nodes"), nodes);
     return body;
