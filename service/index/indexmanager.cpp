@@ -4,6 +4,7 @@
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
 #include "service/core/vocabulary.h"
+#include "service/index/vectorcode.h"
 #include "service/index/vectorscorer.h"
 #include "service/storage/database.h"
 #include "service/storage/indexstore.h"
@@ -30,17 +31,19 @@ constexpr int kEfSearch = 128; // recall@10 >= 0.95 on clustered 1536-d data
 // Changes a drain takes per trip under the scope lock; it inserts them one by one so a search
 // waits for at most one hnswlib insert, never for a whole batch.
 constexpr int kDrainBatch = 64;
-// No back-pressure: a bulk load may run any distance ahead of its drain. Searches meanwhile
-// score the backlog exactly (a memory-bound scan: about 25 ms per 80,000 pending vectors
-// with AVX2 on the 2-core test machine), so writers never wait for hnswlib.
+// No back-pressure: a bulk load may run any distance ahead of its drain, so writers never
+// wait for hnswlib. The backlog is held as VectorCode bytes (a quarter of the float32 size:
+// the memory a bulk load holds on top of the index, and the bytes a search scans); its
+// floats stay in SQLite, read back by the drain and for the exact score of a search's best
+// candidates.
 constexpr int kCatchUpBatch = 500; // labels per vector read (SQLite's parameter limit)
 
 /// A vector change committed to SQLite that the hnswlib index does not hold yet.
 struct PendingChange
 {
     qint64 version = 0;
-    QByteArray unit; // unit-length copy of the vector; empty = removal
-    bool isRemoval() const { return unit.isEmpty(); }
+    QByteArray code; // VectorCode of the unit-length vector; empty = removal
+    bool isRemoval() const { return code.isEmpty(); }
 };
 
 const float *floats(const QByteArray &bytes)
@@ -68,6 +71,12 @@ QByteArray unitVector(const float *vector)
     return unit;
 }
 
+/// The VectorCode a pending change holds; empty stays empty (a removal).
+QByteArray codeOf(const QByteArray &unit)
+{
+    return unit.isEmpty() ? QByteArray() : VectorCode::encode(floats(unit), kDim);
+}
+
 /// Whether a change supersedes another of the same label. A removal wins a tie: forgetting a
 /// node deletes its row without bumping the version the upsert carried.
 bool supersedes(qint64 version, bool removal, qint64 otherVersion, bool otherRemoval)
@@ -79,6 +88,26 @@ bool supersedes(qint64 version, bool removal, qint64 otherVersion, bool otherRem
 bool betterMatch(const VectorMatch &a, const VectorMatch &b)
 {
     return a.similarity > b.similarity || (a.similarity == b.similarity && a.label < b.label);
+}
+
+/// The unit-length vectors SQLite holds now for these labels, one visit per label that has
+/// a ready, indexable vector (a forgotten node or a cleared embedding has none).
+Result<void> readUnits(QSqlDatabase &db, const QVector<qint64> &labels,
+                       const std::function<void(qint64 label, const QByteArray &unit)> &visit)
+{
+    for (qsizetype from = 0; from < labels.size(); from += kCatchUpBatch) {
+        auto read = IndexStore::forEachEmbedding(
+            db, labels.mid(from, kCatchUpBatch), [&](const IndexStore::StoredEmbedding &row) {
+                if (row.status != QLatin1String("ready") || row.vector.size() != kVectorBytes)
+                    return;
+                const QByteArray unit = unitVector(floats(row.vector));
+                if (!unit.isEmpty())
+                    visit(row.label, unit);
+            });
+        if (!read)
+            return read.error();
+    }
+    return {};
 }
 
 /// How a batch takes the index's exclusive lock: per vector while searches run, or once for
@@ -100,21 +129,30 @@ void upsertWithFallback(VectorIndex &index, const QVector<quint64> &labels,
     }
 }
 
-/// Writes a batch of changes (one per label) into the index. The index has its own lock.
-void writeChanges(VectorIndex &index, const QVector<qint64> &labels,
-                  const QVector<PendingChange> &changes, Locking locking)
+/// Writes a batch of changes (one per label) into the index, the vectors as SQLite holds them
+/// now (a newer version than the change is fine: it stays pending and is written again). The
+/// index has its own lock.
+Result<void> writeChanges(QSqlDatabase &db, VectorIndex &index, const QVector<qint64> &labels,
+                          const QVector<PendingChange> &changes, Locking locking)
 {
+    QVector<qint64> upserts;
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        if (!changes.at(i).isRemoval())
+            upserts.append(labels.at(i));
+        else if (auto r = index.remove(quint64(labels.at(i))); !r)
+            qCWarning(lcIndex) << "cannot unindex label" << labels.at(i) << r.error().message;
+    }
     QVector<quint64> upsertLabels;
     QByteArray upsertVectors;
-    for (qsizetype i = 0; i < labels.size(); ++i) {
-        if (!changes.at(i).isRemoval()) {
-            upsertLabels.append(quint64(labels.at(i)));
-            upsertVectors.append(changes.at(i).unit);
-        } else if (auto r = index.remove(quint64(labels.at(i))); !r) {
-            qCWarning(lcIndex) << "cannot unindex label" << labels.at(i) << r.error().message;
-        }
-    }
+    upsertVectors.reserve(upserts.size() * kVectorBytes);
+    auto read = readUnits(db, upserts, [&](qint64 label, const QByteArray &unit) {
+        upsertLabels.append(quint64(label));
+        upsertVectors.append(unit);
+    });
+    if (!read)
+        return read.error();
     upsertWithFallback(index, upsertLabels, upsertVectors, locking);
+    return {};
 }
 
 /// What a search reads of a scope, taken under the scope lock and used without it.
@@ -148,36 +186,56 @@ QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &q
                : snap.index->search(query.constData(), fetch, filter);
 }
 
-/// Every pending upsert the filter accepts, scored exactly the way the index scores (dot of
-/// unit vectors) with the fastest dot product this CPU has.
-void scorePending(const QHash<qint64, PendingChange> &pending, const QVector<float> &query,
-                  const std::function<bool(qint64)> &accept, QVector<VectorMatch> *matches)
+/// Pending candidates scored again exactly: the approximate scan's best, with a margin far
+/// wider than its error can reorder.
+qsizetype exactCandidates(int k)
+{
+    return qMax(2 * qsizetype(k), qsizetype(k) + 64);
+}
+
+/// Every pending upsert the filter accepts, scored the way the index scores (dot of unit
+/// vectors): all of them through their codes, then the best exactly from SQLite's floats.
+Result<void> scorePending(QSqlDatabase &db, const QHash<qint64, PendingChange> &pending,
+                          const QVector<float> &query, int k,
+                          const std::function<bool(qint64)> &accept, QVector<VectorMatch> *matches)
 {
     const QByteArray unitQuery = pending.isEmpty() ? QByteArray() : unitVector(query.constData());
     if (unitQuery.isEmpty())
-        return;
-    const VectorScorer::DotFunction dot = VectorScorer::dotFunction();
+        return {};
+    const QByteArray queryCode = VectorCode::encode(floats(unitQuery), kDim);
+    QVector<VectorMatch> rough;
+    rough.reserve(pending.size());
     for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
-        if (it->isRemoval() || (accept && !accept(it.key())))
-            continue;
-        const float score = dot(floats(unitQuery), floats(it->unit), kDim);
-        matches->append({it.key(), std::clamp(score, -1.0f, 1.0f)});
+        if (!it->isRemoval() && (!accept || accept(it.key())))
+            rough.append({it.key(), VectorCode::approximateDot(queryCode, it->code)});
     }
+    const qsizetype keep = qMin(exactCandidates(k), rough.size());
+    std::nth_element(rough.begin(), rough.begin() + keep, rough.end(), betterMatch);
+    QVector<qint64> labels;
+    labels.reserve(keep);
+    for (qsizetype i = 0; i < keep; ++i)
+        labels.append(rough.at(i).label);
+    const VectorScorer::DotFunction dot = VectorScorer::dotFunction();
+    return readUnits(db, labels, [&](qint64 label, const QByteArray &unit) {
+        const float score = dot(floats(unitQuery), floats(unit), kDim);
+        matches->append({label, std::clamp(score, -1.0f, 1.0f)});
+    });
 }
 
 /// The index's hits and the pending upserts, scored alike, best k first.
-QVector<VectorMatch> mergeWithPending(const QVector<VectorHit> &hits,
-                                      const QHash<qint64, PendingChange> &pending,
-                                      const QVector<float> &query, int k,
-                                      const std::function<bool(qint64)> &accept)
+Result<QVector<VectorMatch>> mergeWithPending(QSqlDatabase &db, const QVector<VectorHit> &hits,
+                                              const QHash<qint64, PendingChange> &pending,
+                                              const QVector<float> &query, int k,
+                                              const std::function<bool(qint64)> &accept)
 {
     QVector<VectorMatch> matches;
-    matches.reserve(hits.size() + pending.size());
+    matches.reserve(hits.size() + qMin(qsizetype(pending.size()), exactCandidates(k)));
     for (const VectorHit &h : hits) {
         if (!pending.contains(qint64(h.label)))
             matches.append({qint64(h.label), h.similarity});
     }
-    scorePending(pending, query, accept, &matches);
+    if (auto scored = scorePending(db, pending, query, k, accept, &matches); !scored)
+        return scored.error();
     // Only the best k are ordered: the pending set may hold a whole bulk load.
     const qsizetype keep = qMin(qsizetype(k), matches.size());
     std::partial_sort(matches.begin(), matches.begin() + keep, matches.end(), betterMatch);
@@ -190,7 +248,7 @@ struct StoredChange
 {
     qint64 label = 0;
     qint64 version = 0;
-    QByteArray unit; // empty: not (or no longer) a ready vector
+    QByteArray code; // VectorCode; empty: not (or no longer) a ready vector
 };
 
 /// What a catch-up read from SQLite without the scope lock.
@@ -238,8 +296,9 @@ Result<StoredChanges> readStoredChanges(QSqlDatabase &db, const QString &tenantI
             db, stale.mid(from, kCatchUpBatch), [&](const IndexStore::StoredEmbedding &row) {
                 const bool usable
                     = row.status == QLatin1String("ready") && row.vector.size() == kVectorBytes;
-                out.changes.append({row.label, row.version,
-                                    usable ? unitVector(floats(row.vector)) : QByteArray()});
+                out.changes.append(
+                    {row.label, row.version,
+                     usable ? codeOf(unitVector(floats(row.vector))) : QByteArray()});
             });
         if (!read)
             return read.error();
@@ -297,9 +356,9 @@ struct IndexManager::ScopeIndex
 
     /// Records a change unless one already seen for the label supersedes it (writers call
     /// apply() after their commit, so two writers' calls can arrive out of order).
-    bool record(qint64 label, qint64 version, const QByteArray &unit)
+    bool record(qint64 label, qint64 version, const QByteArray &code)
     {
-        const bool removal = unit.isEmpty();
+        const bool removal = code.isEmpty();
         if (const auto p = pending.constFind(label); p != pending.cend()) {
             if (!supersedes(version, removal, p->version, p->isRemoval()))
                 return false;
@@ -309,7 +368,7 @@ struct IndexManager::ScopeIndex
         } else if (!removal && version <= appliedVersion) {
             return false; // a catch-up already read this row at this version or a newer one
         }
-        pending.insert(label, PendingChange{version, unit});
+        pending.insert(label, PendingChange{version, code});
         newestRecorded = qMax(newestRecorded, version);
         return true;
     }
@@ -319,7 +378,7 @@ struct IndexManager::ScopeIndex
     void absorb(const StoredChanges &read)
     {
         for (const StoredChange &change : read.changes)
-            record(change.label, change.version, change.unit);
+            record(change.label, change.version, change.code);
         appliedVersion = qMax(appliedVersion, read.newestVersion);
         newestRecorded = qMax(newestRecorded, appliedVersion);
         for (auto it = heldVersion.begin(); it != heldVersion.end();)
@@ -460,18 +519,20 @@ Result<void> IndexManager::catchUp(const std::shared_ptr<ScopeIndex> &entry)
 void IndexManager::apply(const QString &tenantId, const QString &scope, qint64 label,
                          qint64 version, const QByteArray &vector)
 {
-    // Normalised here, outside every lock; the hnswlib insert itself is left to the drain.
-    QByteArray unit;
+    // Normalised and encoded here, outside every lock; the hnswlib insert itself is left to
+    // the drain.
+    QByteArray code;
     if (vector.size() == kVectorBytes) {
-        unit = unitVector(floats(vector));
+        const QByteArray unit = unitVector(floats(vector));
         if (unit.isEmpty()) {
             qCWarning(lcIndex) << "cannot index label" << label << ": zero or non-finite vector";
             return;
         }
+        code = codeOf(unit);
     }
     auto entry = scopeIndex(tenantId, scope);
     QMutexLocker lock(&entry->mutex);
-    if (!entry->record(label, version, unit))
+    if (!entry->record(label, version, code))
         return;
     // A scope's first write brings its index to life, so its first search finds it ready.
     startLoadLocked(entry);
@@ -489,6 +550,7 @@ void IndexManager::startDrainLocked(const std::shared_ptr<ScopeIndex> &entry)
 void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
 {
     VectorIndex &index = *entry->index;
+    auto conn = m_db.connection();
     for (;;) {
         QVector<qint64> labels;
         QVector<PendingChange> changes;
@@ -507,8 +569,18 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
             entry->inFlight = int(labels.size());
         }
         // No scope lock here: apply() and searches go on while hnswlib inserts.
-        writeChanges(index, labels, changes, Locking::PerVector);
+        const Result<void> inserted
+            = conn ? writeChanges(conn.value(), index, labels, changes, Locking::PerVector)
+                   : Result<void>(conn.error());
         QMutexLocker lock(&entry->mutex);
+        if (!inserted) {
+            // The batch stays pending (still searched); the next change starts a drain again.
+            qCWarning(lcIndex) << "cannot read vectors to index:" << inserted.error().message;
+            entry->inFlight = 0;
+            entry->draining = false;
+            entry->drainIdle.wakeAll();
+            return;
+        }
         for (qsizetype i = 0; i < labels.size(); ++i) {
             const PendingChange &written = changes.at(i);
             const auto now = entry->pending.find(labels.at(i));
@@ -532,15 +604,24 @@ void IndexManager::flushPendingLocked(ScopeIndex &entry)
 {
     if (entry.pending.isEmpty())
         return;
-    QVector<qint64> labels;
+    const QVector<qint64> labels = entry.pending.keys();
     QVector<PendingChange> changes;
-    for (auto it = entry.pending.cbegin(); it != entry.pending.cend(); ++it) {
-        labels.append(it.key());
-        changes.append(it.value());
-        if (it->version > entry.appliedVersion)
-            entry.heldVersion.insert(it.key(), it->version);
+    changes.reserve(labels.size());
+    for (qint64 label : labels)
+        changes.append(entry.pending.value(label));
+    auto conn = m_db.connection();
+    const Result<void> written
+        = conn ? writeChanges(conn.value(), *entry.index, labels, changes, Locking::WholeBatch)
+               : Result<void>(conn.error());
+    if (!written) {
+        // Still pending, so a saved file claims none of it: the next start catches it up.
+        qCWarning(lcIndex) << "cannot read vectors to index:" << written.error().message;
+        return;
     }
-    writeChanges(*entry.index, labels, changes, Locking::WholeBatch);
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        if (changes.at(i).version > entry.appliedVersion)
+            entry.heldVersion.insert(labels.at(i), changes.at(i).version);
+    }
     entry.pending.clear();
     entry.unsaved += int(labels.size());
 }
@@ -593,7 +674,8 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
         snap.pending = entry->pending;
         snap.inFlight = entry->inFlight;
     }
-    return mergeWithPending(indexHits(snap, query, k, accept), snap.pending, query, k, accept);
+    return mergeWithPending(conn.value(), indexHits(snap, query, k, accept), snap.pending, query, k,
+                            accept);
 }
 
 Result<void> IndexManager::waitUntilLoadedLocked(const std::shared_ptr<ScopeIndex> &entry)

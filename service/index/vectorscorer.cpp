@@ -34,6 +34,14 @@ float portableDot(const float *a, const float *b, qsizetype n)
     return sum;
 }
 
+qint32 portableDotInt8(const qint8 *a, const qint8 *b, qsizetype n)
+{
+    qint32 sum = 0;
+    for (qsizetype i = 0; i < n; ++i)
+        sum += qint32(a[i]) * qint32(b[i]);
+    return sum;
+}
+
 void portableDotMany(const float *query, const float *rows, qsizetype rowCount, qsizetype dim,
                      float *scores)
 {
@@ -118,6 +126,33 @@ MEMORYGRAPH_TARGET_AVX2 void avx2DotMany(const float *query, const float *rows, 
         scores[r] = avx2Dot(query, rows + r * dim, dim);
 }
 
+/// 32 bytes a step: widened to 16-bit, multiplied and summed in pairs into 32-bit lanes (a
+/// pair sums to at most 2 * 127 * 127, far from overflowing over 1536 dimensions).
+MEMORYGRAPH_TARGET_AVX2 qint32 avx2DotInt8(const qint8 *a, const qint8 *b, qsizetype n)
+{
+    __m256i acc0 = _mm256_setzero_si256();
+    __m256i acc1 = _mm256_setzero_si256();
+    qsizetype i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(a + i));
+        const __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(b + i));
+        const __m256i aLow = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(va));
+        const __m256i bLow = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(vb));
+        const __m256i aHigh = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(va, 1));
+        const __m256i bHigh = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(vb, 1));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(aLow, bLow));
+        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(aHigh, bHigh));
+    }
+    const __m256i acc = _mm256_add_epi32(acc0, acc1);
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
+    qint32 total = _mm_cvtsi128_si32(sum);
+    for (; i < n; ++i)
+        total += qint32(a[i]) * qint32(b[i]);
+    return total;
+}
+
 bool cpuHasAvx2Fma()
 {
     __builtin_cpu_init();
@@ -178,6 +213,21 @@ DotFunction dotFunction()
         return &avx2Dot;
 #endif
     return &portableDot;
+}
+
+qint32 dotInt8(Kernel kernel, const qint8 *a, const qint8 *b, qsizetype n)
+{
+#if MEMORYGRAPH_SCORER_X86
+    if (kernel == Kernel::Avx2Fma && supported(kernel))
+        return avx2DotInt8(a, b, n);
+#endif
+    Q_UNUSED(kernel);
+    return portableDotInt8(a, b, n);
+}
+
+qint32 dotInt8(const qint8 *a, const qint8 *b, qsizetype n)
+{
+    return dotInt8(activeKernel(), a, b, n);
 }
 
 void dotMany(Kernel kernel, const float *query, const float *rows, qsizetype rowCount,

@@ -30,4 +30,8 @@ void dotMany(const float *query, const float *rows, qsizetype rowCount, qsizetyp
 void dotMany(Kernel kernel, const float *query, const float *rows, qsizetype rowCount,
              qsizetype dim, float *scores);
 
+/// Dot product of two runs of n signed bytes (the quantised vectors of VectorCode).
+qint32 dotInt8(const qint8 *a, const qint8 *b, qsizetype n);
+qint32 dotInt8(Kernel kernel, const qint8 *a, const qint8 *b, qsizetype n);
+
 } // namespace MemoryGraph::VectorScorer

@@ -4,10 +4,14 @@
 
 #include <QDir>
 #include <QFile>
+#include <QMutex>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QVariant>
+#include <QtSql/QSqlError>
+#include <QtSql/QSqlQuery>
 
 #include <algorithm>
 #include <atomic>
@@ -45,7 +49,9 @@ QVector<float> scaled(QVector<float> v, float factor)
     return v;
 }
 
-/// An empty store (no node rows), so everything the index knows comes through apply().
+/// A store holding only what the tests commit: one node row per label with its vector, as the
+/// write path leaves it. The index manager mirrors what apply() reports and reads the floats
+/// back from these rows (the drain, the exact scores).
 class Fixture
 {
 public:
@@ -67,9 +73,83 @@ public:
         return loaded ? std::move(manager) : nullptr;
     }
 
+    /// What a writer does: commits the change (an empty vector forgets the node), then reports
+    /// it. A change older than the label's newest leaves the row alone, as when two writers
+    /// report out of order.
+    void commitAndApply(IndexManager &manager, qint64 label, qint64 version,
+                        const QByteArray &vector)
+    {
+        commit({{label, version, vector}});
+        manager.apply(kTenant, kScope, label, version, vector);
+    }
+
+    /// As the write path does it: the version is taken inside the transaction, so versions
+    /// commit in order whatever the number of writers.
+    void writeAndApply(IndexManager &manager, qint64 label, const QByteArray &vector)
+    {
+        qint64 version = 0;
+        {
+            QMutexLocker lock(&m_writeOrder);
+            version = ++m_lastVersion;
+            commit({{label, version, vector}});
+        }
+        manager.apply(kTenant, kScope, label, version, vector);
+    }
+
+    struct Change
+    {
+        qint64 label;
+        qint64 version;
+        QByteArray vector;
+    };
+
+    /// Commits changes in one transaction, as one write of many nodes does.
+    bool commit(const QVector<Change> &changes)
+    {
+        QMutexLocker lock(&m_newestLock);
+        auto written = m_db->write([&](QSqlDatabase &db) -> Result<void> {
+            for (const Change &c : changes) {
+                if (!supersedes(c))
+                    continue;
+                QSqlQuery q(db);
+                if (c.vector.isEmpty()) {
+                    q.prepare(QStringLiteral("DELETE FROM nodes WHERE vector_label = ?"));
+                    q.addBindValue(c.label);
+                } else {
+                    q.prepare(QStringLiteral(
+                        "INSERT OR REPLACE INTO nodes (id, tenant_id, scope, type, embedding,"
+                        " embedding_status, embedding_version, vector_label, created_at,"
+                        " updated_at, commit_id) VALUES (?, ?, ?, 'event', ?, 'ready', ?, ?, 0, 0,"
+                        " 'c')"));
+                    for (const QVariant &v :
+                         {QVariant(QStringLiteral("node-%1").arg(c.label)), QVariant(kTenant),
+                          QVariant(kScope), QVariant(c.vector), QVariant(c.version),
+                          QVariant(c.label)})
+                        q.addBindValue(v);
+                }
+                if (!q.exec())
+                    return Error::internal(q.lastError().text());
+                m_newest.insert(c.label, {c.version, c.vector.isEmpty()});
+            }
+            return {};
+        });
+        return written.ok();
+    }
+
 private:
+    bool supersedes(const Change &c) const
+    {
+        const auto newest = m_newest.constFind(c.label);
+        return newest == m_newest.cend() || c.version > newest->first
+               || (c.version == newest->first && c.vector.isEmpty());
+    }
+
     QTemporaryDir m_dir;
     std::unique_ptr<Database> m_db;
+    QMutex m_writeOrder;
+    qint64 m_lastVersion = 0;
+    QMutex m_newestLock;
+    QHash<qint64, QPair<qint64, bool>> m_newest; // label -> (version, removed)
 };
 
 QVector<qint64> labelsOf(const QVector<VectorMatch> &matches)
@@ -96,6 +176,7 @@ private slots:
     void saveAllWritesPendingChangesToTheFile();
     void firstWriteBringsAFreshScopeToLifeWithoutASearch();
     void writersRunAheadOfTheDrainWithoutWaiting();
+    void aLargeBacklogGivesTheExactTopK();
 };
 
 void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
@@ -109,8 +190,8 @@ void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
     const QVector<float> b = randomVector(rng);
 
     manager->setDrainPaused(true);
-    manager->apply(kTenant, kScope, 11, 1, bytesOf(a));
-    manager->apply(kTenant, kScope, 12, 2, bytesOf(b));
+    f.commitAndApply(*manager, 11, 1, bytesOf(a));
+    f.commitAndApply(*manager, 12, 2, bytesOf(b));
     QCOMPARE(manager->pendingCount(kTenant, kScope), 2);
     QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(2));
 
@@ -143,15 +224,15 @@ void tst_IndexManager::reembeddedLabelReturnsItsNewestVector()
     const QVector<float> oldVector = randomVector(rng);
     const QVector<float> newVector = randomVector(rng);
     for (qint64 label = 1; label <= 20; ++label)
-        manager->apply(kTenant, kScope, label, label,
-                       bytesOf(label == 5 ? oldVector : randomVector(rng)));
+        f.commitAndApply(*manager, label, label,
+                         bytesOf(label == 5 ? oldVector : randomVector(rng)));
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
 
     manager->setDrainPaused(true);
-    manager->apply(kTenant, kScope, 5, 30, bytesOf(newVector));
+    f.commitAndApply(*manager, 5, 30, bytesOf(newVector));
     // A writer that committed earlier but calls apply() late must not win.
-    manager->apply(kTenant, kScope, 5, 25, bytesOf(oldVector));
+    f.commitAndApply(*manager, 5, 25, bytesOf(oldVector));
     QCOMPARE(manager->pendingCount(kTenant, kScope), 1);
     QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(20));
 
@@ -168,7 +249,7 @@ void tst_IndexManager::reembeddedLabelReturnsItsNewestVector()
     manager->setDrainPaused(false);
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
-    manager->apply(kTenant, kScope, 5, 28, bytesOf(oldVector)); // still older than 30
+    f.commitAndApply(*manager, 5, 28, bytesOf(oldVector)); // still older than 30
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
     byNew = manager->search(kTenant, kScope, newVector, 1);
     QVERIFY(byNew);
@@ -188,19 +269,19 @@ void tst_IndexManager::removalIsNeverReturned()
     QVector<QVector<float>> vectors;
     for (qint64 label = 1; label <= 3; ++label) {
         vectors << randomVector(rng);
-        manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+        f.commitAndApply(*manager, label, label, bytesOf(vectors.last()));
     }
     manager->waitForDrains();
 
     manager->setDrainPaused(true);
     // Forget deletes the row and reports the version the node already had.
-    manager->apply(kTenant, kScope, 2, 2, QByteArray());
+    f.commitAndApply(*manager, 2, 2, QByteArray());
     // The same version as an upsert arriving late is not newer than the removal.
-    manager->apply(kTenant, kScope, 2, 2, bytesOf(vectors.at(1)));
+    f.commitAndApply(*manager, 2, 2, bytesOf(vectors.at(1)));
     // A label removed before the drain ever indexed it is hidden too.
     const QVector<float> fresh = randomVector(rng);
-    manager->apply(kTenant, kScope, 4, 4, bytesOf(fresh));
-    manager->apply(kTenant, kScope, 4, 4, QByteArray());
+    f.commitAndApply(*manager, 4, 4, bytesOf(fresh));
+    f.commitAndApply(*manager, 4, 4, QByteArray());
     QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(2));
 
     for (const QVector<float> &query : {vectors.at(1), fresh}) {
@@ -231,8 +312,8 @@ void tst_IndexManager::acceptFilterAppliesToPendingVectors()
     std::mt19937 rng(4);
     const QVector<float> query = randomVector(rng);
     manager->setDrainPaused(true);
-    manager->apply(kTenant, kScope, 1, 1, bytesOf(query));
-    manager->apply(kTenant, kScope, 2, 2, bytesOf(randomVector(rng)));
+    f.commitAndApply(*manager, 1, 1, bytesOf(query));
+    f.commitAndApply(*manager, 2, 2, bytesOf(randomVector(rng)));
     auto hits = manager->search(kTenant, kScope, query, 5, [](qint64 label) { return label != 1; });
     QVERIFY(hits);
     QCOMPARE(labelsOf(hits.value()), QVector<qint64>({2}));
@@ -253,7 +334,7 @@ void tst_IndexManager::overridesHoldOnTheGraphSearchPath()
     QVector<QVector<float>> vectors;
     for (qint64 label = 1; label <= kCount; ++label) {
         vectors << randomVector(rng);
-        manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+        f.commitAndApply(*manager, label, label, bytesOf(vectors.last()));
     }
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
@@ -263,7 +344,7 @@ void tst_IndexManager::overridesHoldOnTheGraphSearchPath()
     QHash<qint64, QVector<float>> reembedded;
     for (qint64 label = 1; label <= 40; ++label) {
         reembedded.insert(label, randomVector(rng));
-        manager->apply(kTenant, kScope, label, kCount + label, bytesOf(reembedded.value(label)));
+        f.commitAndApply(*manager, label, kCount + label, bytesOf(reembedded.value(label)));
     }
     for (auto it = reembedded.cbegin(); it != reembedded.cend(); ++it) {
         // The index still holds the old vector; the pending one must replace it.
@@ -291,7 +372,6 @@ void tst_IndexManager::concurrentWritesAndSearchesStayConsistent()
     QVERIFY(manager);
     constexpr int kWriters = 3;
     constexpr int kLabelsPerWriter = 60;
-    std::atomic<qint64> versions{0};
     std::atomic<int> missed{0};
     std::atomic<int> malformed{0};
     std::atomic<bool> writing{true};
@@ -307,7 +387,7 @@ void tst_IndexManager::concurrentWritesAndSearchesStayConsistent()
                 for (int i = 0; i < kLabelsPerWriter; ++i) {
                     const qint64 label = qint64(w) * 1000 + i;
                     const QVector<float> v = randomVector(rng);
-                    manager->apply(kTenant, kScope, label, ++versions, bytesOf(v));
+                    f.writeAndApply(*manager, label, bytesOf(v));
                     mine->insert(label, v);
                     // Recallable at once, whatever the drain is doing.
                     auto hits = manager->search(kTenant, kScope, v, 1);
@@ -376,9 +456,9 @@ void tst_IndexManager::saveAllWritesPendingChangesToTheFile()
         manager->setDrainPaused(true);
         for (qint64 label = 1; label <= 5; ++label) {
             vectors << randomVector(rng);
-            manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+            f.commitAndApply(*manager, label, label, bytesOf(vectors.last()));
         }
-        manager->apply(kTenant, kScope, 3, 6, QByteArray());
+        f.commitAndApply(*manager, 3, 6, QByteArray());
         QCOMPARE(manager->pendingCount(kTenant, kScope), 5);
         manager->saveAll();
         QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
@@ -410,7 +490,7 @@ void tst_IndexManager::firstWriteBringsAFreshScopeToLifeWithoutASearch()
     QVector<QVector<float>> vectors;
     for (qint64 label = 1; label <= kCount; ++label) {
         vectors << randomVector(rng);
-        manager->apply(kTenant, kScope, label, label, bytesOf(vectors.last()));
+        f.commitAndApply(*manager, label, label, bytesOf(vectors.last()));
     }
     // Nothing is in hnswlib yet, and every written vector is still found, exactly.
     QCOMPARE(manager->pendingCount(kTenant, kScope), kCount);
@@ -439,8 +519,13 @@ void tst_IndexManager::writersRunAheadOfTheDrainWithoutWaiting()
     QVector<QByteArray> vectors;
     for (int i = 0; i < kCount; ++i)
         vectors << bytesOf(randomVector(rng));
-    // The drain runs meanwhile; a write must never wait for it, so the backlog grows past
-    // any fixed cap (a write used to wait once 256 changes were pending).
+    // A bulk load commits its batches and reports them; the drain runs meanwhile, and a
+    // report must never wait for it, so the backlog grows past any fixed cap (a write used to
+    // wait once 256 changes were pending).
+    QVector<Fixture::Change> committed;
+    for (int i = 0; i < kCount; ++i)
+        committed.append({i + 1, i + 1, vectors.at(i)});
+    QVERIFY(f.commit(committed));
     int mostPending = 0;
     for (int i = 0; i < kCount; ++i) {
         manager->apply(kTenant, kScope, i + 1, i + 1, vectors.at(i));
@@ -453,6 +538,61 @@ void tst_IndexManager::writersRunAheadOfTheDrainWithoutWaiting()
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
     QCOMPARE(manager->indexedCount(kTenant, kScope), qint64(kCount));
+}
+
+void tst_IndexManager::aLargeBacklogGivesTheExactTopK()
+{
+    // The backlog is scanned through its byte codes and only the best candidates are scored
+    // again from SQLite's floats: the answer must still be the exact top k, with exact scores.
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    manager->setDrainPaused(true);
+    std::mt19937 rng(8);
+    constexpr int kCount = 3000;
+    const QVector<float> centre = randomVector(rng);
+    QVector<QVector<float>> vectors;
+    QVector<Fixture::Change> committed;
+    for (int i = 0; i < kCount; ++i) {
+        // Crowded near one centre, so neighbours' scores lie close together.
+        QVector<float> v = randomVector(rng);
+        for (int d = 0; d < kDim; ++d)
+            v[d] = 0.3f * v[d] + centre[d];
+        vectors << v;
+        committed.append({i + 1, i + 1, bytesOf(v)});
+    }
+    QVERIFY(f.commit(committed));
+    for (int i = 0; i < kCount; ++i)
+        manager->apply(kTenant, kScope, i + 1, i + 1, bytesOf(vectors.at(i)));
+    QCOMPARE(manager->pendingCount(kTenant, kScope), kCount);
+
+    const auto cosine = [](const QVector<float> &a, const QVector<float> &b) {
+        double ab = 0, aa = 0, bb = 0;
+        for (int d = 0; d < kDim; ++d) {
+            ab += double(a[d]) * b[d];
+            aa += double(a[d]) * a[d];
+            bb += double(b[d]) * b[d];
+        }
+        return ab / std::sqrt(aa * bb);
+    };
+    for (int q = 0; q < 10; ++q) {
+        QVector<float> query = randomVector(rng);
+        for (int d = 0; d < kDim; ++d)
+            query[d] = 0.3f * query[d] + centre[d];
+        QVector<QPair<double, qint64>> exact;
+        for (int i = 0; i < kCount; ++i)
+            exact.append({cosine(query, vectors.at(i)), i + 1});
+        std::sort(exact.begin(), exact.end(), std::greater<>());
+        auto hits = manager->search(kTenant, kScope, query, 10);
+        QVERIFY(hits);
+        QCOMPARE(hits.value().size(), 10);
+        for (int r = 0; r < 10; ++r) {
+            QCOMPARE(hits.value().at(r).label, exact.at(r).second);
+            QVERIFY(qAbs(double(hits.value().at(r).similarity) - exact.at(r).first) < 1e-5);
+        }
+    }
+    manager->setDrainPaused(false);
 }
 
 QTEST_GUILESS_MAIN(tst_IndexManager)
