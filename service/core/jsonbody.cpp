@@ -8,6 +8,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <optional>
 #include <simdjson.h>
 
 namespace MemoryGraph {
@@ -133,8 +134,12 @@ Result<JsonBody> parseJsonBody(const QByteArray &bytes)
 {
     if (bytes.trimmed().isEmpty())
         return Error::invalidField(QString(), QStringLiteral("request body must be a JSON object"));
-    // One parser per thread: it keeps its buffers between requests.
-    thread_local simdjson::dom::parser parser;
+    // A parser keeps buffers of about ten times the largest document it parsed: each thread
+    // keeps one for ordinary bodies, a large body gets its own that is freed right after.
+    constexpr qsizetype kReusedParserBytes = 1 << 20;
+    thread_local simdjson::dom::parser reused;
+    std::optional<simdjson::dom::parser> oneOff;
+    simdjson::dom::parser &parser = bytes.size() <= kReusedParserBytes ? reused : oneOff.emplace();
     element root;
     if (parser.parse(bytes.constData(), size_t(bytes.size())).get(root) != simdjson::SUCCESS
         || root.type() != element_type::OBJECT)
