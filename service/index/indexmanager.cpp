@@ -4,6 +4,7 @@
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
 #include "service/core/vocabulary.h"
+#include "service/index/codeblocks.h"
 #include "service/index/vectorcode.h"
 #include "service/index/vectorscorer.h"
 #include "service/storage/database.h"
@@ -32,18 +33,18 @@ constexpr int kEfSearch = 128; // recall@10 >= 0.95 on clustered 1536-d data
 // waits for at most one hnswlib insert, never for a whole batch.
 constexpr int kDrainBatch = 64;
 // No back-pressure: a bulk load may run any distance ahead of its drain, so writers never
-// wait for hnswlib. The backlog is held as VectorCode bytes (a quarter of the float32 size:
-// the memory a bulk load holds on top of the index, and the bytes a search scans); its
-// floats stay in SQLite, read back by the drain and for the exact score of a search's best
-// candidates.
+// wait for hnswlib. The backlog is held as VectorCode bytes in CodeBlocks (a quarter of the
+// float32 size, the memory a bulk load holds on top of the index; stored back to back, the
+// bytes a search streams through); its floats stay in SQLite, read back by the drain and for
+// the exact score of a search's best candidates.
 constexpr int kCatchUpBatch = 500; // labels per vector read (SQLite's parameter limit)
 
 /// A vector change committed to SQLite that the hnswlib index does not hold yet.
 struct PendingChange
 {
     qint64 version = 0;
-    QByteArray code; // VectorCode of the unit-length vector; empty = removal
-    bool isRemoval() const { return code.isEmpty(); }
+    CodeBlocks::Slot code; // VectorCode of the unit-length vector; none = removal
+    bool isRemoval() const { return code.isNull(); }
 };
 
 const float *floats(const QByteArray &bytes)
@@ -160,6 +161,7 @@ struct SearchSnapshot
 {
     VectorIndex *index = nullptr;
     QHash<qint64, PendingChange> pending; // implicitly shared: copying it is O(1)
+    CodeBlocks::View codes;               // the pending codes, as written when taken
     int inFlight = 0;
 };
 
@@ -195,19 +197,28 @@ qsizetype exactCandidates(int k)
 
 /// Every pending upsert the filter accepts, scored the way the index scores (dot of unit
 /// vectors): all of them through their codes, then the best exactly from SQLite's floats.
-Result<void> scorePending(QSqlDatabase &db, const QHash<qint64, PendingChange> &pending,
-                          const QVector<float> &query, int k,
-                          const std::function<bool(qint64)> &accept, QVector<VectorMatch> *matches)
+Result<void> scorePending(QSqlDatabase &db, const SearchSnapshot &snap, const QVector<float> &query,
+                          int k, const std::function<bool(qint64)> &accept,
+                          QVector<VectorMatch> *matches)
 {
+    const QHash<qint64, PendingChange> &pending = snap.pending;
     const QByteArray unitQuery = pending.isEmpty() ? QByteArray() : unitVector(query.constData());
     if (unitQuery.isEmpty())
         return {};
-    const QByteArray queryCode = VectorCode::encode(floats(unitQuery), kDim);
+    const QByteArray queryCode = codeOf(unitQuery);
     QVector<VectorMatch> rough;
     rough.reserve(pending.size());
-    for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
-        if (!it->isRemoval() && (!accept || accept(it.key())))
-            rough.append({it.key(), VectorCode::approximateDot(queryCode, it->code)});
+    for (const auto &[block, used] : snap.codes) {
+        for (int slot = 0; slot < used; ++slot) {
+            const qint64 label = block->labels[size_t(slot)];
+            const auto change = pending.constFind(label);
+            // A slot whose change was superseded or indexed since no longer counts.
+            if (change == pending.cend() || !(change->code == CodeBlocks::Slot{block.get(), slot})
+                || (accept && !accept(label)))
+                continue;
+            rough.append({label, VectorCode::approximateDot(queryCode.constData(),
+                                                            block->code(slot), kDim)});
+        }
     }
     const qsizetype keep = qMin(exactCandidates(k), rough.size());
     std::nth_element(rough.begin(), rough.begin() + keep, rough.end(), betterMatch);
@@ -224,17 +235,17 @@ Result<void> scorePending(QSqlDatabase &db, const QHash<qint64, PendingChange> &
 
 /// The index's hits and the pending upserts, scored alike, best k first.
 Result<QVector<VectorMatch>> mergeWithPending(QSqlDatabase &db, const QVector<VectorHit> &hits,
-                                              const QHash<qint64, PendingChange> &pending,
+                                              const SearchSnapshot &snap,
                                               const QVector<float> &query, int k,
                                               const std::function<bool(qint64)> &accept)
 {
     QVector<VectorMatch> matches;
-    matches.reserve(hits.size() + qMin(qsizetype(pending.size()), exactCandidates(k)));
+    matches.reserve(hits.size() + qMin(qsizetype(snap.pending.size()), exactCandidates(k)));
     for (const VectorHit &h : hits) {
-        if (!pending.contains(qint64(h.label)))
+        if (!snap.pending.contains(qint64(h.label)))
             matches.append({qint64(h.label), h.similarity});
     }
-    if (auto scored = scorePending(db, pending, query, k, accept, &matches); !scored)
+    if (auto scored = scorePending(db, snap, query, k, accept, &matches); !scored)
         return scored.error();
     // Only the best k are ordered: the pending set may hold a whole bulk load.
     const qsizetype keep = qMin(qsizetype(k), matches.size());
@@ -349,6 +360,7 @@ struct IndexManager::ScopeIndex
     qint64 newestRecorded = 0;            // newest version apply() or a catch-up mirrored
     QHash<qint64, qint64> heldVersion;    // label -> version written after appliedVersion
     QHash<qint64, PendingChange> pending; // label -> newest change not yet in the index
+    CodeBlocks codes;                     // the codes of the pending upserts
     bool draining = false;                // a drain task is queued or running
     int inFlight = 0;                     // pending changes the running drain is writing
     QWaitCondition drainIdle;             // draining or inFlight went down
@@ -368,7 +380,10 @@ struct IndexManager::ScopeIndex
         } else if (!removal && version <= appliedVersion) {
             return false; // a catch-up already read this row at this version or a newer one
         }
-        pending.insert(label, PendingChange{version, code});
+        if (const auto previous = pending.constFind(label); previous != pending.cend())
+            codes.release(previous->code);
+        pending.insert(label, PendingChange{version, code.isEmpty() ? CodeBlocks::Slot()
+                                                                    : codes.append(label, code)});
         newestRecorded = qMax(newestRecorded, version);
         return true;
     }
@@ -588,6 +603,7 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
             if (now == entry->pending.end() || now->version != written.version
                 || now->isRemoval() != written.isRemoval())
                 continue;
+            entry->codes.release(now->code);
             entry->pending.erase(now);
             if (written.version > entry->appliedVersion)
                 entry->heldVersion.insert(labels.at(i), written.version);
@@ -622,6 +638,7 @@ void IndexManager::flushPendingLocked(ScopeIndex &entry)
         if (changes.at(i).version > entry.appliedVersion)
             entry.heldVersion.insert(labels.at(i), changes.at(i).version);
     }
+    entry.codes.clear();
     entry.pending.clear();
     entry.unsaved += int(labels.size());
 }
@@ -672,9 +689,10 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
         QMutexLocker lock(&entry->mutex);
         snap.index = entry->index.get();
         snap.pending = entry->pending;
+        snap.codes = entry->codes.view();
         snap.inFlight = entry->inFlight;
     }
-    return mergeWithPending(conn.value(), indexHits(snap, query, k, accept), snap.pending, query, k,
+    return mergeWithPending(conn.value(), indexHits(snap, query, k, accept), snap, query, k,
                             accept);
 }
 

@@ -13,16 +13,16 @@ namespace {
 constexpr qsizetype kHeader = qsizetype(sizeof(float)); // the scale, then the bytes
 constexpr float kLevels = 127.0f;
 
-float scaleOf(const QByteArray &code)
+float scaleOf(const char *code)
 {
     float scale = 0;
-    std::memcpy(&scale, code.constData(), sizeof(scale));
+    std::memcpy(&scale, code, sizeof(scale));
     return scale;
 }
 
-const qint8 *bytesOf(const QByteArray &code)
+const qint8 *bytesOf(const char *code)
 {
-    return reinterpret_cast<const qint8 *>(code.constData() + kHeader);
+    return reinterpret_cast<const qint8 *>(code + kHeader);
 }
 
 } // namespace
@@ -51,9 +51,14 @@ qsizetype dimension(const QByteArray &code)
 
 float approximateDot(const QByteArray &a, const QByteArray &b)
 {
-    const qsizetype n = dimension(a);
-    Q_ASSERT(n == dimension(b));
-    return scaleOf(a) * scaleOf(b) * float(VectorScorer::dotInt8(bytesOf(a), bytesOf(b), n));
+    Q_ASSERT(dimension(a) == dimension(b));
+    return approximateDot(a.constData(), b.constData(), dimension(a));
+}
+
+float approximateDot(const char *a, const char *b, qsizetype dimension)
+{
+    return scaleOf(a) * scaleOf(b)
+           * float(VectorScorer::dotInt8(bytesOf(a), bytesOf(b), dimension));
 }
 
 } // namespace MemoryGraph::VectorCode

@@ -18,5 +18,7 @@ qsizetype dimension(const QByteArray &code);
 
 /// The approximate dot product of the vectors behind two codes of the same dimension.
 float approximateDot(const QByteArray &a, const QByteArray &b);
+/// The same for codes stored elsewhere (CodeBlocks); `dimension` is that of both.
+float approximateDot(const char *a, const char *b, qsizetype dimension);
 
 } // namespace MemoryGraph::VectorCode
