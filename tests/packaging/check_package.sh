@@ -58,7 +58,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [[ $(field Section) == utils ]] && pass "Section: utils" || fail "Section is '$(field Section)'"
 depends=$(field Depends)
 echo "Depends: $depends"
-for dep in libqt6sql6-sqlite libqt6core6 libqt6widgets6 libqt6httpserver6; do
+for dep in libqt6sql6-sqlite libqt6core6 libqt6widgets6 libqt6httpserver6 libsimdjson14 libssl3; do
     if grep -Eq "(^|[ ,])$dep([ ,(]|$)" <<<"$depends"; then pass "depends on $dep"; else fail "Depends lacks $dep"; fi
 done
 
