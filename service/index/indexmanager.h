@@ -32,9 +32,10 @@ struct VectorMatch
 /// No caller waits for hnswlib. A scope's index comes to life on its first write (or at
 /// warmUp()), in the background. Committed vector changes are recorded as pending and a
 /// background drain (at most one per scope, on a pool of its own) inserts them in batches;
-/// searches score pending vectors exactly and let them override what the index holds, so a
-/// ready node is recallable as soon as apply() returns. Loading reads the index file and the
-/// stored changes it lacks into pending; building the graph for them is the drain's job.
+/// searches score pending vectors (their byte codes, then the best exactly) and let them
+/// override what the index holds, so a ready node is recallable as soon as apply() returns.
+/// Loading reads the index file and the stored changes it lacks into pending; building the
+/// graph for them is the drain's job.
 class IndexManager
 {
 public:
@@ -47,9 +48,10 @@ public:
                                         const std::function<bool(qint64)> &accept = {});
 
     /// Mirrors a committed vector change (empty vector = removed). Returns at once: the change
-    /// is pending (searched exactly) until the drain has put it into the index. The first
-    /// change of a scope starts loading its index in the background. A change older than one
-    /// already seen is ignored.
+    /// is pending (searched exactly) until the drain has put it into the index. The change must
+    /// be committed first: pending changes keep only a byte code, and the drain and the exact
+    /// scores read the floats back from SQLite. The first change of a scope starts loading its
+    /// index in the background. A change older than one already seen is ignored.
     void apply(const QString &tenantId, const QString &scope, qint64 label, qint64 version,
                const QByteArray &vector);
 
