@@ -70,17 +70,18 @@ public:
         QJsonObject out;
         for (const simdjson::dom::key_value_pair field : o) {
             const QString key = QString::fromUtf8(field.key.data(), qsizetype(field.key.size()));
-            const QString at = path.isEmpty() ? key : path + QLatin1Char('.') + key;
-            if (isEmbeddingKey(field.key) && field.value.type() == element_type::ARRAY) {
-                if (auto floats = decodeFloats(field.value.get_array().value_unsafe())) {
-                    out.insert(key, embeddingDigest(*floats));
-                    m_vectors->insert(at, std::move(*floats));
-                    continue;
+            const auto at = [&] { return path.isEmpty() ? key : path + QLatin1Char('.') + key; };
+            if (isEmbeddingKey(field.key)) {
+                if (field.value.type() == element_type::ARRAY) {
+                    if (auto floats = decodeFloats(field.value.get_array().value_unsafe())) {
+                        out.insert(key, embeddingDigest(*floats));
+                        m_vectors->insert(at(), std::move(*floats));
+                        continue;
+                    }
                 }
+                m_vectors->remove(at()); // a repeated key: the last one counts, as in Qt
             }
-            if (isEmbeddingKey(field.key))
-                m_vectors->remove(at); // a repeated key: the last one counts, as in Qt
-            out.insert(key, isContainer(field.value) ? value(field.value, at)
+            out.insert(key, isContainer(field.value) ? value(field.value, at())
                                                      : value(field.value, QString()));
         }
         return out;
