@@ -178,9 +178,8 @@ QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &q
     const QHash<qint64, PendingChange> &pending = snap.pending;
     // Asking the index about every pending label costs more than filtering its candidates
     // once the backlog is large (8 ms at 90,000): then the filter is simply assumed.
-    const bool pendingIndexed
-        = pending.size() > kAskIndexUpTo
-          || (!pending.isEmpty() && snap.index->containsAny(pending.keys()));
+    const bool pendingIndexed = pending.size() > kAskIndexUpTo
+                                || (!pending.isEmpty() && snap.index->containsAny(pending.keys()));
     std::function<bool(quint64)> filter;
     if (accept || pendingIndexed) {
         filter = [&accept, &pending](quint64 label) {
