@@ -6,7 +6,8 @@
 namespace MemoryGraph {
 
 CodeBlocks::Block::Block(qsizetype size)
-    : codeBytes(size), bytes(new char[size_t(size) * kSlotsPerBlock]), labels(kSlotsPerBlock)
+    : codeBytes(size), bytes(new char[size_t(size) * kSlotsPerBlock]), labels(kSlotsPerBlock),
+      releasedAt(std::make_unique<std::atomic<quint64>[]>(kSlotsPerBlock))
 {
 }
 
@@ -32,6 +33,9 @@ void CodeBlocks::release(const Slot &slot)
                                     [&slot](const auto &b) { return b.get() == slot.block; });
     if (found == m_blocks.end())
         return;
+    // Relaxed is enough: a view taken later sees the stamp through the owner's lock, and one
+    // taken earlier reads a stamp above its releasesSeen whenever it sees it.
+    (*found)->releasedAt[size_t(slot.index)].store(++m_releases, std::memory_order_relaxed);
     // The block taking appends stays even when empty: it is about to be used.
     if (--(*found)->live == 0 && std::next(found) != m_blocks.end())
         m_blocks.erase(found);
@@ -44,11 +48,12 @@ void CodeBlocks::clear()
 
 CodeBlocks::View CodeBlocks::view() const
 {
-    View blocks;
-    blocks.reserve(m_blocks.size());
+    View view;
+    view.blocks.reserve(m_blocks.size());
     for (const auto &block : m_blocks)
-        blocks.emplace_back(block, block->used);
-    return blocks;
+        view.blocks.emplace_back(block, block->used);
+    view.releasesSeen = m_releases;
+    return view;
 }
 
 qsizetype CodeBlocks::bytesHeld() const

@@ -212,13 +212,13 @@ Result<void> scorePending(QSqlDatabase &db, const SearchSnapshot &snap, const QV
     const QByteArray queryCode = codeOf(unitQuery);
     QVector<VectorMatch> rough;
     rough.reserve(pending.size());
-    for (const auto &[block, used] : snap.codes) {
+    // A slot counts while its change is the label's pending one: released codes (superseded
+    // or indexed before the snapshot) are skipped without a hash lookup per slot, which cost
+    // three times the scoring at 90,000 pending.
+    for (const auto &[block, used] : snap.codes.blocks) {
         for (int slot = 0; slot < used; ++slot) {
             const qint64 label = block->labels[size_t(slot)];
-            const auto change = pending.constFind(label);
-            // A slot whose change was superseded or indexed since no longer counts.
-            if (change == pending.cend() || !(change->code == CodeBlocks::Slot{block.get(), slot})
-                || (accept && !accept(label)))
+            if (!snap.codes.counted(*block, slot) || (accept && !accept(label)))
                 continue;
             rough.append({label, VectorCode::approximateDot(queryCode.constData(),
                                                             block->code(slot), kDim)});
