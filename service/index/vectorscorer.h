@@ -30,8 +30,15 @@ void dotMany(const float *query, const float *rows, qsizetype rowCount, qsizetyp
 void dotMany(Kernel kernel, const float *query, const float *rows, qsizetype rowCount,
              qsizetype dim, float *scores);
 
+/// The signed-byte kernels, chosen apart from the float ones: AVX-512 VNNI multiplies and
+/// sums 64 byte pairs an instruction, four times what AVX2 does.
+enum class Int8Kernel { Portable, Avx2, Avx512Vnni };
+
+Int8Kernel activeInt8Kernel();
+bool supported(Int8Kernel kernel);
+
 /// Dot product of two runs of n signed bytes (the quantised vectors of VectorCode).
 qint32 dotInt8(const qint8 *a, const qint8 *b, qsizetype n);
-qint32 dotInt8(Kernel kernel, const qint8 *a, const qint8 *b, qsizetype n);
+qint32 dotInt8(Int8Kernel kernel, const qint8 *a, const qint8 *b, qsizetype n);
 
 } // namespace MemoryGraph::VectorScorer

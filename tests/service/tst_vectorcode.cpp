@@ -86,8 +86,8 @@ void tst_VectorCode::approximatesTheDotProduct()
 void tst_VectorCode::kernelsAgree()
 {
     std::mt19937 rng(3);
-    std::uniform_int_distribution<int> byte(-127, 127);
-    for (int n : {1, 31, 32, 33, 1536, 1537}) {
+    std::uniform_int_distribution<int> byte(-128, 127);
+    for (int n : {1, 31, 32, 33, 63, 64, 65, 1536, 1537}) {
         std::vector<qint8> a(static_cast<size_t>(n));
         std::vector<qint8> b(static_cast<size_t>(n));
         for (int i = 0; i < n; ++i) {
@@ -97,10 +97,11 @@ void tst_VectorCode::kernelsAgree()
         qint32 expected = 0;
         for (int i = 0; i < n; ++i)
             expected += qint32(a[size_t(i)]) * b[size_t(i)];
-        using VectorScorer::Kernel;
-        QCOMPARE(VectorScorer::dotInt8(Kernel::Portable, a.data(), b.data(), n), expected);
-        if (VectorScorer::supported(Kernel::Avx2Fma))
-            QCOMPARE(VectorScorer::dotInt8(Kernel::Avx2Fma, a.data(), b.data(), n), expected);
+        using VectorScorer::Int8Kernel;
+        for (Int8Kernel kernel : {Int8Kernel::Portable, Int8Kernel::Avx2, Int8Kernel::Avx512Vnni}) {
+            if (VectorScorer::supported(kernel))
+                QCOMPARE(VectorScorer::dotInt8(kernel, a.data(), b.data(), n), expected);
+        }
     }
 }
 
