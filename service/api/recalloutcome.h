@@ -16,7 +16,13 @@ namespace MemoryGraph {
 struct RecallSeed
 {
     NodeRecord node;
-    double similarity = 0.0;
+    double similarity = 0.0; ///< cosine of the query vector and the node's
+    /// What ranks the seed and starts its activation: the similarity for a vector recall, the
+    /// fused rank score (1 = first in every channel) when the lexical channel took part.
+    double relevance = 0.0;
+    int vectorRank = 0;  ///< 1-based place in the vector channel; 0 = not found there
+    int lexicalRank = 0; ///< 1-based place in the lexical channel; 0 = not found there
+    int timeRank = 0;    ///< 1-based place among the nodes dated in the question's period
 };
 
 struct RankedEntry
@@ -40,7 +46,11 @@ struct RecallOutcome
     ContextResult context;
     int neighborhoodNodes = 0;
     int neighborhoodEdges = 0;
-    QString stage1Mode; ///< ann | exact
+    QString stage1Mode;                              ///< ann | exact
+    QString seedChannels = QStringLiteral("vector"); ///< vector | lexical | hybrid, as run
+    int lexicalCandidates = 0;                       ///< what the lexical channel returned
+    QString period;          ///< the period the query text names ("2025-03-01/2025-04-01"), if any
+    int datedCandidates = 0; ///< nodes dated in that period the time channel returned
     int annCandidates = 0;
     bool debugEmbeddingsIncluded = false;
     QJsonArray debugEmbeddings;

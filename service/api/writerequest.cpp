@@ -5,11 +5,33 @@
 #include "service/core/jsonreader.h"
 #include "service/core/vocabulary.h"
 
+#include <QDateTime>
+
 #include <cmath>
 
 namespace MemoryGraph {
 
 namespace {
+
+/// occurred_at: an ISO 8601 date ("2025-03-03", midnight UTC) or date-time with an offset or Z.
+bool readOccurredAt(JsonReader &r, QDateTime *out)
+{
+    QString text;
+    if (!r.string("occurred_at", &text, 64) || text.isEmpty())
+        return r.ok();
+    const QDate day = QDate::fromString(text, Qt::ISODate);
+    QDateTime when = text.size() == 10 && day.isValid()
+                         ? day.startOfDay(Qt::UTC)
+                         : QDateTime::fromString(text, Qt::ISODateWithMs);
+    // A date-time without Z or an offset would mean whatever zone the server runs in.
+    const bool zoned = when.timeSpec() == Qt::UTC || when.timeSpec() == Qt::OffsetFromUTC;
+    if (!when.isValid() || !zoned)
+        return r.fail(QStringLiteral("occurred_at"),
+                      QStringLiteral("must be an ISO 8601 date (2025-03-03) or a date-time with "
+                                     "a zone (2025-03-03T14:30:00Z)"));
+    *out = when.toUTC();
+    return true;
+}
 
 bool readNode(const QJsonValue &value, const QString &path, int maxText, WriteNodeInput *n,
               JsonReader &top)
@@ -40,6 +62,7 @@ bool readNode(const QJsonValue &value, const QString &path, int maxText, WriteNo
     r.number("importance", &n->importance, 0.0, 1.0);
     r.number("confidence", &n->confidence, 0.0, 1.0);
     r.floatVector("embedding", &n->embedding, Vocabulary::kEmbeddingDimension);
+    readOccurredAt(r, &n->occurredAt);
     if (r.ok() && !n->id.isEmpty() && !isUuid(n->id))
         r.fail(QStringLiteral("id"), QStringLiteral("must be a UUID"));
     if (!r.ok())

@@ -3,6 +3,7 @@
 #include "service/core/jsonbody.h"
 #include "service/core/result.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 #include <QVector>
@@ -33,6 +34,7 @@ struct WriteNodeInput
     std::optional<double> importance;
     std::optional<double> confidence;
     QVector<float> embedding; ///< empty, or exactly 1536 finite numbers
+    QDateTime occurredAt;     ///< occurred_at: when the content happened (UTC); invalid = not given
 };
 
 struct EdgeEndpoint

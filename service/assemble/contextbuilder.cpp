@@ -308,18 +308,23 @@ struct ContextWriter
             refs += QStringLiteral(", raw_ref=") + n.rawRef;
         if (!n.evidenceRef.isEmpty())
             refs += QStringLiteral(", evidence_ref=") + n.evidenceRef;
+        // A dated event says when it happened, so "when" questions are answered by the text.
+        const QString when = n.occurredText();
         lines.append(
             {Events, LineKind::Event,
-             QStringLiteral("- ")
+             QStringLiteral("- ") + (when.isEmpty() ? QString() : when + QStringLiteral(": "))
                  + (n.textSummary.isEmpty() ? QStringLiteral("(no summary)") : n.textSummary)
                  + QStringLiteral(" (") + refs + QLatin1Char(')')});
-        out.items.append(QJsonObject{{QStringLiteral("kind"), n.type},
-                                     {QStringLiteral("node_id"), n.id},
-                                     {QStringLiteral("uri"), uriOf(n)},
-                                     {QStringLiteral("summary"), nullable(n.textSummary)},
-                                     {QStringLiteral("raw_ref"), nullable(n.rawRef)},
-                                     {QStringLiteral("evidence_ref"), nullable(n.evidenceRef)},
-                                     {QStringLiteral("commit_id"), nullable(n.commitId)}});
+        QJsonObject item{{QStringLiteral("kind"), n.type},
+                         {QStringLiteral("node_id"), n.id},
+                         {QStringLiteral("uri"), uriOf(n)},
+                         {QStringLiteral("summary"), nullable(n.textSummary)},
+                         {QStringLiteral("raw_ref"), nullable(n.rawRef)},
+                         {QStringLiteral("evidence_ref"), nullable(n.evidenceRef)},
+                         {QStringLiteral("commit_id"), nullable(n.commitId)}};
+        if (!when.isEmpty())
+            item.insert(QStringLiteral("occurred_at"), when);
+        out.items.append(item);
         cite(n);
     }
 

@@ -2,6 +2,14 @@
 
 namespace MemoryGraph {
 
+QString NodeRecord::occurredText() const
+{
+    if (!occurredAt.isValid())
+        return {};
+    const QDateTime utc = occurredAt.toUTC();
+    return utc.time() == QTime(0, 0) ? utc.date().toString(Qt::ISODate) : utc.toString(Qt::ISODate);
+}
+
 QString NodeRecord::topicState() const
 {
     if (type != QLatin1String("topic"))

@@ -37,12 +37,16 @@ struct NodeRecord
     QDateTime createdAt;
     QDateTime updatedAt;
     QDateTime lastActivated; ///< invalid when never activated
+    QDateTime occurredAt;    ///< when the content happened, if the writer said; invalid otherwise
     QString commitId;
     qint64 vectorLabel = 0;      ///< key in the scope's vector index
     qint64 embeddingVersion = 0; ///< store-wide counter value of the last embedding change
 
     /// slots.topic_state for topics ("active" when unset), empty for other types.
     QString topicState() const;
+    /// occurred_at as people write it: "2025-03-03" for a day (midnight UTC), else the ISO
+    /// date-time in UTC; empty when unset.
+    QString occurredText() const;
     /// slots.member_count for topics, if present.
     std::optional<int> memberCount() const;
     /// The text an embedding provider embeds for this node (title first for named things).

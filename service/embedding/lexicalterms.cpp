@@ -86,11 +86,10 @@ bool isApostrophe(char32_t ucs4)
     return ucs4 == U'\'' || ucs4 == U'\u2019';
 }
 
-void addTerm(QStringList &out, const QString &word)
+void addWord(QStringList &out, const QString &word)
 {
-    if (word.isEmpty() || isStopWord(word))
-        return;
-    out.append(stem(word));
+    if (!word.isEmpty() && !isStopWord(word))
+        out.append(word);
 }
 
 } // namespace
@@ -163,6 +162,14 @@ QString stem(const QString &input)
 
 QStringList terms(const QString &text)
 {
+    QStringList out = words(text);
+    for (QString &word : out)
+        word = stem(word);
+    return out;
+}
+
+QStringList words(const QString &text)
+{
     // NFKC folds compatibility forms (full-width letters, ligatures) before lower-casing.
     const QString folded = text.normalized(QString::NormalizationForm_KC).toLower();
     const QList<uint> points = folded.toUcs4();
@@ -172,20 +179,20 @@ QStringList terms(const QString &text)
     for (int i = 0; i < points.size(); ++i) {
         const char32_t c = points.at(i);
         if (isSpaceless(c)) {
-            addTerm(out, word);
+            addWord(out, word);
             word.clear();
-            addTerm(out, QString::fromUcs4(&c, 1));
+            addWord(out, QString::fromUcs4(&c, 1));
         } else if (QChar::isLetterOrNumber(c) || (QChar::isMark(c) && !word.isEmpty())) {
             word.append(QString::fromUcs4(&c, 1));
         } else if (isApostrophe(c) && !word.isEmpty() && i + 1 < points.size()
                    && QChar::isLetter(char32_t(points.at(i + 1)))) {
             continue; // "don't" -> "dont", "user's" -> "users"
         } else {
-            addTerm(out, word);
+            addWord(out, word);
             word.clear();
         }
     }
-    addTerm(out, word);
+    addWord(out, word);
     return out;
 }
 

@@ -14,6 +14,10 @@ namespace MemoryGraph::Lexical {
 /// become one term each.
 QStringList terms(const QString &text);
 
+/// The same words lower-cased and stop-word-free, but not stemmed: for an index that stems
+/// them its own way (the FTS5 lexical index).
+QStringList words(const QString &text);
+
 /// Light English suffix stemming (plural -s/-es/-ies, -ed, -ing, final -e, doubled consonants).
 /// It aims at making inflections of one word agree, not at producing dictionary stems; words
 /// with anything but a-z are returned unchanged.

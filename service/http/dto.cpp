@@ -2,6 +2,7 @@
 
 #include "service/core/jsonvalues.h"
 #include "service/http/tooldto.h"
+#include "service/recall/seedfusion.h"
 
 #include <QJsonArray>
 
@@ -61,6 +62,8 @@ QJsonObject node(const NodeRecord &n, const NodeView &view)
                   {QStringLiteral("type"), n.type},
                   {QStringLiteral("title"), nullable(n.title)},
                   {QStringLiteral("text_summary"), nullable(n.textSummary)}};
+    if (n.occurredAt.isValid())
+        o.insert(QStringLiteral("occurred_at"), n.occurredText());
     if (n.type == QLatin1String("topic")) {
         o.insert(QStringLiteral("topic_state"), n.topicState());
         const auto members = n.memberCount();
@@ -106,12 +109,35 @@ QJsonObject edge(const EdgeRecord &e, bool includeMeta)
     return o;
 }
 
+namespace {
+
+/// The channels that found a seed, for callers deciding how far to trust a match.
+QJsonArray foundBy(const RecallSeed &s)
+{
+    QJsonArray channels;
+    if (s.vectorRank > 0)
+        channels.append(QStringLiteral("vector"));
+    if (s.lexicalRank > 0)
+        channels.append(QStringLiteral("lexical"));
+    if (s.timeRank > 0)
+        channels.append(QStringLiteral("time"));
+    return channels;
+}
+
+QJsonValue nullableRank(int rank)
+{
+    return rank > 0 ? QJsonValue(rank) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
 QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QString &requestId)
 {
     const NodeView view{req.includeMeta, req.includeSlots, req.includeSlotsPreview,
                         req.slotsPreviewKeys};
     QJsonArray seeds;
-    for (const RecallSeed &s : r.seeds)
+    QJsonArray seedChannels;
+    for (const RecallSeed &s : r.seeds) {
         seeds.append(QJsonObject{{QStringLiteral("id"), s.node.id},
                                  {QStringLiteral("type"), s.node.type},
                                  {QStringLiteral("title"), nullable(s.node.title)},
@@ -119,7 +145,15 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
                                  {QStringLiteral("tier"), s.node.tier},
                                  {QStringLiteral("salience"), s.node.salience},
                                  {QStringLiteral("confidence"), s.node.confidence},
-                                 {QStringLiteral("similarity"), s.similarity}});
+                                 {QStringLiteral("similarity"), s.similarity},
+                                 {QStringLiteral("found_by"), foundBy(s)}});
+        seedChannels.append(
+            QJsonObject{{QStringLiteral("id"), s.node.id},
+                        {QStringLiteral("vector_rank"), nullableRank(s.vectorRank)},
+                        {QStringLiteral("lexical_rank"), nullableRank(s.lexicalRank)},
+                        {QStringLiteral("time_rank"), nullableRank(s.timeRank)},
+                        {QStringLiteral("relevance"), s.relevance}});
+    }
     QJsonArray ranked;
     for (const RankedEntry &e : r.ranked)
         ranked.append(QJsonObject{{QStringLiteral("id"), e.id},
@@ -161,7 +195,18 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
             {QStringLiteral("stage1"),
              QJsonObject{{QStringLiteral("mode"), r.stage1Mode},
                          {QStringLiteral("ann_seed_count"), r.annCandidates},
-                         {QStringLiteral("final_seed_count"), r.seeds.size()}}}};
+                         {QStringLiteral("lexical_seed_count"), r.lexicalCandidates},
+                         {QStringLiteral("dated_seed_count"), r.datedCandidates},
+                         {QStringLiteral("period"), nullable(r.period)},
+                         {QStringLiteral("final_seed_count"), r.seeds.size()},
+                         {QStringLiteral("channels"), r.seedChannels},
+                         {QStringLiteral("fusion"),
+                          r.seedChannels == QLatin1String("vector")
+                              ? QJsonValue(QJsonValue::Null)
+                              : QJsonValue(QJsonObject{
+                                  {QStringLiteral("method"), QStringLiteral("reciprocal_rank")},
+                                  {QStringLiteral("k"), SeedFusion::kRrfK}})},
+                         {QStringLiteral("seeds"), seedChannels}}}};
         if (!r.context.compaction.isEmpty())
             debug.insert(QStringLiteral("context_compaction"), r.context.compaction);
         if (r.debugEmbeddingsIncluded)

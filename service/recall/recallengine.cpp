@@ -4,11 +4,15 @@
 #include "service/access/viewer.h"
 #include "service/core/hashing.h"
 #include "service/core/vocabulary.h"
+#include "service/embedding/lexicalterms.h"
 #include "service/index/indexmanager.h"
 #include "service/index/vectormath.h"
 #include "service/recall/recallaudit.h"
+#include "service/recall/seedfusion.h"
+#include "service/recall/timeexpressions.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
+#include "service/storage/lexicalindex.h"
 #include "service/storage/recallstore.h"
 #include "service/storage/rulestore.h"
 
@@ -21,6 +25,8 @@
 namespace MemoryGraph {
 
 namespace {
+
+constexpr int kFusionDepth = 50; // candidates each channel hands to the fusion
 
 const QStringList &seedTypes()
 {
@@ -183,11 +189,11 @@ Result<AnnSeeds> annSeeds(QSqlDatabase &db, IndexManager &indexes, const CallSco
     }
 }
 
-/// Stage 1 (seeds): the index first; when its widened search still falls short, an exact scan
-/// with the filters applied in SQL, so a visible seed is never missed. Best first, capped.
-Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, const CallScope &cs,
-                                      const Viewer &viewer, const QVector<float> &query, int limit,
-                                      RecallOutcome &out)
+/// The vector channel: the index first; when its widened search still falls short, an exact
+/// scan with the filters applied in SQL, so a visible seed is never missed. Best first, capped.
+Result<QVector<RecallSeed>> vectorSeeds(QSqlDatabase &db, IndexManager &indexes,
+                                        const CallScope &cs, const Viewer &viewer,
+                                        const QVector<float> &query, int limit, RecallOutcome &out)
 {
     auto ann = annSeeds(db, indexes, cs, viewer, query, limit, out);
     if (!ann)
@@ -211,7 +217,191 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
     });
     if (seeds.size() > limit)
         seeds.resize(limit);
+    for (qsizetype i = 0; i < seeds.size(); ++i) {
+        seeds[i].relevance = seeds[i].similarity;
+        seeds[i].vectorRank = int(i + 1);
+    }
     return seeds;
+}
+
+/// Cosine of the query and the node's stored vector (0 when it has none usable).
+Result<double> storedSimilarity(QSqlDatabase &db, const QString &nodeId,
+                                const QVector<float> &query)
+{
+    auto bytes = GraphStore::nodeEmbedding(db, nodeId);
+    if (!bytes)
+        return bytes.error();
+    const QVector<float> v = VectorMath::fromBytes(bytes.value());
+    const int n = int(query.size());
+    if (v.size() != n)
+        return 0.0;
+    const float norms = VectorMath::norm(v.constData(), n) * VectorMath::norm(query.constData(), n);
+    return norms > 0.0f ? double(VectorMath::dot(query.constData(), v.constData(), n) / norms)
+                        : 0.0;
+}
+
+/// The lexical channel: the scope's best BM25 matches for the words, under the seed rules of
+/// the vector channel; best first, capped. Their similarity is filled in once fused.
+Result<QVector<RecallSeed>> lexicalSeeds(QSqlDatabase &db, const CallScope &cs,
+                                         const Viewer &viewer, const QStringList &words, int limit,
+                                         RecallOutcome &out)
+{
+    const LexicalIndex::SeedFilter filter{seedTypes(), viewer.agentId, viewer.teamId};
+    auto hits = LexicalIndex::search(db, cs.tenantId, cs.scope, words, filter, limit);
+    if (!hits)
+        return hits.error();
+    out.lexicalCandidates = int(hits.value().size());
+    QVector<qint64> labels;
+    for (const LexicalIndex::Hit &h : hits.value())
+        labels << h.label;
+    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
+    if (!nodes)
+        return nodes.error();
+    QHash<qint64, NodeRecord> allowed;
+    for (const NodeRecord &n : nodes.value()) {
+        if (seedAllowed(n, viewer))
+            allowed.insert(n.vectorLabel, n);
+    }
+    QVector<RecallSeed> seeds;
+    for (qint64 label : labels) {
+        const auto n = allowed.constFind(label);
+        if (n != allowed.cend())
+            seeds.append({*n, 0.0, 0.0, 0, int(seeds.size() + 1), 0});
+    }
+    return seeds;
+}
+
+/// The channels one recall runs: a request without text has only its vector.
+QString channelsFor(const QString &queryText, const QString &configured)
+{
+    return queryText.isEmpty() ? QStringLiteral("vector") : configured;
+}
+
+/// The channels' seeds in fused order, relevance = the fused score, capped at limit. A seed
+/// the vector channel did not find gets its cosine from the stored vector, so callers see the
+/// same figure whichever channel found a seed.
+Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const QVector<RecallSeed> &byVector,
+                                       const QVector<RecallSeed> &byWords,
+                                       const QVector<RecallSeed> &byDate,
+                                       const QVector<float> &query,
+                                       const SeedFusion::Weights &weights, int limit)
+{
+    QHash<qint64, RecallSeed> seedOf;
+    const auto orderOf = [&seedOf](const QVector<RecallSeed> &seeds) {
+        QVector<qint64> order;
+        for (const RecallSeed &s : seeds) {
+            if (!seedOf.contains(s.node.vectorLabel))
+                seedOf.insert(s.node.vectorLabel, s);
+            order << s.node.vectorLabel;
+        }
+        return order;
+    };
+    const QVector<qint64> vectorOrder = orderOf(byVector);
+    const QVector<qint64> lexicalOrder = orderOf(byWords);
+    const QVector<qint64> timeOrder = orderOf(byDate);
+    QVector<RecallSeed> seeds;
+    for (const SeedFusion::Fused &f :
+         SeedFusion::fuse(vectorOrder, lexicalOrder, timeOrder, weights)) {
+        if (seeds.size() >= limit)
+            break;
+        RecallSeed s = seedOf.value(f.label);
+        s.relevance = f.score;
+        s.vectorRank = f.vectorRank;
+        s.lexicalRank = f.lexicalRank;
+        s.timeRank = f.timeRank;
+        if (s.vectorRank == 0) {
+            auto similarity = storedSimilarity(db, s.node.id, query);
+            if (!similarity)
+                return similarity.error();
+            s.similarity = similarity.value();
+        }
+        seeds.append(s);
+    }
+    return seeds;
+}
+
+/// The time channel: seeds dated in the period the question names, those its words also
+/// match first (in their lexical order), then earliest first; capped.
+Result<QVector<RecallSeed>> datedSeeds(QSqlDatabase &db, const CallScope &cs, const Viewer &viewer,
+                                       const QString &queryText, const QVector<RecallSeed> &byWords,
+                                       int limit, RecallOutcome &out)
+{
+    constexpr int kMaxDated = 500;
+    const auto period = TimeExpressions::periodIn(queryText);
+    if (!period)
+        return QVector<RecallSeed>();
+    out.period = period->from.toString(Qt::ISODate) + QLatin1Char('/')
+                 + period->until.toString(Qt::ISODate);
+    auto labels
+        = RecallStore::datedSeedLabels(db, cs.tenantId, cs.scope, seedTypes(), viewer.agentId,
+                                       viewer.teamId, period->from, period->until, kMaxDated);
+    if (!labels)
+        return labels.error();
+    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels.value());
+    if (!nodes)
+        return nodes.error();
+    QHash<qint64, NodeRecord> allowed;
+    for (const NodeRecord &n : nodes.value()) {
+        if (seedAllowed(n, viewer))
+            allowed.insert(n.vectorLabel, n);
+    }
+    QVector<RecallSeed> seeds;
+    const auto take = [&](qint64 label) {
+        const auto n = allowed.constFind(label);
+        if (n != allowed.cend() && seeds.size() < limit) {
+            seeds.append({*n, 0.0, 0.0, 0, 0, int(seeds.size() + 1)});
+            allowed.erase(n);
+        }
+    };
+    for (const RecallSeed &s : byWords)
+        take(s.node.vectorLabel);
+    for (qint64 label : labels.value())
+        take(label);
+    out.datedCandidates = int(seeds.size());
+    return seeds;
+}
+
+/// Stage 1 (seeds): the vector channel, and for a text query the lexical one and the period it
+/// names, fused by rank. A text that matches nothing leaves the vector channel's answer as it
+/// was.
+Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, const CallScope &cs,
+                                      const Viewer &viewer, const QVector<float> &query,
+                                      const QString &queryText, const ServiceConfig &config,
+                                      int limit, RecallOutcome &out)
+{
+    out.seedChannels = channelsFor(queryText, config.recallSeedChannels);
+    const bool hybrid = out.seedChannels == QLatin1String("hybrid");
+    // Fusion reads deeper than the seeds it keeps: a node second-best in two channels should
+    // beat one that a single channel ranks a little higher.
+    const int depth = hybrid ? qMax(limit, kFusionDepth) : limit;
+    QVector<RecallSeed> byVector;
+    if (out.seedChannels != QLatin1String("lexical")) {
+        auto found = vectorSeeds(db, indexes, cs, viewer, query, depth, out);
+        if (!found)
+            return found.error();
+        byVector = std::move(found).value();
+    }
+    if (out.seedChannels == QLatin1String("vector"))
+        return byVector;
+    if (!hybrid)
+        out.stage1Mode = QStringLiteral("lexical");
+    auto byWords = lexicalSeeds(db, cs, viewer, Lexical::words(queryText), depth, out);
+    if (!byWords)
+        return byWords.error();
+    QVector<RecallSeed> byDate;
+    if (hybrid) {
+        auto dated = datedSeeds(db, cs, viewer, queryText, byWords.value(), depth, out);
+        if (!dated)
+            return dated.error();
+        byDate = std::move(dated).value();
+    }
+    if (byWords.value().isEmpty() && byDate.isEmpty() && hybrid) {
+        byVector.resize(qMin(byVector.size(), qsizetype(limit)));
+        return byVector;
+    }
+    SeedFusion::Weights weights;
+    weights.vector = SeedFusion::vectorWeightFor(config.embeddingProvider);
+    return fusedSeeds(db, byVector, byWords.value(), byDate, query, weights, limit);
 }
 
 // ---- expand -------------------------------------------------------------------------------
@@ -329,7 +519,7 @@ Activation spreadActivation(const QVector<RecallSeed> &seeds, const Neighbourhoo
     const auto scorable = [](const NodeRecord &n) { return isReady(n) && !isDraftTopic(n); };
     Activation act;
     for (const RecallSeed &s : seeds) {
-        act.level.insert(s.node.id, clamp01(0.75 * s.similarity + 0.25 * s.node.salience));
+        act.level.insert(s.node.id, clamp01(0.75 * s.relevance + 0.25 * s.node.salience));
         act.discovery << s.node.id;
     }
     for (int hop = 0; hop < hops; ++hop) {
@@ -620,7 +810,7 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     QSqlDatabase db = conn.value();
 
     // seeds → expand → activate → subgraph → context
-    auto seeds = findSeeds(db, m_indexes, cs, viewer, query, k.limit, out);
+    auto seeds = findSeeds(db, m_indexes, cs, viewer, query, req.queryText, m_config, k.limit, out);
     if (!seeds)
         return seeds.error();
     out.seeds = std::move(seeds).value();

@@ -15,7 +15,7 @@ const QString kNodeColumns = QStringLiteral(
     "id, tenant_id, scope, client_id, type, tier, memory_lane, producer_agent_id, owner_agent_id,"
     " owner_team_id, title, text_summary, slots, raw_ref, evidence_ref, embedding_status,"
     " embedding_model, embedding_error, salience, importance, confidence, created_at, updated_at,"
-    " last_activated, commit_id, vector_label, embedding_version");
+    " last_activated, commit_id, vector_label, embedding_version, occurred_at");
 
 const QString kEdgeColumns = QStringLiteral(
     "id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate, commit_id,"
@@ -76,6 +76,7 @@ NodeRecord readNode(const QSqlQuery &q)
     n.commitId = str(q, 24);
     n.vectorLabel = q.value(25).toLongLong();
     n.embeddingVersion = q.value(26).toLongLong();
+    n.occurredAt = fromMillis(q.value(27));
     return n;
 }
 
@@ -221,8 +222,8 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
             "raw_ref,"
             " evidence_ref, embedding_status, embedding_model, embedding_error, salience,"
             " importance, confidence, created_at, updated_at, last_activated, commit_id, "
-            "vector_label)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            "vector_label, occurred_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id, type=excluded.type,"
             " tier=excluded.tier, memory_lane=excluded.memory_lane,"
             " producer_agent_id=excluded.producer_agent_id, owner_agent_id=excluded.owner_agent_id,"
@@ -232,7 +233,8 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
             " embedding_model=excluded.embedding_model, embedding_error=excluded.embedding_error,"
             " salience=excluded.salience, importance=excluded.importance,"
             " confidence=excluded.confidence, updated_at=excluded.updated_at,"
-            " last_activated=excluded.last_activated, commit_id=excluded.commit_id"),
+            " last_activated=excluded.last_activated, commit_id=excluded.commit_id,"
+            " occurred_at=excluded.occurred_at"),
         {n.id,
          n.tenantId,
          n.scope,
@@ -258,7 +260,8 @@ Result<void> saveNode(QSqlDatabase &db, const NodeRecord &n)
          millis(n.updatedAt),
          millis(n.lastActivated),
          n.commitId,
-         label});
+         label,
+         millis(n.occurredAt)});
     if (!r)
         return r.error();
     return {};

@@ -68,6 +68,34 @@ Result<QVector<NodeRecord>> nodesByIds(QSqlDatabase &db, const QString &tenantId
     return nodesIn(db, tenantId, scope, QStringLiteral("id"), keys);
 }
 
+Result<QVector<qint64>> datedSeedLabels(QSqlDatabase &db, const QString &tenantId,
+                                        const QString &scope, const QStringList &types,
+                                        const QString &viewerAgent, const QString &viewerTeam,
+                                        const QDateTime &from, const QDateTime &until, int limit)
+{
+    QVariantList args{tenantId, scope, from.toMSecsSinceEpoch(), until.toMSecsSinceEpoch()};
+    for (const QString &t : types)
+        args << t;
+    args << viewerAgent << viewerTeam << limit;
+    auto q = runSql(
+        db,
+        QStringLiteral("SELECT vector_label FROM nodes WHERE tenant_id = ? AND scope = ?"
+                       " AND occurred_at >= ? AND occurred_at < ?"
+                       " AND embedding_status = 'ready' AND tier IN ('hot', 'warm') AND type IN (")
+            + placeholders(int(types.size()))
+            + QStringLiteral(
+                ") AND (memory_lane <> 'private' OR (owner_agent_id <> '' AND owner_agent_id = ?)"
+                " OR (owner_team_id <> '' AND owner_team_id = ?))"
+                " ORDER BY occurred_at, vector_label LIMIT ?"),
+        args);
+    if (!q)
+        return q.error();
+    QVector<qint64> labels;
+    while (q.value().next())
+        labels << q.value().value(0).toLongLong();
+    return labels;
+}
+
 Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenantId,
                                           const QString &scope, const QStringList &types,
                                           const QString &viewerAgent, const QString &viewerTeam,

@@ -3,6 +3,7 @@
 #include "service/core/records.h"
 #include "service/core/result.h"
 
+#include <QDateTime>
 #include <QSqlDatabase>
 #include <QStringList>
 
@@ -23,6 +24,13 @@ Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenan
                                           const QString &scope, const QStringList &types,
                                           const QString &viewerAgent, const QString &viewerTeam,
                                           const QVector<float> &query, int k);
+
+/// Labels of the ready hot/warm nodes of the given types the viewer may see whose occurred_at
+/// lies in [from, until), earliest first, at most limit.
+Result<QVector<qint64>> datedSeedLabels(QSqlDatabase &db, const QString &tenantId,
+                                        const QString &scope, const QStringList &types,
+                                        const QString &viewerAgent, const QString &viewerTeam,
+                                        const QDateTime &from, const QDateTime &until, int limit);
 
 /// Nodes of the scope with these ids (any order).
 Result<QVector<NodeRecord>> nodesByIds(QSqlDatabase &db, const QString &tenantId,

@@ -184,6 +184,52 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE TRIGGER known_scopes_counted AFTER INSERT ON known_scopes BEGIN"
                             " UPDATE row_counts SET value = value + 1 WHERE name = 'scopes'; END"),
          }},
+        {QStringLiteral("lexical_index"),
+         {
+             // The lexical recall channel: BM25 over title, summary and the slots' text, kept
+             // by triggers in the transaction that changes the node (write, edit, forget,
+             // consolidation alike). scope_key is one token per (tenant, scope), the wall a
+             // MATCH carries (LexicalIndex::scopeKey builds the same).
+             QStringLiteral("CREATE VIRTUAL TABLE node_text USING fts5(scope_key, title, summary,"
+                            " slots, tokenize = 'porter unicode61 remove_diacritics 2')"),
+             QStringLiteral(
+                 "CREATE TRIGGER node_text_added AFTER INSERT ON nodes BEGIN"
+                 " INSERT INTO node_text (rowid, scope_key, title, summary, slots) VALUES ("
+                 "  NEW.rowid, 'k' || lower(hex(NEW.tenant_id || char(10) || NEW.scope)),"
+                 "  NEW.title, NEW.text_summary,"
+                 "  (SELECT group_concat(value, ' ') FROM json_tree("
+                 "   CASE WHEN json_valid(NEW.slots) THEN NEW.slots ELSE '{}' END) WHERE type = "
+                 "'text'));"
+                 " END"),
+             QStringLiteral(
+                 "CREATE TRIGGER node_text_changed AFTER UPDATE OF title, text_summary, slots"
+                 " ON nodes BEGIN"
+                 " DELETE FROM node_text WHERE rowid = OLD.rowid;"
+                 " INSERT INTO node_text (rowid, scope_key, title, summary, slots) VALUES ("
+                 "  NEW.rowid, 'k' || lower(hex(NEW.tenant_id || char(10) || NEW.scope)),"
+                 "  NEW.title, NEW.text_summary,"
+                 "  (SELECT group_concat(value, ' ') FROM json_tree("
+                 "   CASE WHEN json_valid(NEW.slots) THEN NEW.slots ELSE '{}' END) WHERE type = "
+                 "'text'));"
+                 " END"),
+             QStringLiteral("CREATE TRIGGER node_text_removed AFTER DELETE ON nodes BEGIN"
+                            " DELETE FROM node_text WHERE rowid = OLD.rowid; END"),
+             QStringLiteral("INSERT INTO node_text (rowid, scope_key, title, summary, slots)"
+                            " SELECT rowid, 'k' || lower(hex(tenant_id || char(10) || scope)),"
+                            "  title, text_summary,"
+                            "  (SELECT group_concat(value, ' ') FROM json_tree("
+                            "   CASE WHEN json_valid(nodes.slots) THEN nodes.slots ELSE '{}' END)"
+                            "   WHERE type = 'text')"
+                            " FROM nodes"),
+         }},
+        {QStringLiteral("node_occurred_at"),
+         {
+             // When a node's content happened (a meeting, an incident), as the writer says;
+             // recall matches dates in a question against it.
+             QStringLiteral("ALTER TABLE nodes ADD COLUMN occurred_at INTEGER"),
+             QStringLiteral("CREATE INDEX nodes_occurred_at ON nodes(tenant_id, scope, occurred_at)"
+                            " WHERE occurred_at IS NOT NULL"),
+         }},
     };
     return steps;
 }

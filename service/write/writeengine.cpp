@@ -163,11 +163,12 @@ bool sameNode(const NodeRecord &a, const NodeRecord &b)
            && a.slotData == b.slotData && a.rawRef == b.rawRef && a.evidenceRef == b.evidenceRef
            && a.embeddingStatus == b.embeddingStatus && a.embeddingModel == b.embeddingModel
            && a.salience == b.salience && a.importance == b.importance
-           && a.confidence == b.confidence && a.clientId == b.clientId;
+           && a.confidence == b.confidence && a.clientId == b.clientId
+           && a.occurredAt == b.occurredAt;
 }
 
-/// Everything a node write decides, hashed into the commit.
-QJsonObject nodeContent(const NodeRecord &n, const QByteArray &embedding)
+/// The node's fields as every version of the commit format hashed them.
+QJsonObject nodeFields(const NodeRecord &n, const QByteArray &embedding)
 {
     return {{QStringLiteral("id"), n.id},
             {QStringLiteral("client_id"), nullable(n.clientId)},
@@ -187,6 +188,16 @@ QJsonObject nodeContent(const NodeRecord &n, const QByteArray &embedding)
             {QStringLiteral("confidence"), n.confidence},
             {QStringLiteral("embedding_sha256"),
              embedding.isEmpty() ? QJsonValue() : QJsonValue(sha256Hex(embedding))}};
+}
+
+/// Everything a node write decides, hashed into the commit. occurred_at only when set, so
+/// the content of nodes without one hashes as it always did.
+QJsonObject nodeContent(const NodeRecord &n, const QByteArray &embedding)
+{
+    QJsonObject content = nodeFields(n, embedding);
+    if (n.occurredAt.isValid())
+        content.insert(QStringLiteral("occurred_at"), n.occurredText());
+    return content;
 }
 
 /// One request node with the id and owners it is written under, then what the diff decided.
@@ -404,6 +415,7 @@ void keepStoredValues(NodeRecord *n, const WriteNodeInput &in, const WriteReques
     n->slotData = in.raw.contains(QStringLiteral("slots")) ? in.slotData : o.slotData;
     n->rawRef = firstOf(in.rawRef, o.rawRef);
     n->evidenceRef = firstOf(in.evidenceRef, o.evidenceRef);
+    n->occurredAt = in.raw.contains(QStringLiteral("occurred_at")) ? in.occurredAt : o.occurredAt;
     n->salience = in.salience.value_or(o.salience);
     n->importance = in.importance.value_or(o.importance);
     n->confidence = in.confidence.value_or(o.confidence);
@@ -424,6 +436,7 @@ void fillNewNode(NodeRecord *n, const WriteNodeInput &in, const QDateTime &now)
     n->slotData = in.slotData;
     n->rawRef = in.rawRef;
     n->evidenceRef = in.evidenceRef;
+    n->occurredAt = in.occurredAt;
     n->salience = in.salience.value_or(0.5);
     n->importance = in.importance.value_or(0.5);
     n->confidence = in.confidence.value_or(0.5);

@@ -227,8 +227,8 @@ QStringList recallKeys()
 
 QStringList seedKeys()
 {
-    return keyList(
-        {"id", "type", "title", "text_summary", "tier", "salience", "confidence", "similarity"});
+    return keyList({"id", "type", "title", "text_summary", "tier", "salience", "confidence",
+                    "similarity", "found_by"});
 }
 
 QStringList metaKeys()

@@ -120,9 +120,17 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
          {"nodes_counted", "nodes_uncounted", "edges_counted", "edges_uncounted", "commits_counted",
           "commits_uncounted", "known_scopes_counted"})
         downgrade << QStringLiteral("DROP TRIGGER %1").arg(QLatin1String(trigger));
-    downgrade << QStringLiteral("DROP TABLE row_counts")
+    // The steps after it go too, as they did not exist then either.
+    for (const char *trigger : {"node_text_added", "node_text_changed", "node_text_removed"})
+        downgrade << QStringLiteral("DROP TRIGGER %1").arg(QLatin1String(trigger));
+    downgrade << QStringLiteral("DROP TABLE node_text")
+              << QStringLiteral("DROP INDEX nodes_occurred_at")
+              << QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at")
+              << QStringLiteral("DROP TABLE row_counts")
               << QStringLiteral("DROP TABLE known_scopes")
-              << QStringLiteral("DELETE FROM schema_migrations WHERE name = 'row_counts'");
+              << QStringLiteral(
+                     "DELETE FROM schema_migrations WHERE name IN ('row_counts', 'lexical_index', "
+                     "'node_occurred_at')");
     const QString failed = runRaw(file, downgrade);
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
 

@@ -221,14 +221,15 @@ void tst_RecallPage::recallShowsSeedsContextAndSubgraph()
     QVERIFY2(ok, qPrintable(page->statusText()));
     QVERIFY(!page->isRunning());
 
-    // Seeds, best first, with a title, type, tier and similarity.
+    // Seeds, best first (by the relevance the channels' fusion gave), with a title, type, tier
+    // and similarity.
     Ui::SeedTableModel *seeds = page->seedModel();
     QVERIFY(seeds->rowCount() > 0);
     QVERIFY(seeds->rowCount() <= 24);
     using SeedColumn = Ui::SeedTableModel::Column;
     QVERIFY(!seeds->data(seeds->index(0, int(SeedColumn::Title))).toString().isEmpty());
     for (int r = 1; r < seeds->rowCount(); ++r)
-        QVERIFY(seeds->seed(r - 1).similarity >= seeds->seed(r).similarity);
+        QVERIFY(seeds->seed(r - 1).relevance >= seeds->seed(r).relevance);
     bool sawSyncIncident = false;
     for (const RecallSeed &s : seeds->seeds())
         sawSyncIncident = sawSyncIncident || s.node.title.contains(QStringLiteral("sync stalls"));

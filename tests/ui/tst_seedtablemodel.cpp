@@ -37,6 +37,7 @@ class tst_SeedTableModel : public QObject
 private Q_SLOTS:
     void startsEmptyWithNamedColumns();
     void showsSeedFields();
+    void saysWhichChannelFoundASeed();
     void titleFallsBackToSummary();
     void sortRoleIsNumeric();
     void findsRowsById();
@@ -48,9 +49,10 @@ void tst_SeedTableModel::startsEmptyWithNamedColumns()
     SeedTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    QCOMPARE(model.columnCount(), 4);
+    QCOMPARE(model.columnCount(), 5);
     const QStringList expected{QStringLiteral("Title"), QStringLiteral("Type"),
-                               QStringLiteral("Tier"), QStringLiteral("Similarity")};
+                               QStringLiteral("Tier"), QStringLiteral("Similarity"),
+                               QStringLiteral("Found by")};
     for (int section = 0; section < expected.size(); ++section)
         QCOMPARE(model.headerData(section, Qt::Horizontal).toString(), expected.at(section));
     QVERIFY(!model.index(0, 0).isValid());
@@ -91,6 +93,22 @@ void tst_SeedTableModel::showsSeedFields()
     QCOMPARE(cell(model, 0, Column::Similarity, Qt::TextAlignmentRole).toInt(),
              int(Qt::AlignRight | Qt::AlignVCenter));
     QCOMPARE(model.seed(1).node.title, QStringLiteral("Token cache workaround"));
+}
+
+void tst_SeedTableModel::saysWhichChannelFoundASeed()
+{
+    SeedTableModel model;
+    RecallSeed both
+        = makeSeed(QStringLiteral("b"), QStringLiteral("Both"), QStringLiteral("event"), 0.5);
+    both.vectorRank = 2;
+    both.lexicalRank = 1;
+    RecallSeed dated
+        = makeSeed(QStringLiteral("d"), QStringLiteral("Dated"), QStringLiteral("event"), 0.1);
+    dated.timeRank = 3;
+    model.setSeeds({both, dated});
+    QCOMPARE(cell(model, 0, Column::FoundBy).toString(),
+             QStringLiteral("vector #2 \u00b7 words #1"));
+    QCOMPARE(cell(model, 1, Column::FoundBy).toString(), QStringLiteral("date #3"));
 }
 
 void tst_SeedTableModel::titleFallsBackToSummary()

@@ -13,10 +13,24 @@ QString seedTitle(const NodeRecord &n)
     return n.title.isEmpty() ? n.textSummary : n.title;
 }
 
+/// "vector #2 · words #1": each channel that found the seed, with its place there.
+QString foundBy(const RecallSeed &s)
+{
+    QStringList parts;
+    if (s.vectorRank > 0)
+        parts << SeedTableModel::tr("vector #%1").arg(s.vectorRank);
+    if (s.lexicalRank > 0)
+        parts << SeedTableModel::tr("words #%1").arg(s.lexicalRank);
+    if (s.timeRank > 0)
+        parts << SeedTableModel::tr("date #%1").arg(s.timeRank);
+    return parts.join(QStringLiteral(" \u00b7 "));
+}
+
 } // namespace
 
 SeedTableModel::SeedTableModel(QObject *parent)
-    : RecordTableModel({tr("Title"), tr("Type"), tr("Tier"), tr("Similarity")}, parent)
+    : RecordTableModel({tr("Title"), tr("Type"), tr("Tier"), tr("Similarity"), tr("Found by")},
+                       parent)
 {
     alignTitlesRight({int(Column::Similarity)});
 }
@@ -32,6 +46,7 @@ QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex,
         case Column::Type: return n.type;
         case Column::Tier: return n.tier;
         case Column::Similarity: return QString::number(s.similarity, 'f', 3);
+        case Column::FoundBy: return foundBy(s);
         case Column::Count: break;
         }
         return {};
@@ -47,6 +62,10 @@ QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex,
         }
         if (column == Column::Similarity)
             return tr("Cosine similarity to the query: %1").arg(s.similarity, 0, 'f', 6);
+        if (column == Column::FoundBy)
+            return tr("Vector similarity and the query's words each rank the scope's nodes; the "
+                      "seeds follow both rankings fused (relevance %1).")
+                .arg(s.relevance, 0, 'f', 3);
         return {};
     case Qt::DecorationRole:
         // The same colour the node has on the graph canvas.

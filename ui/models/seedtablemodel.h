@@ -5,13 +5,14 @@
 
 namespace MemoryGraph::Ui {
 
-/// The seeds of one recall (spec §2.3): the nodes closest to the query vector, best first.
+/// The seeds of one recall (spec §2.3), best first: the nodes closest to the query vector and,
+/// for a text query, those its words match, with the channel that found each.
 /// Holds service records only; never queries.
 class SeedTableModel : public RecordTableModel<RecallSeed>
 {
     Q_OBJECT
 public:
-    enum class Column { Title, Type, Tier, Similarity, Count };
+    enum class Column { Title, Type, Tier, Similarity, FoundBy, Count };
     enum Role {
         NodeIdRole = Qt::UserRole + 1,
         SortRole ///< raw value for sorting: similarity as a number, text otherwise

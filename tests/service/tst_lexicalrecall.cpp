@@ -1,0 +1,339 @@
+// The lexical seed channel: an FTS5 index kept with the nodes (write, edit, forget, upgrade),
+// walled by tenant and scope, under the seed rules; its ranks fused with the vector channel's.
+#include "service/api/lifecyclerequests.h"
+#include "service/api/writerequest.h"
+#include "service/memoryservice.h"
+#include "tests/support/tempservice.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTest>
+
+using namespace MemoryGraph;
+using namespace MemoryGraph::Test;
+
+namespace {
+
+constexpr int kDim = 1536;
+constexpr int kFiller = 40;
+
+QJsonArray axis(int i)
+{
+    QJsonArray a;
+    for (int d = 0; d < kDim; ++d)
+        a.append(d == i ? 1.0 : 0.0);
+    return a;
+}
+
+QJsonObject memory(const QString &clientId, const QString &summary, int vectorAxis,
+                   const QJsonObject &extra = {})
+{
+    QJsonObject n{{QStringLiteral("client_id"), clientId},
+                  {QStringLiteral("type"), QStringLiteral("event")},
+                  {QStringLiteral("title"), clientId},
+                  {QStringLiteral("text_summary"), summary},
+                  {QStringLiteral("embedding"), axis(vectorAxis)},
+                  {QStringLiteral("memory_lane"), QStringLiteral("shared")}};
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        n.insert(it.key(), it.value());
+    return n;
+}
+
+/// Filler memories about everyday things, so the words under test are rare in the scope.
+QJsonArray filler()
+{
+    QJsonArray nodes;
+    for (int i = 0; i < kFiller; ++i)
+        nodes.append(memory(QStringLiteral("f%1").arg(i),
+                            QStringLiteral("Routine note %1 about the weekly team meeting").arg(i),
+                            i + 1));
+    return nodes;
+}
+
+bool write(MemoryService *service, const QJsonArray &nodes, const QString &scope = {},
+           const RequestMeta &meta = {})
+{
+    QJsonObject body = writeBody(nodes);
+    if (!scope.isEmpty())
+        body.insert(QStringLiteral("scope"), scope);
+    auto request = WriteRequest::fromJson(body);
+    if (!request)
+        return false;
+    auto written = service->write(request.value(), meta);
+    if (!written)
+        qWarning() << written.error().message;
+    return written.ok();
+}
+
+Result<RecallOutcome> recallText(MemoryService *service, const QString &text, int limit = 5)
+{
+    auto request = RecallRequest::fromJson(
+        QJsonObject{{QStringLiteral("query_text"), text}, {QStringLiteral("limit"), limit}}, true,
+        8000);
+    if (!request)
+        return request.error();
+    return service->recallText(request.value(), RequestMeta{});
+}
+
+/// The seed with this client id, or nullptr.
+const RecallSeed *seedOf(const RecallOutcome &o, const QString &clientId)
+{
+    for (const RecallSeed &s : o.seeds) {
+        if (s.node.clientId == clientId)
+            return &s;
+    }
+    return nullptr;
+}
+
+QProcessEnvironment localEmbedder(const QString &channels = {})
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("local"));
+    if (!channels.isEmpty())
+        env.insert(QStringLiteral("MEMORY_RECALL_SEED_CHANNELS"), channels);
+    return env;
+}
+
+/// Runs statements on a second connection to the service's database file.
+QString runRaw(const QString &databaseFile, const QStringList &statements)
+{
+    QString failure;
+    {
+        QSqlDatabase db
+            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        db.setDatabaseName(databaseFile);
+        if (!db.open())
+            return db.lastError().text();
+        for (const QString &sql : statements) {
+            QSqlQuery q(db);
+            if (!q.exec(sql)) {
+                failure = sql + QStringLiteral(": ") + q.lastError().text();
+                break;
+            }
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    return failure;
+}
+
+} // namespace
+
+class tst_LexicalRecall : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void wordsFindWhatTheVectorMisses();
+    void theChannelKeepsTheSeedRulesAndWalls();
+    void editsAndForgetFollowTheIndex();
+    void anUpgradedStoreGainsTheIndex();
+    void aVectorRecallIsUnchanged();
+    void theSettingPicksTheChannels();
+    void aQuestionsPeriodFindsDatedMemories();
+    void occurredAtIsCheckedAndShown();
+};
+
+void tst_LexicalRecall::wordsFindWhatTheVectorMisses()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(write(svc.service(), filler()));
+    // Its vector points nowhere near any text's embedding; only its words can find it.
+    QVERIFY(write(svc.service(),
+                  {memory(QStringLiteral("invoice"),
+                          QStringLiteral("Invoice ZX4471 from Harbourline was paid late"), 900)}));
+    auto recalled = recallText(svc.service(), QStringLiteral("What happened with ZX4471?"));
+    QVERIFY2(recalled, why(recalled));
+    QCOMPARE(recalled.value().seedChannels, QStringLiteral("hybrid"));
+    const RecallSeed *seed = seedOf(recalled.value(), QStringLiteral("invoice"));
+    QVERIFY2(seed, "the word ZX4471 must make the invoice a seed");
+    QCOMPARE(seed->lexicalRank, 1);
+    QVERIFY(recalled.value().lexicalCandidates >= 1);
+    // Stemmed alike on both sides: "invoices" meets "invoice".
+    auto plural = recallText(svc.service(), QStringLiteral("invoices from harbourline"));
+    QVERIFY2(plural, why(plural));
+    QVERIFY(seedOf(plural.value(), QStringLiteral("invoice")));
+    // The context text an agent reads carries the memory.
+    QVERIFY(recalled.value().context.text.contains(QStringLiteral("ZX4471")));
+}
+
+void tst_LexicalRecall::theChannelKeepsTheSeedRulesAndWalls()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(write(svc.service(), filler()));
+    const QString word = QStringLiteral("Quillfeather");
+    QVERIFY(write(svc.service(),
+                  {memory(QStringLiteral("cold"), word + QStringLiteral(" archived"), 901,
+                          {{QStringLiteral("tier"), QStringLiteral("cold")}}),
+                   memory(QStringLiteral("evidence"), word + QStringLiteral(" raw log"), 902,
+                          {{QStringLiteral("type"), QStringLiteral("evidence")}}),
+                   memory(QStringLiteral("private"), word + QStringLiteral(" secret"), 903,
+                          {{QStringLiteral("memory_lane"), QStringLiteral("private")},
+                           {QStringLiteral("owner_agent_id"), QStringLiteral("someone-else")}})}));
+    QVERIFY(write(svc.service(), {memory(QStringLiteral("elsewhere"), word, 905)},
+                  QStringLiteral("other-scope")));
+    auto recalled = recallText(svc.service(), word, 20);
+    QVERIFY2(recalled, why(recalled));
+    for (const RecallSeed &s : recalled.value().seeds)
+        QVERIFY2(s.lexicalRank == 0, qPrintable(s.node.clientId + QStringLiteral(" leaked")));
+    QCOMPARE(recalled.value().lexicalCandidates, 0);
+}
+
+void tst_LexicalRecall::editsAndForgetFollowTheIndex()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(write(svc.service(), {memory(QStringLiteral("m"), QStringLiteral("Marmalade"), 950)}));
+    QVERIFY(write(svc.service(), {memory(QStringLiteral("m"), QStringLiteral("Tangerine"), 950)}));
+    auto old = recallText(svc.service(), QStringLiteral("marmalade"));
+    QVERIFY2(old, why(old));
+    QCOMPARE(old.value().lexicalCandidates, 0);
+    auto edited = recallText(svc.service(), QStringLiteral("tangerine"));
+    QVERIFY2(edited, why(edited));
+    const RecallSeed *seed = seedOf(edited.value(), QStringLiteral("m"));
+    QVERIFY(seed && seed->lexicalRank == 1);
+
+    NodeForgetRequest forget;
+    forget.nodeId = seed->node.id;
+    forget.reason = QStringLiteral("test");
+    forget.inputText = QStringLiteral("forget the tangerine");
+    auto forgotten = svc->forgetNode(forget, RequestMeta{});
+    QVERIFY2(forgotten, why(forgotten));
+    auto after = recallText(svc.service(), QStringLiteral("tangerine"));
+    QVERIFY2(after, why(after));
+    QCOMPARE(after.value().lexicalCandidates, 0);
+    QVERIFY(!seedOf(after.value(), QStringLiteral("m")));
+}
+
+void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(write(svc.service(),
+                  {memory(QStringLiteral("old"), QStringLiteral("Zeppelin hangar lease"), 960,
+                          {{QStringLiteral("slots"),
+                            QJsonObject{{QStringLiteral("vendor"),
+                                         QStringLiteral("Brightwater Estates")}}}})}));
+    // Back to the schema before the lexical index (and the step after it), rows in place.
+    const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
+    const QString failed
+        = runRaw(file, {QStringLiteral("DROP TRIGGER node_text_added"),
+                        QStringLiteral("DROP TRIGGER node_text_changed"),
+                        QStringLiteral("DROP TRIGGER node_text_removed"),
+                        QStringLiteral("DROP TABLE node_text"),
+                        QStringLiteral("DROP INDEX nodes_occurred_at"),
+                        QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at"),
+                        QStringLiteral("DELETE FROM schema_migrations WHERE name IN "
+                                       "('lexical_index', 'node_occurred_at')")});
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
+    // Title and slot text were indexed by the upgrade.
+    for (const QString &query : {QStringLiteral("zeppelin"), QStringLiteral("brightwater")}) {
+        auto recalled = recallText(svc.service(), query);
+        QVERIFY2(recalled, why(recalled));
+        const RecallSeed *seed = seedOf(recalled.value(), QStringLiteral("old"));
+        QVERIFY2(seed && seed->lexicalRank == 1, qPrintable(query));
+    }
+}
+
+void tst_LexicalRecall::aVectorRecallIsUnchanged()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(write(svc.service(), filler()));
+    const QJsonArray q = axis(3);
+    auto request = RecallRequest::fromJson(
+        QJsonObject{{QStringLiteral("query_embedding"), q}, {QStringLiteral("limit"), 5}}, false,
+        8000);
+    QVERIFY(request);
+    auto recalled = svc->recall(request.value(), RequestMeta{});
+    QVERIFY2(recalled, why(recalled));
+    QCOMPARE(recalled.value().seedChannels, QStringLiteral("vector"));
+    QVERIFY(!recalled.value().seeds.isEmpty());
+    QCOMPARE(recalled.value().seeds.first().node.clientId, QStringLiteral("f2"));
+    for (const RecallSeed &s : recalled.value().seeds) {
+        QCOMPARE(s.relevance, s.similarity);
+        QCOMPARE(s.lexicalRank, 0);
+        QVERIFY(s.vectorRank > 0);
+    }
+}
+
+void tst_LexicalRecall::theSettingPicksTheChannels()
+{
+    for (const QString &channels : {QStringLiteral("vector"), QStringLiteral("lexical")}) {
+        TempService svc(localEmbedder(channels));
+        QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+        QVERIFY(write(svc.service(), filler()));
+        QVERIFY(write(svc.service(),
+                      {memory(QStringLiteral("invoice"), QStringLiteral("Invoice ZX4471"), 900)}));
+        auto recalled = recallText(svc.service(), QStringLiteral("ZX4471"));
+        QVERIFY2(recalled, why(recalled));
+        QCOMPARE(recalled.value().seedChannels, channels);
+        for (const RecallSeed &s : recalled.value().seeds) {
+            if (channels == QLatin1String("vector"))
+                QCOMPARE(s.lexicalRank, 0);
+            else
+                QCOMPARE(s.vectorRank, 0);
+        }
+        if (channels == QLatin1String("lexical")) {
+            QCOMPARE(recalled.value().seeds.size(), 1);
+            QCOMPARE(recalled.value().stage1Mode, QStringLiteral("lexical"));
+        }
+    }
+}
+
+void tst_LexicalRecall::aQuestionsPeriodFindsDatedMemories()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(write(svc.service(),
+                  {memory(QStringLiteral("march"), QStringLiteral("Checkout outage"), 970,
+                          {{QStringLiteral("occurred_at"), QStringLiteral("2025-03-03")}}),
+                   memory(QStringLiteral("april"), QStringLiteral("Checkout outage"), 971,
+                          {{QStringLiteral("occurred_at"), QStringLiteral("2025-04-09")}})}));
+    auto recalled = recallText(svc.service(), QStringLiteral("What broke in March 2025?"));
+    QVERIFY2(recalled, why(recalled));
+    QCOMPARE(recalled.value().period, QStringLiteral("2025-03-01T00:00:00Z/2025-04-01T00:00:00Z"));
+    const RecallSeed *march = seedOf(recalled.value(), QStringLiteral("march"));
+    QVERIFY2(march && march->timeRank == 1, "the March event is dated in the question's period");
+    const RecallSeed *april = seedOf(recalled.value(), QStringLiteral("april"));
+    QVERIFY(!april || april->timeRank == 0);
+    // The context text says when it happened.
+    QVERIFY2(
+        recalled.value().context.text.contains(QStringLiteral("- 2025-03-03: Checkout outage")),
+        qPrintable(recalled.value().context.text));
+}
+
+void tst_LexicalRecall::occurredAtIsCheckedAndShown()
+{
+    for (const QString &bad : {QStringLiteral("yesterday"), QStringLiteral("2025-02-30"),
+                               QStringLiteral("2025-03-03T10:00:00")}) {
+        auto request = WriteRequest::fromJson(writeBody({memory(
+            QStringLiteral("x"), QStringLiteral("x"), 1, {{QStringLiteral("occurred_at"), bad}})}));
+        QVERIFY2(!request, qPrintable(bad));
+        QCOMPARE(request.error().status, 400);
+        QVERIFY2(request.error().message.contains(QStringLiteral("occurred_at"))
+                     || request.error()
+                            .details.value(QStringLiteral("field"))
+                            .toString()
+                            .contains(QStringLiteral("occurred_at")),
+                 why(request).constData());
+    }
+    auto withOffset = WriteRequest::fromJson(writeBody(
+        {memory(QStringLiteral("x"), QStringLiteral("x"), 1,
+                {{QStringLiteral("occurred_at"), QStringLiteral("2025-03-03T23:30:00-02:00")}})}));
+    QVERIFY2(withOffset, why(withOffset));
+    QCOMPARE(withOffset.value().nodes.first().occurredAt,
+             QDateTime(QDate(2025, 3, 4), QTime(1, 30), Qt::UTC));
+}
+
+QTEST_GUILESS_MAIN(tst_LexicalRecall)
+#include "tst_lexicalrecall.moc"
