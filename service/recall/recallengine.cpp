@@ -240,6 +240,22 @@ Result<double> storedSimilarity(QSqlDatabase &db, const QString &nodeId,
                         : 0.0;
 }
 
+/// The nodes behind these labels that may seed for the viewer, by label.
+Result<QHash<qint64, NodeRecord>> allowedSeedNodes(QSqlDatabase &db, const CallScope &cs,
+                                                   const Viewer &viewer,
+                                                   const QVector<qint64> &labels)
+{
+    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
+    if (!nodes)
+        return nodes.error();
+    QHash<qint64, NodeRecord> allowed;
+    for (const NodeRecord &n : nodes.value()) {
+        if (seedAllowed(n, viewer))
+            allowed.insert(n.vectorLabel, n);
+    }
+    return allowed;
+}
+
 /// The lexical channel: the scope's best BM25 matches for the words, under the seed rules of
 /// the vector channel; best first, capped. Their similarity is filled in once fused.
 Result<QVector<RecallSeed>> lexicalSeeds(QSqlDatabase &db, const CallScope &cs,
@@ -254,18 +270,13 @@ Result<QVector<RecallSeed>> lexicalSeeds(QSqlDatabase &db, const CallScope &cs,
     QVector<qint64> labels;
     for (const LexicalIndex::Hit &h : hits.value())
         labels << h.label;
-    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
-    if (!nodes)
-        return nodes.error();
-    QHash<qint64, NodeRecord> allowed;
-    for (const NodeRecord &n : nodes.value()) {
-        if (seedAllowed(n, viewer))
-            allowed.insert(n.vectorLabel, n);
-    }
+    auto allowed = allowedSeedNodes(db, cs, viewer, labels);
+    if (!allowed)
+        return allowed.error();
     QVector<RecallSeed> seeds;
     for (qint64 label : labels) {
-        const auto n = allowed.constFind(label);
-        if (n != allowed.cend())
+        const auto n = allowed.value().constFind(label);
+        if (n != allowed.value().cend())
             seeds.append({*n, 0.0, 0.0, 0, int(seeds.size() + 1), 0});
     }
     return seeds;
@@ -337,14 +348,10 @@ Result<QVector<RecallSeed>> datedSeeds(QSqlDatabase &db, const CallScope &cs, co
                                        viewer.teamId, period->from, period->until, kMaxDated);
     if (!labels)
         return labels.error();
-    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels.value());
-    if (!nodes)
-        return nodes.error();
-    QHash<qint64, NodeRecord> allowed;
-    for (const NodeRecord &n : nodes.value()) {
-        if (seedAllowed(n, viewer))
-            allowed.insert(n.vectorLabel, n);
-    }
+    auto found = allowedSeedNodes(db, cs, viewer, labels.value());
+    if (!found)
+        return found.error();
+    QHash<qint64, NodeRecord> &allowed = found.value();
     QVector<RecallSeed> seeds;
     const auto take = [&](qint64 label) {
         const auto n = allowed.constFind(label);

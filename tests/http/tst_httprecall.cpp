@@ -378,6 +378,7 @@ private slots:
 
     // recall_text (spec §4.4; DESIGN decision 6)
     void recallTextLocalProvider();
+    void recallTextSaysWhichChannelFoundEachSeed();
     void recallTextNoProvider();
     void recallTextContextBudgetDefault();
 };
@@ -1900,6 +1901,58 @@ void tst_HttpRecall::debugEmbeddingsPreview()
 
 // ---------------------------------------------------------------------------------------------
 // recall_text
+
+void tst_HttpRecall::recallTextSaysWhichChannelFoundEachSeed()
+{
+    HttpTestServer server;
+    REQUIRE_SERVER(server);
+    const QJsonObject shared{{u"memory_lane"_s, u"shared"_s}};
+    const QJsonArray nodes{
+        merged(writeNode(u"outage"_s, u"event"_s, u"Checkout outage on the booking page"_s),
+               merged(shared, obj({{"occurred_at", u"2025-03-03"_s}}))),
+        merged(writeNode(u"ticket"_s, u"event"_s, u"Ticket KX-7719 closed by the vendor"_s),
+               shared),
+        merged(writeNode(u"lunch"_s, u"event"_s, u"Team lunch at the noodle bar"_s), shared),
+    };
+    const Written w = writeGraph(server, nodes);
+    REQUIRE_WRITE(w);
+    QVERIFY(server.service()->waitForEmbeddings(10000));
+
+    Reply r = server.post(
+        kRecallText, recallTextBody(u"What broke in March 2025?"_s, obj({{"return_debug", true}})));
+    REQUIRE_OK(r);
+    const QJsonObject stage1 = objectAt(objectAt(r.json, u"debug"_s), u"stage1"_s);
+    QCOMPARE(stage1.value(u"channels"_s).toString(), u"hybrid"_s);
+    QCOMPARE(stage1.value(u"period"_s).toString(), u"2025-03-01T00:00:00Z/2025-04-01T00:00:00Z"_s);
+    QCOMPARE(objectAt(stage1, u"fusion"_s).value(u"method"_s).toString(), u"reciprocal_rank"_s);
+    const QJsonObject first = arrayAt(r.json, u"seeds"_s).first().toObject();
+    QCOMPARE(w.clientOf(first.value(u"id"_s).toString()), u"outage"_s);
+    QVERIFY(first.value(u"found_by"_s).toArray().contains(u"time"_s));
+    QVERIFY(r.json.value(u"context"_s)
+                .toObject()
+                .value(u"text"_s)
+                .toString()
+                .contains(u"- 2025-03-03: Checkout outage on the booking page"_s));
+
+    r = server.post(kRecallText, recallTextBody(u"kx-7719"_s, obj({{"return_debug", true}})));
+    REQUIRE_OK(r);
+    const QJsonObject ticket = arrayAt(r.json, u"seeds"_s).first().toObject();
+    QCOMPARE(w.clientOf(ticket.value(u"id"_s).toString()), u"ticket"_s);
+    QVERIFY(ticket.value(u"found_by"_s).toArray().contains(u"lexical"_s));
+    const QJsonObject ranks
+        = arrayAt(objectAt(objectAt(r.json, u"debug"_s), u"stage1"_s), u"seeds"_s)
+              .first()
+              .toObject();
+    QCOMPARE(ranks.value(u"lexical_rank"_s).toInt(), 1);
+
+    // A date the service cannot place is refused, naming the field; nothing is written.
+    const qsizetype before = server.nodes().size();
+    Written bad = writeGraph(server, {merged(writeNode(u"bad"_s, u"event"_s, u"x"_s),
+                                             obj({{"occurred_at", u"next tuesday"_s}}))});
+    QCOMPARE(bad.reply.status, 400);
+    QVERIFY2(bad.reply.describe().contains("occurred_at"), bad.reply.describe().constData());
+    QCOMPARE(server.nodes().size(), before);
+}
 
 void tst_HttpRecall::recallTextLocalProvider()
 {

@@ -13,8 +13,22 @@ QString seedTitle(const NodeRecord &n)
     return n.title.isEmpty() ? n.textSummary : n.title;
 }
 
-/// "vector #2 · words #1": each channel that found the seed, with its place there.
+/// "vec+word": the channels that found the seed, short so the title keeps its room (the
+/// tooltip spells out their ranks).
 QString foundBy(const RecallSeed &s)
+{
+    QStringList parts;
+    if (s.vectorRank > 0)
+        parts << SeedTableModel::tr("vec");
+    if (s.lexicalRank > 0)
+        parts << SeedTableModel::tr("word");
+    if (s.timeRank > 0)
+        parts << SeedTableModel::tr("date");
+    return parts.join(QLatin1Char('+'));
+}
+
+/// "vector #2, words #1": each channel's place for the seed.
+QString channelRanks(const RecallSeed &s)
 {
     QStringList parts;
     if (s.vectorRank > 0)
@@ -23,7 +37,7 @@ QString foundBy(const RecallSeed &s)
         parts << SeedTableModel::tr("words #%1").arg(s.lexicalRank);
     if (s.timeRank > 0)
         parts << SeedTableModel::tr("date #%1").arg(s.timeRank);
-    return parts.join(QStringLiteral(" \u00b7 "));
+    return parts.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -63,8 +77,8 @@ QVariant SeedTableModel::cellData(const RecallSeed &s, int row, int columnIndex,
         if (column == Column::Similarity)
             return tr("Cosine similarity to the query: %1").arg(s.similarity, 0, 'f', 6);
         if (column == Column::FoundBy)
-            return tr("Vector similarity and the query's words each rank the scope's nodes; the "
-                      "seeds follow both rankings fused (relevance %1).")
+            return tr("Found by %1; relevance %2. Seeds follow the channels' rankings fused.")
+                .arg(channelRanks(s))
                 .arg(s.relevance, 0, 'f', 3);
         return {};
     case Qt::DecorationRole:

@@ -482,9 +482,11 @@ QWidget *RecallPage::createSeedsPanel()
     using Column = SeedTableModel::Column;
     // The title takes what the fixed columns leave, so the similarity is never scrolled away.
     m_seedView->horizontalHeader()->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
-    sizeColumnTo(m_seedView, int(Column::Type), QStringLiteral("MMprocedure")); // MM: the type icon
-    sizeColumnTo(m_seedView, int(Column::Tier), QStringLiteral("archive"));
+    // Seeds are only ever of the seed types and hot or warm: size to the longest of those.
+    sizeColumnTo(m_seedView, int(Column::Type), QStringLiteral("MMconcept")); // MM: the type icon
+    sizeColumnTo(m_seedView, int(Column::Tier), QStringLiteral("warm"));
     sizeColumnTo(m_seedView, int(Column::Similarity), QStringLiteral("Similarity"));
+    sizeColumnTo(m_seedView, int(Column::FoundBy), QStringLiteral("vec+word"));
 
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
