@@ -51,7 +51,7 @@ struct ScopeKey
     QString scope;
 };
 
-/// Every scope that holds at least one embedding.
+/// Every scope that holds an embedding, or held one (its index is then empty).
 Result<QVector<ScopeKey>> embeddedScopes(QSqlDatabase &db);
 
 } // namespace MemoryGraph::IndexStore
