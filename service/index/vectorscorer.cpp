@@ -127,6 +127,15 @@ MEMORYGRAPH_TARGET_AVX2 void avx2DotMany(const float *query, const float *rows, 
         scores[r] = avx2Dot(query, rows + r * dim, dim);
 }
 
+/// The sum of eight 32-bit lanes. AVX2 only, so the AVX-512 kernel can use it too.
+__attribute__((target("avx2"))) inline qint32 horizontalSum(__m256i v)
+{
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtsi128_si32(sum);
+}
+
 /// 32 bytes a step: widened to 16-bit, multiplied and summed in pairs into 32-bit lanes (a
 /// pair sums to at most 2 * 127 * 127, far from overflowing over 1536 dimensions).
 MEMORYGRAPH_TARGET_AVX2 qint32 avx2DotInt8(const qint8 *a, const qint8 *b, qsizetype n)
@@ -145,10 +154,7 @@ MEMORYGRAPH_TARGET_AVX2 qint32 avx2DotInt8(const qint8 *a, const qint8 *b, qsize
         acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(aHigh, bHigh));
     }
     const __m256i acc = _mm256_add_epi32(acc0, acc1);
-    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
-    qint32 total = _mm_cvtsi128_si32(sum);
+    qint32 total = horizontalSum(acc);
     for (; i < n; ++i)
         total += qint32(a[i]) * qint32(b[i]);
     return total;
@@ -174,10 +180,7 @@ MEMORYGRAPH_TARGET_VNNI qint32 vnniDotInt8(const qint8 *a, const qint8 *b, qsize
     const __m512i folded = _mm512_sub_epi32(products, correction);
     const __m256i half = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xFF, folded, 0),
                                           _mm512_maskz_extracti64x4_epi64(0xFF, folded, 1));
-    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
-    qint32 total = _mm_cvtsi128_si32(sum);
+    qint32 total = horizontalSum(half);
     for (; i < n; ++i)
         total += qint32(a[i]) * qint32(b[i]);
     return total;

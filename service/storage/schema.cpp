@@ -2,6 +2,22 @@
 
 namespace MemoryGraph {
 
+namespace {
+
+/// The lexical index's row for a node (`row`: NEW in a trigger, the table in a backfill): its
+/// rowid, the (tenant, scope) token LexicalIndex::scopeKey builds too, title, summary and the
+/// slots' string values.
+QString nodeTextRow(const QString &row)
+{
+    return QStringLiteral(
+               "%1.rowid, 'k' || lower(hex(%1.tenant_id || char(10) || %1.scope)), %1.title,"
+               " %1.text_summary, (SELECT group_concat(value, ' ') FROM json_tree("
+               "CASE WHEN json_valid(%1.slots) THEN %1.slots ELSE '{}' END) WHERE type = 'text')")
+        .arg(row);
+}
+
+} // namespace
+
 // Long on purpose: the schema's history as one table of data, read top to bottom.
 const std::vector<Migration> &schemaMigrations()
 {
@@ -192,35 +208,20 @@ const std::vector<Migration> &schemaMigrations()
              // MATCH carries (LexicalIndex::scopeKey builds the same).
              QStringLiteral("CREATE VIRTUAL TABLE node_text USING fts5(scope_key, title, summary,"
                             " slots, tokenize = 'porter unicode61 remove_diacritics 2')"),
-             QStringLiteral(
-                 "CREATE TRIGGER node_text_added AFTER INSERT ON nodes BEGIN"
-                 " INSERT INTO node_text (rowid, scope_key, title, summary, slots) VALUES ("
-                 "  NEW.rowid, 'k' || lower(hex(NEW.tenant_id || char(10) || NEW.scope)),"
-                 "  NEW.title, NEW.text_summary,"
-                 "  (SELECT group_concat(value, ' ') FROM json_tree("
-                 "   CASE WHEN json_valid(NEW.slots) THEN NEW.slots ELSE '{}' END) WHERE type = "
-                 "'text'));"
-                 " END"),
-             QStringLiteral(
-                 "CREATE TRIGGER node_text_changed AFTER UPDATE OF title, text_summary, slots"
-                 " ON nodes BEGIN"
-                 " DELETE FROM node_text WHERE rowid = OLD.rowid;"
-                 " INSERT INTO node_text (rowid, scope_key, title, summary, slots) VALUES ("
-                 "  NEW.rowid, 'k' || lower(hex(NEW.tenant_id || char(10) || NEW.scope)),"
-                 "  NEW.title, NEW.text_summary,"
-                 "  (SELECT group_concat(value, ' ') FROM json_tree("
-                 "   CASE WHEN json_valid(NEW.slots) THEN NEW.slots ELSE '{}' END) WHERE type = "
-                 "'text'));"
-                 " END"),
+             QStringLiteral("CREATE TRIGGER node_text_added AFTER INSERT ON nodes BEGIN"
+                            " INSERT INTO node_text (rowid, scope_key, title, summary, slots)"
+                            " VALUES (%1); END")
+                 .arg(nodeTextRow(QStringLiteral("NEW"))),
+             QStringLiteral("CREATE TRIGGER node_text_changed AFTER UPDATE OF title, text_summary,"
+                            " slots ON nodes BEGIN DELETE FROM node_text WHERE rowid = OLD.rowid;"
+                            " INSERT INTO node_text (rowid, scope_key, title, summary, slots)"
+                            " VALUES (%1); END")
+                 .arg(nodeTextRow(QStringLiteral("NEW"))),
              QStringLiteral("CREATE TRIGGER node_text_removed AFTER DELETE ON nodes BEGIN"
                             " DELETE FROM node_text WHERE rowid = OLD.rowid; END"),
              QStringLiteral("INSERT INTO node_text (rowid, scope_key, title, summary, slots)"
-                            " SELECT rowid, 'k' || lower(hex(tenant_id || char(10) || scope)),"
-                            "  title, text_summary,"
-                            "  (SELECT group_concat(value, ' ') FROM json_tree("
-                            "   CASE WHEN json_valid(nodes.slots) THEN nodes.slots ELSE '{}' END)"
-                            "   WHERE type = 'text')"
-                            " FROM nodes"),
+                            " SELECT %1 FROM nodes")
+                 .arg(nodeTextRow(QStringLiteral("nodes"))),
          }},
         {QStringLiteral("node_occurred_at"),
          {

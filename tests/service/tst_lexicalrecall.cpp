@@ -97,29 +97,6 @@ QProcessEnvironment localEmbedder(const QString &channels = {})
     return env;
 }
 
-/// Runs statements on a second connection to the service's database file.
-QString runRaw(const QString &databaseFile, const QStringList &statements)
-{
-    QString failure;
-    {
-        QSqlDatabase db
-            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(databaseFile);
-        if (!db.open())
-            return db.lastError().text();
-        for (const QString &sql : statements) {
-            QSqlQuery q(db);
-            if (!q.exec(sql)) {
-                failure = sql + QStringLiteral(": ") + q.lastError().text();
-                break;
-            }
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return failure;
-}
-
 } // namespace
 
 class tst_LexicalRecall : public QObject
@@ -224,14 +201,14 @@ void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
     // Back to the schema before the lexical index (and the step after it), rows in place.
     const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
     const QString failed
-        = runRaw(file, {QStringLiteral("DROP TRIGGER node_text_added"),
-                        QStringLiteral("DROP TRIGGER node_text_changed"),
-                        QStringLiteral("DROP TRIGGER node_text_removed"),
-                        QStringLiteral("DROP TABLE node_text"),
-                        QStringLiteral("DROP INDEX nodes_occurred_at"),
-                        QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at"),
-                        QStringLiteral("DELETE FROM schema_migrations WHERE name IN "
-                                       "('lexical_index', 'node_occurred_at')")});
+        = runSqlOnFile(file, {QStringLiteral("DROP TRIGGER node_text_added"),
+                              QStringLiteral("DROP TRIGGER node_text_changed"),
+                              QStringLiteral("DROP TRIGGER node_text_removed"),
+                              QStringLiteral("DROP TABLE node_text"),
+                              QStringLiteral("DROP INDEX nodes_occurred_at"),
+                              QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at"),
+                              QStringLiteral("DELETE FROM schema_migrations WHERE name IN "
+                                             "('lexical_index', 'node_occurred_at')")});
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
     // Title and slot text were indexed by the upgrade.

@@ -34,29 +34,6 @@ bool write(MemoryService *service, const QString &scope, const QJsonArray &nodes
     return request && service->write(request.value(), RequestMeta{});
 }
 
-/// Runs statements on a second connection to the service's database file.
-QString runRaw(const QString &databaseFile, const QStringList &statements)
-{
-    QString failure;
-    {
-        QSqlDatabase db
-            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(databaseFile);
-        if (!db.open())
-            return db.lastError().text();
-        for (const QString &sql : statements) {
-            QSqlQuery q(db);
-            if (!q.exec(sql)) {
-                failure = sql + QStringLiteral(": ") + q.lastError().text();
-                break;
-            }
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return failure;
-}
-
 /// COUNT(*) per table, the slow way the totals replace.
 QList<qint64> countedRows(const QString &databaseFile)
 {
@@ -131,7 +108,7 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
               << QStringLiteral(
                      "DELETE FROM schema_migrations WHERE name IN ('row_counts', 'lexical_index', "
                      "'node_occurred_at')");
-    const QString failed = runRaw(file, downgrade);
+    const QString failed = runSqlOnFile(file, downgrade);
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
 
     QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));

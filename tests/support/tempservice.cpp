@@ -2,6 +2,9 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QStandardPaths>
 
 namespace MemoryGraph::Test {
@@ -62,6 +65,27 @@ QString testOutputDir()
         dir = QDir::temp().filePath(QStringLiteral("memorygraph-test-output"));
     QDir().mkpath(dir);
     return dir;
+}
+
+QString runSqlOnFile(const QString &databaseFile, const QStringList &statements)
+{
+    const QString name = QStringLiteral("raw-sql");
+    QString failure;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(databaseFile);
+        if (!db.open())
+            failure = db.lastError().text();
+        for (const QString &sql : statements) {
+            QSqlQuery q(db);
+            if (!failure.isEmpty() || q.exec(sql))
+                continue;
+            failure = sql + QStringLiteral(": ") + q.lastError().text();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return failure;
 }
 
 } // namespace MemoryGraph::Test

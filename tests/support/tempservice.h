@@ -65,4 +65,8 @@ template<typename T> QByteArray why(const Result<T> &r)
 /// Where tests may leave artefacts such as screenshots (MEMORYGRAPH_TEST_OUTPUT_DIR or temp).
 QString testOutputDir();
 
+/// Runs statements on a connection of its own to a database file (an older schema, a damaged
+/// row); empty when all ran, else the failing statement and SQLite's message.
+QString runSqlOnFile(const QString &databaseFile, const QStringList &statements);
+
 } // namespace MemoryGraph::Test
