@@ -81,13 +81,4 @@ Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QSt
     return hits;
 }
 
-Result<qint64> rowCount(QSqlDatabase &db, const QString &tenantId, const QString &scope)
-{
-    auto q = runSql(db, QStringLiteral("SELECT COUNT(*) FROM node_text WHERE node_text MATCH ?"),
-                    {QStringLiteral("scope_key : ") + quoted(scopeKey(tenantId, scope))});
-    if (!q)
-        return q.error();
-    return q.value().next() ? q.value().value(0).toLongLong() : 0;
-}
-
 } // namespace MemoryGraph::LexicalIndex

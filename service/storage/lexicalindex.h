@@ -37,7 +37,4 @@ struct SeedFilter
 Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                             const QStringList &words, const SeedFilter &filter, int limit);
 
-/// Rows the lexical index holds for the scope (tests and diagnostics).
-Result<qint64> rowCount(QSqlDatabase &db, const QString &tenantId, const QString &scope);
-
 } // namespace MemoryGraph::LexicalIndex
