@@ -10,6 +10,7 @@
 #include "service/storage/database.h"
 #include "service/storage/indexstore.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QLoggingCategory>
 #include <QThread>
@@ -33,6 +34,13 @@ constexpr int kEfSearch = 128; // recall@10 >= 0.95 on clustered 1536-d data
 // Changes a drain takes per trip under the scope lock; it inserts them one by one so a search
 // waits for at most one hnswlib insert, never for a whole batch.
 constexpr int kDrainBatch = 64;
+// Between two inserts the drain lets running searches finish first, so a search has a core
+// to itself rather than sharing it with graph building (during a bulk write a search took
+// twice as long when it did). The wait is bounded so a steady stream of searches cannot stop
+// the drain, and it ends past this backlog: the exact scan of the backlog would then cost
+// every search more than the drain does (about 25 ms at 1536 dimensions).
+constexpr int kMaxYieldMs = 100;
+constexpr qsizetype kYieldBelowBacklog = 250000;
 // No back-pressure: a bulk load may run any distance ahead of its drain, so writers never
 // wait for hnswlib. The backlog is held as VectorCode bytes in CodeBlocks (a quarter of the
 // float32 size, the memory a bulk load holds on top of the index; stored back to back, the
@@ -120,12 +128,15 @@ enum class Locking { PerVector, WholeBatch };
 /// allowed; a batch holding a vector the index refuses falls back to one by one so the others
 /// still land.
 void upsertWithFallback(VectorIndex &index, const QVector<quint64> &labels,
-                        const QByteArray &vectors, Locking locking)
+                        const QByteArray &vectors, Locking locking,
+                        const std::function<void()> &beforeEachInsert)
 {
     if (labels.isEmpty()
         || (locking == Locking::WholeBatch && index.upsertMany(labels, floats(vectors))))
         return;
     for (qsizetype i = 0; i < labels.size(); ++i) {
+        if (beforeEachInsert)
+            beforeEachInsert();
         if (auto r = index.upsert(labels.at(i), floats(vectors) + i * kDim); !r)
             qCWarning(lcIndex) << "cannot index label" << labels.at(i) << r.error().message;
     }
@@ -135,7 +146,8 @@ void upsertWithFallback(VectorIndex &index, const QVector<quint64> &labels,
 /// now (a newer version than the change is fine: it stays pending and is written again). The
 /// index has its own lock.
 Result<void> writeChanges(QSqlDatabase &db, VectorIndex &index, const QVector<qint64> &labels,
-                          const QVector<PendingChange> &changes, Locking locking)
+                          const QVector<PendingChange> &changes, Locking locking,
+                          const std::function<void()> &beforeEachInsert = {})
 {
     QVector<qint64> upserts;
     for (qsizetype i = 0; i < labels.size(); ++i) {
@@ -153,7 +165,7 @@ Result<void> writeChanges(QSqlDatabase &db, VectorIndex &index, const QVector<qi
     });
     if (!read)
         return read.error();
-    upsertWithFallback(index, upsertLabels, upsertVectors, locking);
+    upsertWithFallback(index, upsertLabels, upsertVectors, locking, beforeEachInsert);
     return {};
 }
 
@@ -424,6 +436,9 @@ IndexManager::IndexManager(Database &db, const QString &directory)
     if (auto folder = PrivateFiles::ensureFolder(m_directory); !folder)
         qCWarning(lcIndex) << "cannot prepare the index folder:" << folder.error().message;
     m_pool.setMaxThreadCount(qMax(4, QThread::idealThreadCount()));
+    // Explicit, not inherited: a drain runs at idle priority and may start the save that grows
+    // the pool, and a new thread would otherwise inherit that for every load after it.
+    m_pool.setThreadPriority(QThread::NormalPriority);
 }
 
 IndexManager::~IndexManager()
@@ -573,6 +588,7 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
     for (;;) {
         QVector<qint64> labels;
         QVector<PendingChange> changes;
+        qsizetype backlog = 0;
         {
             QMutexLocker lock(&entry->mutex);
             if (entry->pending.isEmpty() || m_drainPaused.load()) {
@@ -586,10 +602,12 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
                 changes.append(it.value());
             }
             entry->inFlight = int(labels.size());
+            backlog = entry->pending.size();
         }
         // No scope lock here: apply() and searches go on while hnswlib inserts.
         const Result<void> inserted
-            = conn ? writeChanges(conn.value(), index, labels, changes, Locking::PerVector)
+            = conn ? writeChanges(conn.value(), index, labels, changes, Locking::PerVector,
+                                  [this, backlog] { yieldToSearches(backlog); })
                    : Result<void>(conn.error());
         QMutexLocker lock(&entry->mutex);
         if (!inserted) {
@@ -618,6 +636,29 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
         if (entry->unsaved >= kSaveEveryChanges)
             saveInBackgroundLocked(entry);
     }
+}
+
+void IndexManager::yieldToSearches(qsizetype backlog)
+{
+    if (backlog >= kYieldBelowBacklog)
+        return;
+    QMutexLocker lock(&m_searchesLock);
+    const QDeadlineTimer deadline(kMaxYieldMs);
+    while (m_searches > 0 && !deadline.hasExpired())
+        m_searchesDone.wait(&m_searchesLock, deadline);
+}
+
+IndexManager::SearchInFlight::SearchInFlight(IndexManager &manager) : m_manager(manager)
+{
+    QMutexLocker lock(&m_manager.m_searchesLock);
+    ++m_manager.m_searches;
+}
+
+IndexManager::SearchInFlight::~SearchInFlight()
+{
+    QMutexLocker lock(&m_manager.m_searchesLock);
+    if (--m_manager.m_searches == 0)
+        m_manager.m_searchesDone.wakeAll();
 }
 
 void IndexManager::flushPendingLocked(ScopeIndex &entry)
@@ -669,6 +710,7 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
                                    QStringLiteral("must have %1 numbers").arg(kDim));
     if (k <= 0)
         return QVector<VectorMatch>();
+    const SearchInFlight running(*this);
     auto entry = scopeIndex(tenantId, scope);
     // Cheap check (indexed MAX) so steady-state searches never wait for each other.
     auto conn = m_db.connection();

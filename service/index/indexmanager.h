@@ -9,6 +9,7 @@
 #include <QString>
 #include <QThreadPool>
 #include <QVector>
+#include <QWaitCondition>
 
 #include <atomic>
 #include <functional>
@@ -82,6 +83,19 @@ public:
 private:
     struct ScopeIndex;
 
+    /// Counts a search while it runs, for the drain to yield to.
+    class SearchInFlight
+    {
+    public:
+        explicit SearchInFlight(IndexManager &manager);
+        ~SearchInFlight();
+        SearchInFlight(const SearchInFlight &) = delete;
+        SearchInFlight &operator=(const SearchInFlight &) = delete;
+
+    private:
+        IndexManager &m_manager;
+    };
+
     std::shared_ptr<ScopeIndex> scopeIndex(const QString &tenantId, const QString &scope);
     std::shared_ptr<ScopeIndex> existingScopeIndex(const QString &tenantId,
                                                    const QString &scope) const;
@@ -93,6 +107,7 @@ private:
     Result<void> waitUntilLoadedLocked(const std::shared_ptr<ScopeIndex> &entry);
     void startDrainLocked(const std::shared_ptr<ScopeIndex> &entry);
     void drain(const std::shared_ptr<ScopeIndex> &entry);
+    void yieldToSearches(qsizetype backlog);
     void flushPendingLocked(ScopeIndex &entry);
     void saveInBackgroundLocked(const std::shared_ptr<ScopeIndex> &entry);
 
@@ -101,6 +116,9 @@ private:
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<ScopeIndex>> m_indexes;
     std::atomic<bool> m_drainPaused{false};
+    QMutex m_searchesLock;
+    QWaitCondition m_searchesDone;
+    int m_searches = 0; // searches running now, under m_searchesLock
     // Loads, drains and periodic saves; declared last so it is torn down first.
     QThreadPool m_pool;
 };

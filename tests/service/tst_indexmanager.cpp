@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMutex>
+#include <QSemaphore>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -177,6 +178,7 @@ private slots:
     void firstWriteBringsAFreshScopeToLifeWithoutASearch();
     void writersRunAheadOfTheDrainWithoutWaiting();
     void aLargeBacklogGivesTheExactTopK();
+    void theDrainWaitsWhileASearchRuns();
 };
 
 void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
@@ -593,6 +595,53 @@ void tst_IndexManager::aLargeBacklogGivesTheExactTopK()
         }
     }
     manager->setDrainPaused(false);
+}
+
+void tst_IndexManager::theDrainWaitsWhileASearchRuns()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    manager->setDrainPaused(true);
+    std::mt19937 rng(9);
+    constexpr int kCount = 600;
+    QVector<Fixture::Change> committed;
+    for (int i = 0; i < kCount; ++i)
+        committed.append({i + 1, i + 1, bytesOf(randomVector(rng))});
+    QVERIFY(f.commit(committed));
+    for (const Fixture::Change &c : std::as_const(committed))
+        manager->apply(kTenant, kScope, c.label, c.version, c.vector);
+
+    // A search held inside its scan of the backlog (by its filter) while the drain runs.
+    QSemaphore scanning;
+    QSemaphore release;
+    std::atomic<bool> held{false};
+    const QVector<float> query = randomVector(rng);
+    std::unique_ptr<QThread> searcher(QThread::create([&] {
+        auto hits = manager->search(kTenant, kScope, query, 5, [&](qint64) {
+            if (!held.exchange(true)) {
+                scanning.release();
+                release.acquire();
+            }
+            return true;
+        });
+        QVERIFY(hits);
+    }));
+    manager->setDrainPaused(false);
+    searcher->start();
+    QVERIFY(scanning.tryAcquire(1, 10000));
+    const int before = manager->pendingCount(kTenant, kScope);
+    QThread::msleep(1500);
+    const int during = manager->pendingCount(kTenant, kScope);
+    release.release();
+    QVERIFY(searcher->wait(10000));
+    // Unhindered, the drain indexes all 600 in well under 1.5 s; yielding, it inserts one
+    // vector per bounded wait, so at most the batch it was in can finish.
+    QVERIFY2(before - during <= 64,
+             qPrintable(QStringLiteral("%1 drained while a search ran").arg(before - during)));
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_IndexManager)
