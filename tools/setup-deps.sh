@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    libhnswlib-dev libsqlite3-dev libssl-dev libsimdjson-dev libxkbcommon-dev
+    libhnswlib-dev libsqlite3-dev libssl-dev libsimdjson-dev libxkbcommon-dev wordnet-base
     xvfb xauth ninja-build cmake g++ dpkg-dev file clang-format
 )
 

@@ -107,7 +107,8 @@ Result<void> recordFailure(QSqlDatabase &wdb, NodeRecord &n, const Error &error,
 }
 
 /// Stores each node's result inside the writer's transaction, skipping nodes that changed
-/// since they were read.
+/// since they were read. A node re-embedded for a newer model keeps its old vector when the
+/// new one fails; the next start tries it again.
 Result<void> storeBatch(QSqlDatabase &wdb, const QVector<NodeRecord> &nodes,
                         const QStringList &texts, const QVector<Result<Embedding>> &results,
                         const EmbeddingProvider &provider, StoredBatch &out)
@@ -117,13 +118,18 @@ Result<void> storeBatch(QSqlDatabase &wdb, const QVector<NodeRecord> &nodes,
         if (!current)
             return current.error();
         // The node was edited or forgotten meanwhile: its new text is embedded next round.
-        if (!current.value() || current.value()->embeddingStatus != QLatin1String("pending")
-            || current.value()->embedText() != texts[i])
+        if (!current.value() || current.value()->embedText() != texts[i])
             continue;
         NodeRecord &n = *current.value();
+        const bool pending = n.embeddingStatus == QLatin1String("pending");
+        const bool superseded
+            = n.embeddingStatus == QLatin1String("ready") && provider.supersedes(n.embeddingModel);
+        if (!pending && !superseded)
+            continue;
         const Result<Embedding> &vector = results[i];
-        auto stored = vector ? storeVector(wdb, n, vector.value(), provider, out)
-                             : recordFailure(wdb, n, vector.error(), out);
+        auto stored = vector    ? storeVector(wdb, n, vector.value(), provider, out)
+                      : pending ? recordFailure(wdb, n, vector.error(), out)
+                                : Result<void>();
         if (!stored)
             return stored;
     }
@@ -225,6 +231,8 @@ int EmbeddingBackfill::processBatch(int *retryAfterMs)
     if (!conn)
         return -1;
     auto pending = GraphStore::pendingEmbeddingNodes(conn.value(), kBatchSize);
+    if (pending && pending.value().isEmpty())
+        pending = nextSuperseded(conn.value());
     if (!pending)
         return -1;
     const QVector<NodeRecord> &nodes = pending.value();
@@ -252,6 +260,27 @@ int EmbeddingBackfill::processBatch(int *retryAfterMs)
         return -1;
     }
     return int(nodes.size());
+}
+
+Result<QVector<NodeRecord>> EmbeddingBackfill::nextSuperseded(QSqlDatabase &db)
+{
+    if (!m_supersededListed) {
+        auto models = GraphStore::readyEmbeddingModels(db);
+        if (!models)
+            return models.error();
+        for (const QString &model : std::as_const(models.value())) {
+            if (m_provider.supersedes(model))
+                m_supersededModels << model;
+        }
+        m_supersededListed = true;
+    }
+    auto nodes
+        = GraphStore::readyNodesEmbeddedBy(db, m_supersededModels, m_supersededAfter, kBatchSize);
+    if (nodes && !nodes.value().isEmpty())
+        m_supersededAfter = nodes.value().constLast().id;
+    else if (nodes)
+        m_supersededModels.clear(); // the pass is complete: new vectors all use the current model
+    return nodes;
 }
 
 } // namespace MemoryGraph

@@ -22,10 +22,18 @@ class EmbeddingProvider
 public:
     virtual ~EmbeddingProvider() = default;
 
-    /// Reported as query.embedding_provider, e.g. "local:hashing-v1" or "openai:<model>".
+    /// Reported as query.embedding_provider, e.g. "local:hashing-v2" or "openai:<model>".
     virtual QString name() const = 0;
     /// Stored as a node's embedding_model.
     virtual QString model() const = 0;
+    /// Whether vectors stored under storedModel come from an earlier version of this provider
+    /// and are re-embedded in the background (comparing them with this version's would mix
+    /// two vector spaces). Vectors a client supplied are never replaced.
+    virtual bool supersedes(const QString &storedModel) const
+    {
+        Q_UNUSED(storedModel);
+        return false;
+    }
     /// One vector per text, in order, each of kEmbeddingDimension finite numbers.
     virtual Result<QVector<Embedding>> embed(const QStringList &texts) = 0;
 };

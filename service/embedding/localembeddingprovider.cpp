@@ -2,7 +2,9 @@
 
 #include "service/core/vocabulary.h"
 #include "service/embedding/lexicalterms.h"
+#include "service/embedding/wordconcepts.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -13,6 +15,10 @@ namespace {
 constexpr double kUnigramWeight = 1.0;
 constexpr double kBigramWeight = 0.5;
 constexpr double kTrigramWeight = 0.3;
+// A word's WordNet concepts, lighter the broader they are: a shared sense counts a little
+// over half a shared word, a shared grandparent concept far less. Tuned on the recall-quality
+// corpus (tests/benchmark/recallquality).
+constexpr std::array<double, WordConcepts::kMaxDepth + 1> kConceptWeights{0.6, 0.4, 0.2, 0.1, 0.05};
 
 // FNV-1a (64 bit) followed by the MurmurHash3 finaliser: FNV alone leaves the low bits, which
 // pick the bucket, poorly mixed for short keys.
@@ -62,16 +68,33 @@ void addTrigrams(FeatureCounts &features, const QString &term)
     }
 }
 
+/// Each concept once per word it comes from, weighted by its nearest depth among them.
+void addConcepts(FeatureCounts &features, const QString &text)
+{
+    for (const QString &word : Lexical::words(text)) {
+        for (const WordConcepts::Concept &c : WordConcepts::of(word)) {
+            Feature &f = features["s:" + QByteArray::number(c.id)];
+            f.weight = qMax(f.weight, kConceptWeights.at(size_t(c.depth)));
+            ++f.count;
+        }
+    }
+}
+
 } // namespace
 
 QString LocalEmbeddingProvider::name() const
 {
-    return QStringLiteral("local:hashing-v1");
+    return QStringLiteral("local:hashing-v2");
 }
 
 QString LocalEmbeddingProvider::model() const
 {
-    return QStringLiteral("local-hashing-v1");
+    return QStringLiteral("local-hashing-v2");
+}
+
+bool LocalEmbeddingProvider::supersedes(const QString &storedModel) const
+{
+    return storedModel.startsWith(QLatin1String("local-hashing-")) && storedModel != model();
 }
 
 Result<QVector<Embedding>> LocalEmbeddingProvider::embed(const QStringList &texts)
@@ -102,6 +125,7 @@ Result<Embedding> LocalEmbeddingProvider::vectorFor(const QString &text)
             count(features, "b:" + terms.at(i - 1).toUtf8() + ' ' + word, kBigramWeight);
         addTrigrams(features, terms.at(i));
     }
+    addConcepts(features, text);
 
     constexpr int dim = Vocabulary::kEmbeddingDimension;
     QVector<double> acc(dim, 0.0);

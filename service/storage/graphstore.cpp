@@ -502,6 +502,45 @@ Result<QVector<NodeRecord>> pendingEmbeddingNodes(QSqlDatabase &db, int limit)
         {});
 }
 
+Result<QStringList> readyEmbeddingModels(QSqlDatabase &db)
+{
+    auto q = runSql(
+        db,
+        QStringLiteral("SELECT DISTINCT embedding_model FROM nodes"
+                       " WHERE embedding_status = 'ready' AND embedding_model IS NOT NULL"),
+        {});
+    if (!q)
+        return q.error();
+    QStringList models;
+    while (q.value().next())
+        models << q.value().value(0).toString();
+    return models;
+}
+
+Result<QVector<NodeRecord>> readyNodesEmbeddedBy(QSqlDatabase &db, const QStringList &models,
+                                                 const QString &afterId, int limit)
+{
+    if (models.isEmpty())
+        return QVector<NodeRecord>();
+    // A null QString binds as NULL, and "id > NULL" holds for no row: the first batch has none.
+    QVariantList args;
+    QString where;
+    if (!afterId.isEmpty()) {
+        where = QStringLiteral("id > ? AND ");
+        args << afterId;
+    }
+    for (const QString &m : models)
+        args << m;
+    const QString marks = QStringLiteral("?,").repeated(int(models.size())).chopped(1);
+    return nodesWhere(db,
+                      where
+                          + QStringLiteral("embedding_status = 'ready' AND embedding_model IN (%1)"
+                                           " ORDER BY id LIMIT %2")
+                                .arg(marks)
+                                .arg(limit),
+                      args);
+}
+
 Result<int> countEmbeddingAttempt(QSqlDatabase &db, const QString &id)
 {
     auto attempts = runSql(

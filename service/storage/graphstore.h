@@ -78,6 +78,14 @@ Result<QVector<NodeRecord>> nonRuleNodesInScope(QSqlDatabase &db, const QString 
                                                 const QString &scope);
 /// Up to `limit` nodes waiting for an embedding, least recently updated first.
 Result<QVector<NodeRecord>> pendingEmbeddingNodes(QSqlDatabase &db, int limit);
+
+/// The embedding models of the ready vectors in the store (one full read: call rarely).
+Result<QStringList> readyEmbeddingModels(QSqlDatabase &db);
+
+/// Ready nodes embedded by one of models, in id order after afterId (walks the primary key, so
+/// a pass over the store is one read of it however many batches it takes).
+Result<QVector<NodeRecord>> readyNodesEmbeddedBy(QSqlDatabase &db, const QStringList &models,
+                                                 const QString &afterId, int limit);
 /// Counts one more failed embedding attempt for the node; returns the new count.
 Result<int> countEmbeddingAttempt(QSqlDatabase &db, const QString &id);
 /// Nodes of a scope whose client_id is one of `clientIds` or starts with one of `prefixes`

@@ -65,7 +65,7 @@ private slots:
                  s("none"));
         const QJsonObject q = r.json.value(s("query")).toObject();
         QCOMPARE(q.value(s("text")).toString(), s("how do we deploy the billing service"));
-        QCOMPARE(q.value(s("embedding_provider")).toString(), s("local:hashing-v1"));
+        QCOMPARE(q.value(s("embedding_provider")).toString(), s("local:hashing-v2"));
 
         const QJsonObject recall = r.json.value(s("recall")).toObject();
         for (const char *key :

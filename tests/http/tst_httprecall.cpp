@@ -432,7 +432,7 @@ void tst_HttpRecall::topLevelKeys()
         const QJsonObject query = objectAt(r.json, u"query"_s);
         QCOMPARE(keysOf(query), keyList({"text", "embedding_provider"}));
         QCOMPARE(query.value(u"text"_s).toString(), u"deploy failed"_s);
-        QCOMPARE(query.value(u"embedding_provider"_s).toString(), u"local:hashing-v1"_s);
+        QCOMPARE(query.value(u"embedding_provider"_s).toString(), u"local:hashing-v2"_s);
     }
     if (debug) {
         const QJsonObject d = objectAt(r.json, u"debug"_s);
@@ -1983,7 +1983,7 @@ void tst_HttpRecall::recallTextLocalProvider()
     QCOMPARE(r.json.value(u"request_id"_s).toString(), u"recall-text-req-1"_s);
     QCOMPARE(r.header("x-request-id"), QByteArrayLiteral("recall-text-req-1"));
     QCOMPARE(objectAt(r.json, u"query"_s),
-             obj({{"text", u"dark mode editor"_s}, {"embedding_provider", u"local:hashing-v1"_s}}));
+             obj({{"text", u"dark mode editor"_s}, {"embedding_provider", u"local:hashing-v2"_s}}));
     QVERIFY(!seedIds(r).isEmpty());
     QCOMPARE(w.clientOf(seedIds(r).constFirst()), u"dark"_s);
     const QJsonArray seeds = arrayAt(r.json, u"seeds"_s);

@@ -240,7 +240,7 @@ void tst_OpenAiEmbedding::factoryDelegatesOfflineProviders()
     config.embeddingProvider = QStringLiteral("local");
     auto local = makeEmbeddingProvider(config);
     QVERIFY(local.ok() && local.value());
-    QCOMPARE(local.value()->name(), QStringLiteral("local:hashing-v1"));
+    QCOMPARE(local.value()->name(), QStringLiteral("local:hashing-v2"));
 
     config.embeddingProvider = QStringLiteral("fake");
     auto fake = makeEmbeddingProvider(config);

@@ -124,7 +124,7 @@ private slots:
         const AssembleOutcome &o = r.value();
         QVERIFY(!o.recall.seeds.isEmpty());
         QCOMPARE(o.recall.queryText, s("how do we deploy the billing service"));
-        QCOMPARE(o.recall.embeddingProvider, s("local:hashing-v1"));
+        QCOMPARE(o.recall.embeddingProvider, s("local:hashing-v2"));
         QCOMPARE(o.recall.endpoint, s("context_assemble"));
         QVERIFY(o.layered.has_value()); // return_layered_context defaults to true (spec)
         QVERIFY(layerTexts(o, "facts").contains(s("Billing service: bills customers every month")));

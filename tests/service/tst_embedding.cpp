@@ -117,8 +117,8 @@ void tst_Embedding::fakeBatchKeepsOrder()
 void tst_Embedding::localNameAndModel()
 {
     LocalEmbeddingProvider p;
-    QCOMPARE(p.name(), QStringLiteral("local:hashing-v1"));
-    QCOMPARE(p.model(), QStringLiteral("local-hashing-v1"));
+    QCOMPARE(p.name(), QStringLiteral("local:hashing-v2"));
+    QCOMPARE(p.model(), QStringLiteral("local-hashing-v2"));
 }
 
 void tst_Embedding::localDimensionAndNorm()
@@ -146,17 +146,19 @@ void tst_Embedding::localIsDeterministicAcrossInstances()
     QCOMPARE(va.value(), vb.value()); // bit-identical, not just close
     // Pin the vector of one word so a change of hash, seed, weights or normalisation cannot
     // slip in unnoticed: vectors already stored would silently stop matching new queries.
-    // "dark" = unigram (1.0) + trigrams "#da" "dar" "ark" "rk#" (0.3 each), norm sqrt(1.36).
+    // "dark" = unigram (1.0) + trigrams "#da" "dar" "ark" "rk#" (0.3 each) + the WordNet
+    // concepts of its two noun senses (darkness, night: 0.6) and those above them.
     const Embedding v = local(QStringLiteral("dark"));
     QList<int> nonZero;
     for (int i = 0; i < v.size(); ++i) {
         if (v.at(i) != 0.0f)
             nonZero.append(i);
     }
-    QCOMPARE(nonZero, (QList<int>{214, 317, 670, 936, 1016}));
-    QVERIFY(qFuzzyCompare(v.at(1016), 0.857492924f));
-    QVERIFY(qFuzzyCompare(v.at(214), -0.257247865f));
-    QVERIFY(qFuzzyCompare(v.at(317), 0.257247865f));
+    QCOMPARE(nonZero, (QList<int>{214, 246, 256, 317, 521, 554, 670, 936, 978, 1016, 1127, 1215}));
+    QVERIFY(qFuzzyCompare(v.at(1016), 0.638550878f));  // the word
+    QVERIFY(qFuzzyCompare(v.at(214), -0.19156526f));   // a trigram
+    QVERIFY(qFuzzyCompare(v.at(256), 0.383130521f));   // one of its senses
+    QVERIFY(qFuzzyCompare(v.at(521), -0.0319275446f)); // a concept four levels up
     QCOMPARE(local(QStringLiteral("dark")), local(QStringLiteral("  DARK!! ")));
 }
 
@@ -165,22 +167,33 @@ void tst_Embedding::localRanksSimilarWordingHigher_data()
     QTest::addColumn<QString>("query");
     QTest::addColumn<QString>("related");
     QTest::addColumn<QString>("unrelated");
+    QTest::addColumn<double>("margin");
 
     QTest::newRow("dark mode") << QStringLiteral("the user prefers dark mode in the editor")
                                << QStringLiteral("user likes dark editor themes")
-                               << QStringLiteral("quarterly revenue grew in Europe");
+                               << QStringLiteral("quarterly revenue grew in Europe") << 0.2;
     QTest::newRow("deploys") << QStringLiteral("deploy the service to the staging cluster")
                              << QStringLiteral("staging deployments of services run on the cluster")
-                             << QStringLiteral("the cat sleeps on the sofa all afternoon");
+                             << QStringLiteral("the cat sleeps on the sofa all afternoon") << 0.2;
     QTest::newRow("meetings") << QStringLiteral("weekly meeting with the design team on Monday")
                               << QStringLiteral("the design team meets every Monday")
-                              << QStringLiteral("python virtual environments break after upgrades");
+                              << QStringLiteral("python virtual environments break after upgrades")
+                              << 0.2;
     QTest::newRow("allergy") << QStringLiteral("Alice is allergic to peanuts")
                              << QStringLiteral("peanut allergy: Alice")
-                             << QStringLiteral("Bob enjoys hiking in the mountains");
+                             << QStringLiteral("Bob enjoys hiking in the mountains") << 0.2;
     QTest::newRow("typo-ish") << QStringLiteral("configure the embedding provider")
                               << QStringLiteral("embeddings provider configuration")
-                              << QStringLiteral("the invoice was paid late");
+                              << QStringLiteral("the invoice was paid late") << 0.2;
+    // No word or trigram in common: only the WordNet concepts connect them, weakly.
+    QTest::newRow("meaning: synonym") << QStringLiteral("automobile") << QStringLiteral("my car")
+                                      << QStringLiteral("my invoice") << 0.03;
+    QTest::newRow("meaning: broader")
+        << QStringLiteral("who avoids felines") << QStringLiteral("Ines sneezes around cats")
+        << QStringLiteral("Marcus sings in a choir") << 0.03;
+    QTest::newRow("meaning: narrower")
+        << QStringLiteral("who has bunnies") << QStringLiteral("Dana's two lop-eared rabbits")
+        << QStringLiteral("Marcus sings in a choir") << 0.03;
 }
 
 void tst_Embedding::localRanksSimilarWordingHigher()
@@ -188,10 +201,11 @@ void tst_Embedding::localRanksSimilarWordingHigher()
     QFETCH(QString, query);
     QFETCH(QString, related);
     QFETCH(QString, unrelated);
+    QFETCH(double, margin);
     const double near = localCosine(query, related);
     const double far = localCosine(query, unrelated);
     qInfo("cos(related)=%.3f cos(unrelated)=%.3f", near, far);
-    QVERIFY2(near > far + 0.2, qPrintable(QStringLiteral("%1 vs %2").arg(near).arg(far)));
+    QVERIFY2(near > far + margin, qPrintable(QStringLiteral("%1 vs %2").arg(near).arg(far)));
     QVERIFY(std::abs(far) < 0.15);
 }
 
@@ -222,7 +236,9 @@ void tst_Embedding::localMatchesInflections()
     QFETCH(QString, a);
     QFETCH(QString, b);
     QCOMPARE(Lexical::terms(a), Lexical::terms(b));
-    QVERIFY(localCosine(a, b) > 0.999);
+    // The words agree; their meanings may differ a little where an inflected form is a word
+    // of its own ("setting", "liking") with senses besides its base form's.
+    QVERIFY2(localCosine(a, b) > 0.8, qPrintable(QString::number(localCosine(a, b))));
 }
 
 void tst_Embedding::localStemsSafely_data()
@@ -317,12 +333,12 @@ void tst_Embedding::factoryBuildsOfflineProviders()
 
     auto localProvider = makeOfflineEmbeddingProvider(configFor(QStringLiteral("local")));
     QVERIFY(localProvider.ok() && localProvider.value());
-    QCOMPARE(localProvider.value()->name(), QStringLiteral("local:hashing-v1"));
+    QCOMPARE(localProvider.value()->name(), QStringLiteral("local:hashing-v2"));
 
     // The default configuration is the offline local embedder (the desktop default).
     auto byDefault = makeOfflineEmbeddingProvider(ServiceConfig());
     QVERIFY(byDefault.ok() && byDefault.value());
-    QCOMPARE(byDefault.value()->model(), QStringLiteral("local-hashing-v1"));
+    QCOMPARE(byDefault.value()->model(), QStringLiteral("local-hashing-v2"));
 }
 
 void tst_Embedding::factoryRefusesOpenAi()

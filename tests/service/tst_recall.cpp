@@ -451,7 +451,7 @@ void tst_Recall::recallTextEmbedsTheQuery()
     QCOMPARE(r.value().seeds.first().node.textSummary,
              QStringLiteral("the user prefers dark mode in the editor"));
     QCOMPARE(r.value().queryText, QStringLiteral("which editor theme does the user like, dark?"));
-    QCOMPARE(r.value().embeddingProvider, QStringLiteral("local:hashing-v1"));
+    QCOMPARE(r.value().embeddingProvider, QStringLiteral("local:hashing-v2"));
 }
 
 void tst_Recall::recallTextWithoutProviderIsRejected()

@@ -1,10 +1,16 @@
+#include "service/embedding/localembeddingprovider.h"
+#include "service/index/vectormath.h"
 #include "tests/support/tempservice.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace MemoryGraph;
+using MemoryGraph::Test::runSqlOnFile;
 using MemoryGraph::Test::TempService;
 using MemoryGraph::Test::writeBody;
 
@@ -71,6 +77,7 @@ private slots:
     void clientEmbeddingMakesNodeReady();
     void nodeWithoutEmbeddingIsNotReady();
     void backfillEmbedsPendingNodes();
+    void backfillReembedsVectorsOfAnEarlierLocalModel();
     void tenantsAndScopesAreIsolated();
     void edgeToStoredNodeByClientId();
     void badEdgeEndpointWritesNothing();
@@ -299,7 +306,7 @@ void tst_WriteService::backfillEmbedsPendingNodes()
     auto a = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
                              r.value().nodes.at(0).id);
     QCOMPARE(a.value().node.embeddingStatus, QStringLiteral("ready"));
-    QCOMPARE(a.value().node.embeddingModel, QStringLiteral("local-hashing-v1"));
+    QCOMPARE(a.value().node.embeddingModel, QStringLiteral("local-hashing-v2"));
     // A text with nothing to embed fails at once instead of being retried forever.
     auto b = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
                              r.value().nodes.at(1).id);
@@ -313,6 +320,51 @@ void tst_WriteService::backfillEmbedsPendingNodes()
     auto cn = svc->nodeDetail(QStringLiteral("default"), QStringLiteral("default"),
                               c.value().nodes.at(0).id);
     QCOMPARE(cn.value().node.embeddingStatus, QStringLiteral("failed"));
+}
+
+void tst_WriteService::backfillReembedsVectorsOfAnEarlierLocalModel()
+{
+    TempService svc; // default provider: local
+    QJsonArray vector;
+    for (int i = 0; i < 1536; ++i)
+        vector.append(i % 5 == 0 ? 0.25 : 0.0);
+    QJsonObject supplied = node(QStringLiteral("client"), QStringLiteral("a client's vector"));
+    supplied.insert(QStringLiteral("embedding"), vector);
+    const QString text = QStringLiteral("Pascal is Yuki's leopard gecko");
+    QVERIFY(doWrite(svc.service(), writeBody({node(QStringLiteral("old"), text), supplied})).ok());
+    QVERIFY(svc->waitForEmbeddings(10000));
+    // The store as the first local embedder left it: another vector, the older model's name.
+    const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
+    const QString failed = runSqlOnFile(
+        file, {QStringLiteral("UPDATE nodes SET embedding_model = 'local-hashing-v1', embedding ="
+                              " (SELECT embedding FROM nodes WHERE client_id = 'client')"
+                              " WHERE client_id = 'old'")});
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+
+    QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
+    QVERIFY(svc->waitForEmbeddings(10000));
+    const auto stored = [&](const QString &clientId) {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), clientId);
+        db.setDatabaseName(file);
+        QPair<QString, QByteArray> row;
+        if (db.open()) {
+            QSqlQuery q(db);
+            q.prepare(
+                QStringLiteral("SELECT embedding_model, embedding FROM nodes WHERE client_id = ?"));
+            q.addBindValue(clientId);
+            if (q.exec() && q.next())
+                row = {q.value(0).toString(), q.value(1).toByteArray()};
+        }
+        db.close();
+        return row;
+    };
+    const auto old = stored(QStringLiteral("old"));
+    QCOMPARE(old.first, QStringLiteral("local-hashing-v2"));
+    QCOMPARE(old.second, VectorMath::toBytes(LocalEmbeddingProvider::vectorFor(text).value()));
+    // A vector the client supplied is never replaced.
+    QCOMPARE(stored(QStringLiteral("client")).first, QStringLiteral("client"));
+    QSqlDatabase::removeDatabase(QStringLiteral("old"));
+    QSqlDatabase::removeDatabase(QStringLiteral("client"));
 }
 
 void tst_WriteService::tenantsAndScopesAreIsolated()
