@@ -2,6 +2,7 @@
 
 #include "service/memoryservice.h"
 #include "service/storage/database.h"
+#include "service/storage/sqltext.h"
 
 #include <QJsonDocument>
 #include <QSqlRecord>
@@ -531,12 +532,11 @@ Result<QVector<NodeRecord>> readyNodesEmbeddedBy(QSqlDatabase &db, const QString
     }
     for (const QString &m : models)
         args << m;
-    const QString marks = QStringLiteral("?,").repeated(int(models.size())).chopped(1);
     return nodesWhere(db,
                       where
                           + QStringLiteral("embedding_status = 'ready' AND embedding_model IN (%1)"
                                            " ORDER BY id LIMIT %2")
-                                .arg(marks)
+                                .arg(SqlText::placeholders(models.size()))
                                 .arg(limit),
                       args);
 }

@@ -1,6 +1,7 @@
 #include "service/storage/lexicalindex.h"
 
 #include "service/storage/database.h"
+#include "service/storage/sqltext.h"
 
 namespace MemoryGraph::LexicalIndex {
 
@@ -14,14 +15,6 @@ QString quoted(const QString &word)
     QString inner = word;
     inner.replace(QLatin1Char('"'), QStringLiteral("\"\""));
     return QLatin1Char('"') + inner + QLatin1Char('"');
-}
-
-QString placeholders(qsizetype n)
-{
-    QStringList marks;
-    for (qsizetype i = 0; i < n; ++i)
-        marks << QStringLiteral("?");
-    return marks.join(QLatin1Char(','));
 }
 
 } // namespace
@@ -55,23 +48,17 @@ Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QSt
     if (match.isEmpty() || limit <= 0)
         return QVector<Hit>();
     QVariantList args{match, tenantId, scope};
-    for (const QString &t : filter.types)
-        args << t;
-    args << filter.viewerAgent << filter.viewerTeam << limit;
+    SqlText::appendSeedRuleArgs(args, filter.types, filter.viewerAgent, filter.viewerTeam);
+    args << limit;
     // The MATCH drives the query (only the scope's rows that hold a word); the nodes row
     // behind each supplies the seed filters. bm25() is lower for better matches.
     auto q = runSql(
         db,
-        QStringLiteral(
-            "SELECT n.vector_label, -bm25(node_text, 0.0, 2.0, 1.0, 0.5) AS score"
-            " FROM node_text JOIN nodes n ON n.rowid = node_text.rowid"
-            " WHERE node_text MATCH ? AND n.tenant_id = ? AND n.scope = ?"
-            " AND n.embedding_status = 'ready' AND n.tier IN ('hot', 'warm') AND n.type IN (")
-            + placeholders(filter.types.size())
-            + QStringLiteral(
-                ") AND (n.memory_lane <> 'private' OR (n.owner_agent_id <> '' AND "
-                "n.owner_agent_id = ?) OR (n.owner_team_id <> '' AND n.owner_team_id = ?))"
-                " ORDER BY score DESC, n.vector_label LIMIT ?"),
+        QStringLiteral("SELECT n.vector_label, -bm25(node_text, 0.0, 2.0, 1.0, 0.5) AS score"
+                       " FROM node_text JOIN nodes n ON n.rowid = node_text.rowid"
+                       " WHERE node_text MATCH ? AND n.tenant_id = ? AND n.scope = ? AND ")
+            + SqlText::seedRules(filter.types.size(), QStringLiteral("n."))
+            + QStringLiteral(" ORDER BY score DESC, n.vector_label LIMIT ?"),
         args);
     if (!q)
         return q.error();

@@ -3,6 +3,7 @@
 #include "service/index/vectormath.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
+#include "service/storage/sqltext.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -14,15 +15,6 @@
 namespace MemoryGraph::RecallStore {
 
 namespace {
-
-QString placeholders(int n)
-{
-    QString s;
-    s.reserve(n * 2);
-    for (int i = 0; i < n; ++i)
-        s += i ? QStringLiteral(",?") : QStringLiteral("?");
-    return s;
-}
 
 } // namespace
 
@@ -38,11 +30,11 @@ Result<QVector<NodeRecord>> nodesIn(QSqlDatabase &db, const QString &tenantId, c
         args += chunk;
         // "+" keeps SQLite from picking the (tenant, scope) indexes, which match the whole
         // scope, over the key lookup.
-        auto part = GraphStore::nodesWhere(db,
-                                           QStringLiteral("+tenant_id = ? AND +scope = ? AND ")
-                                               + column + QStringLiteral(" IN (")
-                                               + placeholders(int(chunk.size())) + QLatin1Char(')'),
-                                           args);
+        auto part = GraphStore::nodesWhere(
+            db,
+            QStringLiteral("+tenant_id = ? AND +scope = ? AND ") + column + QStringLiteral(" IN (")
+                + SqlText::placeholders(chunk.size()) + QLatin1Char(')'),
+            args);
         if (!part)
             return part.error();
         out += part.value();
@@ -74,20 +66,15 @@ Result<QVector<qint64>> datedSeedLabels(QSqlDatabase &db, const QString &tenantI
                                         const QDateTime &from, const QDateTime &until, int limit)
 {
     QVariantList args{tenantId, scope, from.toMSecsSinceEpoch(), until.toMSecsSinceEpoch()};
-    for (const QString &t : types)
-        args << t;
-    args << viewerAgent << viewerTeam << limit;
-    auto q = runSql(
-        db,
-        QStringLiteral("SELECT vector_label FROM nodes WHERE tenant_id = ? AND scope = ?"
-                       " AND occurred_at >= ? AND occurred_at < ?"
-                       " AND embedding_status = 'ready' AND tier IN ('hot', 'warm') AND type IN (")
-            + placeholders(int(types.size()))
-            + QStringLiteral(
-                ") AND (memory_lane <> 'private' OR (owner_agent_id <> '' AND owner_agent_id = ?)"
-                " OR (owner_team_id <> '' AND owner_team_id = ?))"
-                " ORDER BY occurred_at, vector_label LIMIT ?"),
-        args);
+    SqlText::appendSeedRuleArgs(args, types, viewerAgent, viewerTeam);
+    args << limit;
+    auto q
+        = runSql(db,
+                 QStringLiteral("SELECT vector_label FROM nodes WHERE tenant_id = ? AND scope = ?"
+                                " AND occurred_at >= ? AND occurred_at < ? AND ")
+                     + SqlText::seedRules(types.size())
+                     + QStringLiteral(" ORDER BY occurred_at, vector_label LIMIT ?"),
+                 args);
     if (!q)
         return q.error();
     QVector<qint64> labels;
@@ -102,22 +89,13 @@ Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenan
                                           const QVector<float> &query, int k)
 {
     QVariantList args{tenantId, scope};
-    for (const QString &t : types)
-        args << t;
-    args << viewerAgent << viewerTeam;
-    auto q = runSql(
-        db,
-        QStringLiteral(
-            "SELECT vector_label, embedding, type, slots FROM nodes WHERE tenant_id = ? AND scope "
-            "= ?"
-            " AND embedding_status = 'ready' AND embedding IS NOT NULL AND tier IN ('hot', 'warm')"
-            " AND type IN (")
-            + placeholders(int(types.size()))
-            + QStringLiteral(
-                ")"
-                " AND (memory_lane <> 'private' OR (owner_agent_id <> '' AND owner_agent_id = ?)"
-                " OR (owner_team_id <> '' AND owner_team_id = ?))"),
-        args);
+    SqlText::appendSeedRuleArgs(args, types, viewerAgent, viewerTeam);
+    auto q = runSql(db,
+                    QStringLiteral("SELECT vector_label, embedding, type, slots FROM nodes"
+                                   " WHERE tenant_id = ? AND scope = ? AND embedding IS NOT NULL"
+                                   " AND ")
+                        + SqlText::seedRules(types.size()),
+                    args);
     if (!q)
         return q.error();
     const int n = int(query.size());
@@ -176,7 +154,7 @@ Result<QVector<EdgeRecord>> edgesAround(QSqlDatabase &db, const QString &tenantI
                 " commit_id, created_at FROM edges WHERE +tenant_id = ? AND +scope = ?"
                 " AND weight >= ? AND confidence >= ? AND ")
                 + QString::fromLatin1(column) + QStringLiteral(" IN (")
-                + placeholders(int(nodeIds.size()))
+                + SqlText::placeholders(nodeIds.size())
                 + QStringLiteral(") ORDER BY weight DESC, confidence DESC, id LIMIT ?"),
             args);
         if (!q)

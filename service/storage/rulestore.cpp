@@ -2,6 +2,7 @@
 
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
+#include "service/storage/sqltext.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -95,14 +96,6 @@ Result<QVector<T>> many(QSqlDatabase &db, const QString &sql, const QVariantList
     return rows;
 }
 
-QString placeholders(int n)
-{
-    QStringList p;
-    for (int i = 0; i < n; ++i)
-        p << QStringLiteral("?");
-    return p.join(QLatin1Char(','));
-}
-
 Result<qint64> nextSeq(QSqlDatabase &db, const char *table)
 {
     auto q = runSql(db, QStringLiteral("SELECT COALESCE(MAX(seq), 0) + 1 FROM ")
@@ -156,7 +149,7 @@ Result<QHash<QString, RuleStatus>> statuses(QSqlDatabase &db, const QStringList 
     auto q = runSql(db,
                     QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
                         + QStringLiteral(" FROM rule_defs WHERE rule_node_id IN (")
-                        + placeholders(int(ruleIds.size())) + QLatin1Char(')'),
+                        + SqlText::placeholders(ruleIds.size()) + QLatin1Char(')'),
                     args);
     if (!q)
         return q.error();
@@ -176,7 +169,7 @@ Result<QVector<StoredRule>> rules(QSqlDatabase &db, const QString &tenantId, con
         db,
         QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
             + QStringLiteral(" FROM rule_defs WHERE tenant_id = ? AND scope = ? AND state IN (")
-            + placeholders(int(states.size()))
+            + SqlText::placeholders(states.size())
             + QStringLiteral(") ORDER BY updated_at DESC, rule_node_id LIMIT ?"),
         args);
     if (!q)
@@ -194,7 +187,8 @@ Result<QVector<StoredRule>> rules(QSqlDatabase &db, const QString &tenantId, con
     for (const QString &id : ids)
         nodeArgs << id;
     auto nodes = GraphStore::nodesWhere(
-        db, QStringLiteral("id IN (") + placeholders(int(ids.size())) + QLatin1Char(')'), nodeArgs);
+        db, QStringLiteral("id IN (") + SqlText::placeholders(ids.size()) + QLatin1Char(')'),
+        nodeArgs);
     if (!nodes)
         return nodes.error();
     QHash<QString, NodeRecord> byId;
@@ -247,7 +241,7 @@ Result<void> markMatched(QSqlDatabase &db, const QStringList &ruleIds)
     auto r
         = runSql(db,
                  QStringLiteral("UPDATE rule_defs SET last_matched_at = ? WHERE rule_node_id IN (")
-                     + placeholders(int(ruleIds.size())) + QLatin1Char(')'),
+                     + SqlText::placeholders(ruleIds.size()) + QLatin1Char(')'),
                  args);
     if (!r)
         return r.error();
