@@ -265,21 +265,30 @@ int EmbeddingBackfill::processBatch(int *retryAfterMs)
 Result<QVector<NodeRecord>> EmbeddingBackfill::nextSuperseded(QSqlDatabase &db)
 {
     if (!m_supersededListed) {
-        auto models = GraphStore::readyEmbeddingModels(db);
+        auto models = GraphStore::readyVectorsByModel(db);
         if (!models)
             return models.error();
-        for (const QString &model : std::as_const(models.value())) {
-            if (m_provider.supersedes(model))
-                m_supersededModels << model;
+        for (auto it = models.value().cbegin(); it != models.value().cend(); ++it) {
+            if (!m_provider.supersedes(it.key()))
+                continue;
+            m_supersededModels << it.key();
+            qCInfo(lcBackfill).noquote() << "re-embedding" << it.value() << "vectors made by"
+                                         << it.key() << "with" << m_provider.model();
         }
         m_supersededListed = true;
     }
+    if (m_supersededModels.isEmpty())
+        return QVector<NodeRecord>();
     auto nodes
         = GraphStore::readyNodesEmbeddedBy(db, m_supersededModels, m_supersededAfter, kBatchSize);
-    if (nodes && !nodes.value().isEmpty())
+    if (nodes && !nodes.value().isEmpty()) {
         m_supersededAfter = nodes.value().constLast().id;
-    else if (nodes)
-        m_supersededModels.clear(); // the pass is complete: new vectors all use the current model
+    } else if (nodes) {
+        // The pass is complete: every vector written since uses the current model.
+        qCInfo(lcBackfill).noquote() << "re-embedding done:" << m_supersededModels.join(", ")
+                                     << "replaced by" << m_provider.model();
+        m_supersededModels.clear();
+    }
     return nodes;
 }
 

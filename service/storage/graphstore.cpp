@@ -503,18 +503,19 @@ Result<QVector<NodeRecord>> pendingEmbeddingNodes(QSqlDatabase &db, int limit)
         {});
 }
 
-Result<QStringList> readyEmbeddingModels(QSqlDatabase &db)
+Result<QHash<QString, qint64>> readyVectorsByModel(QSqlDatabase &db)
 {
-    auto q = runSql(
-        db,
-        QStringLiteral("SELECT DISTINCT embedding_model FROM nodes"
-                       " WHERE embedding_status = 'ready' AND embedding_model IS NOT NULL"),
-        {});
+    auto q
+        = runSql(db,
+                 QStringLiteral("SELECT embedding_model, COUNT(*) FROM nodes"
+                                " WHERE embedding_status = 'ready' AND embedding_model IS NOT NULL"
+                                " GROUP BY embedding_model"),
+                 {});
     if (!q)
         return q.error();
-    QStringList models;
+    QHash<QString, qint64> models;
     while (q.value().next())
-        models << q.value().value(0).toString();
+        models.insert(q.value().value(0).toString(), q.value().value(1).toLongLong());
     return models;
 }
 

@@ -4,6 +4,7 @@
 #include "service/core/result.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QSqlDatabase>
 
 #include <optional>
@@ -79,8 +80,8 @@ Result<QVector<NodeRecord>> nonRuleNodesInScope(QSqlDatabase &db, const QString 
 /// Up to `limit` nodes waiting for an embedding, least recently updated first.
 Result<QVector<NodeRecord>> pendingEmbeddingNodes(QSqlDatabase &db, int limit);
 
-/// The embedding models of the ready vectors in the store (one full read: call rarely).
-Result<QStringList> readyEmbeddingModels(QSqlDatabase &db);
+/// How many ready vectors each embedding model made (one full read: call rarely).
+Result<QHash<QString, qint64>> readyVectorsByModel(QSqlDatabase &db);
 
 /// Ready nodes embedded by one of models, in id order after afterId (walks the primary key, so
 /// a pass over the store is one read of it however many batches it takes).
