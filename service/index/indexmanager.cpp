@@ -10,7 +10,6 @@
 #include "service/storage/database.h"
 #include "service/storage/indexstore.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QLoggingCategory>
 #include <QThread>
@@ -18,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcIndex, "memorygraph.service.index")
@@ -642,23 +642,22 @@ void IndexManager::yieldToSearches(qsizetype backlog)
 {
     if (backlog >= kYieldBelowBacklog)
         return;
-    QMutexLocker lock(&m_searchesLock);
-    const QDeadlineTimer deadline(kMaxYieldMs);
-    while (m_searches > 0 && !deadline.hasExpired())
-        m_searchesDone.wait(&m_searchesLock, deadline);
+    std::unique_lock lock(m_searchesLock);
+    m_searchesDone.wait_for(lock, std::chrono::milliseconds(kMaxYieldMs),
+                            [this] { return m_searches == 0; });
 }
 
 IndexManager::SearchInFlight::SearchInFlight(IndexManager &manager) : m_manager(manager)
 {
-    QMutexLocker lock(&m_manager.m_searchesLock);
+    const std::lock_guard lock(m_manager.m_searchesLock);
     ++m_manager.m_searches;
 }
 
 IndexManager::SearchInFlight::~SearchInFlight()
 {
-    QMutexLocker lock(&m_manager.m_searchesLock);
+    const std::lock_guard lock(m_manager.m_searchesLock);
     if (--m_manager.m_searches == 0)
-        m_manager.m_searchesDone.wakeAll();
+        m_manager.m_searchesDone.notify_all();
 }
 
 void IndexManager::flushPendingLocked(ScopeIndex &entry)

@@ -9,11 +9,12 @@
 #include <QString>
 #include <QThreadPool>
 #include <QVector>
-#include <QWaitCondition>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace MemoryGraph {
 
@@ -116,8 +117,10 @@ private:
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<ScopeIndex>> m_indexes;
     std::atomic<bool> m_drainPaused{false};
-    QMutex m_searchesLock;
-    QWaitCondition m_searchesDone;
+    // std:: types, which ThreadSanitizer understands (a QMutex that QWaitCondition::wait
+    // releases still looks held to it).
+    std::mutex m_searchesLock;
+    std::condition_variable m_searchesDone;
     int m_searches = 0; // searches running now, under m_searchesLock
     // Loads, drains and periodic saves; declared last so it is torn down first.
     QThreadPool m_pool;
