@@ -436,9 +436,6 @@ IndexManager::IndexManager(Database &db, const QString &directory)
     if (auto folder = PrivateFiles::ensureFolder(m_directory); !folder)
         qCWarning(lcIndex) << "cannot prepare the index folder:" << folder.error().message;
     m_pool.setMaxThreadCount(qMax(4, QThread::idealThreadCount()));
-    // Explicit, not inherited: a drain runs at idle priority and may start the save that grows
-    // the pool, and a new thread would otherwise inherit that for every load after it.
-    m_pool.setThreadPriority(QThread::NormalPriority);
 }
 
 IndexManager::~IndexManager()
