@@ -3,6 +3,7 @@
 #include "service/assemble/assembleengine.h"
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
+#include "service/core/vocabulary.h"
 #include "service/embedding/embeddingbackfill.h"
 #include "service/embedding/embeddingprovider.h"
 #include "service/index/indexmanager.h"
@@ -23,6 +24,7 @@
 #include "service/write/writeengine.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QSet>
 
 namespace MemoryGraph {
@@ -109,18 +111,22 @@ Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request,
     if (!m_provider)
         return Error::make(400, QStringLiteral("no_embedding_provider"),
                            QStringLiteral("Configure EMBEDDING_PROVIDER to use recall_text."));
+    QElapsedTimer embedTimer;
+    embedTimer.start();
     auto vectors = m_provider->embed({request.queryText});
     if (!vectors)
         return vectors.error();
     if (vectors.value().size() != 1)
         return Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
                            QStringLiteral("the embedding provider returned no vector"));
+    const double embedMs = double(embedTimer.nsecsElapsed()) / 1e6;
     RecallEngine engine(*m_db, *m_indexes, *m_audit, m_config);
     auto outcome
         = engine.recall(request, vectors.value().first(), meta, QStringLiteral("recall_text"));
     if (outcome) {
         outcome.value().queryText = request.queryText;
         outcome.value().embeddingProvider = m_provider->name();
+        outcome.value().timings.embedQuery = embedMs;
     }
     return outcome;
 }
@@ -173,6 +179,12 @@ Result<DecisionLookup> MemoryService::toolDecision(const ToolDecisionRequest &re
 Result<RunOutcome> MemoryService::toolRun(const ToolRunRequest &request, const RequestMeta &meta)
 {
     return ToolEngine(*m_db, m_config).run(request, meta);
+}
+
+Result<RunListOutcome> MemoryService::toolRunsList(const ToolRunsListRequest &request,
+                                                   const RequestMeta &meta)
+{
+    return ToolEngine(*m_db, m_config).listRuns(request, meta);
 }
 
 Result<AssembleOutcome> MemoryService::assembleContext(const AssembleRequest &request,
@@ -313,8 +325,7 @@ Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId,
     auto conn = m_db->connection();
     if (!conn)
         return conn.error();
-    auto rules = RuleStore::rules(conn.value(), tenantId, scope,
-                                  {QStringLiteral("shadow"), QStringLiteral("active")}, 100000);
+    auto rules = RuleStore::rules(conn.value(), tenantId, scope, Vocabulary::ruleStates(), 100000);
     if (!rules)
         return rules.error();
     QVector<RuleSummary> out;

@@ -61,7 +61,8 @@ public:
     /// POST /v1/memory/rules/evaluate (spec §4.7).
     Result<RulesEvaluateOutcome> evaluateRules(const RulesEvaluateRequest &request,
                                                const RequestMeta &meta);
-    /// POST /v1/memory/rules/state: SHADOW <-> ACTIVE, audited as a commit.
+    /// POST /v1/memory/rules/state: DRAFT, SHADOW, ACTIVE or DISABLED, audited as a commit; only
+    /// shadow and active rules are evaluated.
     Result<RuleStateOutcome> setRuleState(const RuleStateRequest &request, const RequestMeta &meta);
     /// POST /v1/memory/tools/select (spec §4.8); persists a decision.
     Result<ToolSelectOutcome> selectTools(const ToolSelectRequest &request,
@@ -74,6 +75,9 @@ public:
                                         const RequestMeta &meta);
     /// POST /v1/memory/tools/run (spec §4.11).
     Result<RunOutcome> toolRun(const ToolRunRequest &request, const RequestMeta &meta);
+    /// POST /v1/memory/tools/runs/list (reference §3.5, with filters and paging).
+    Result<RunListOutcome> toolRunsList(const ToolRunsListRequest &request,
+                                        const RequestMeta &meta);
 
     /// POST /v1/memory/context/assemble (spec §4.13): recall + rules + optional tool selection
     /// (which persists a decision) + layered context.

@@ -32,6 +32,23 @@ struct RankedEntry
     double score = 0.0;
 };
 
+/// Wall time of each recall stage in milliseconds (observability.stage_timings_ms).
+struct RecallTimings
+{
+    double embedQuery = 0.0; ///< recall_text, context/assemble: embedding the query text
+    double seeds = 0.0;      ///< stage 1: every seed channel and their fusion
+    double vectorChannel = 0.0;
+    double lexicalChannel = 0.0;
+    double timeChannel = 0.0;
+    double expand = 0.0;   ///< stage 2: edges and nodes around the seeds
+    double spread = 0.0;   ///< spreading activation and the ranking
+    double subgraph = 0.0; ///< the returned subgraph (caps, draft topics)
+    double context = 0.0;  ///< stage 3: context text, items, compaction
+    double rules = 0.0;    ///< rules_context evaluation
+    double debugEmbeddings = 0.0;
+    double total = 0.0; ///< the recall itself, admission to audit hand-off (without embedQuery)
+};
+
 /// Everything a recall produced; the HTTP layer turns it into the whitelisted response.
 struct RecallOutcome
 {
@@ -52,11 +69,14 @@ struct RecallOutcome
     QString period;          ///< the period the query text names ("2025-03-01/2025-04-01"), if any
     int datedCandidates = 0; ///< nodes dated in that period the time channel returned
     int annCandidates = 0;
+    int scoredNodes = 0; ///< nodes the activation ranked, before ranked_limit
     bool debugEmbeddingsIncluded = false;
     QJsonArray debugEmbeddings;
     QString queryText;                   ///< recall_text
     QString embeddingProvider;           ///< recall_text
     std::optional<RuleEvaluation> rules; ///< when the request carried rules_context
+    RecallTimings timings;
+    double queueWaitMs = 0.0; ///< time the request waited for a worker before it ran
 };
 
 } // namespace MemoryGraph

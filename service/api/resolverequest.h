@@ -38,6 +38,8 @@ struct ResolveOutcome
     std::optional<EdgeRecord> edge;
     std::optional<CommitRecord> commit;
     std::optional<DecisionRecord> decision;
+    /// resolve_summary (reference §10.2, resolve_summary_v1).
+    QJsonObject summary;
 };
 
 } // namespace MemoryGraph

@@ -72,6 +72,13 @@ struct RunOutcome
     QDateTime latestFeedbackAt;
 };
 
+struct RunListOutcome
+{
+    CallScope scope;
+    QVector<RunSummary> items;
+    QString nextCursor; ///< empty on the last page
+};
+
 struct RuleStateOutcome
 {
     CallScope scope;

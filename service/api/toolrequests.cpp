@@ -31,7 +31,28 @@ bool readCandidates(JsonReader &r, const QJsonObject &body, QStringList *out)
     return true;
 }
 
+/// An ISO 8601 date-time with Z or an offset; absent leaves *out invalid.
+bool readInstant(JsonReader &r, const char *key, QDateTime *out)
+{
+    QString text;
+    if (!r.string(key, &text, 64) || text.isEmpty())
+        return r.ok();
+    const QDateTime when = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!when.isValid() || (when.timeSpec() != Qt::UTC && when.timeSpec() != Qt::OffsetFromUTC))
+        return r.fail(QLatin1String(key),
+                      QStringLiteral("must be an ISO 8601 date-time with a zone "
+                                     "(2025-03-03T14:30:00Z)"));
+    *out = when.toUTC();
+    return true;
+}
+
 } // namespace
+
+QString ToolRunsListRequest::cursorFor(qint64 latestMs, qint64 seq)
+{
+    return QString::fromLatin1(QStringLiteral("%1.%2").arg(latestMs).arg(seq).toLatin1().toBase64(
+        QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
 
 bool Continuity::read(const QJsonObject &body, Continuity *out, JsonReader &r)
 {
@@ -164,6 +185,39 @@ Result<ToolRunRequest> ToolRunRequest::fromJson(const QJsonObject &body)
     return q;
 }
 
+Result<ToolRunsListRequest> ToolRunsListRequest::fromJson(const QJsonObject &body)
+{
+    ToolRunsListRequest q;
+    JsonReader r(body);
+    r.string("tenant_id", &q.tenantId, 64);
+    r.string("scope", &q.scope, 256);
+    readInt(r, "limit", &q.limit, 1, 200);
+    r.enumValue("status", &q.status,
+                {QStringLiteral("decision_recorded"), QStringLiteral("feedback_linked")});
+    r.string("selected_tool", &q.selectedTool, 512);
+    readInstant(r, "since", &q.since);
+    readInstant(r, "until", &q.until);
+    QString cursor;
+    r.string("cursor", &cursor, 128);
+    if (r.ok() && !cursor.isEmpty()) {
+        const QList<QByteArray> parts
+            = QByteArray::fromBase64(cursor.toLatin1(),
+                                     QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
+                  .split('.');
+        bool msOk = false, seqOk = false;
+        if (parts.size() == 2) {
+            q.afterMs = parts.at(0).toLongLong(&msOk);
+            q.afterSeq = parts.at(1).toLongLong(&seqOk);
+        }
+        if (!msOk || !seqOk || q.afterSeq <= 0)
+            r.fail(QStringLiteral("cursor"),
+                   QStringLiteral("must be a next_cursor of an earlier page"));
+    }
+    if (!r.ok())
+        return r.error();
+    return q;
+}
+
 Result<RuleStateRequest> RuleStateRequest::fromJson(const QJsonObject &body)
 {
     RuleStateRequest q;
@@ -174,8 +228,9 @@ Result<RuleStateRequest> RuleStateRequest::fromJson(const QJsonObject &body)
     QString state;
     r.requiredString("state", &state, 32);
     q.state = state.toLower();
-    if (r.ok() && q.state != QLatin1String("shadow") && q.state != QLatin1String("active"))
-        r.fail(QStringLiteral("state"), QStringLiteral("must be SHADOW or ACTIVE"));
+    if (r.ok() && !Vocabulary::ruleStates().contains(q.state))
+        r.fail(QStringLiteral("state"),
+               QStringLiteral("must be DRAFT, SHADOW, ACTIVE or DISABLED"));
     r.string("actor", &q.actor, 256);
     readCommitInput(r, &q.inputText, &q.inputSha256);
     if (!r.ok())

@@ -2,6 +2,7 @@
 
 #include "service/core/result.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -89,13 +90,32 @@ struct ToolRunRequest
     static Result<ToolRunRequest> fromJson(const QJsonObject &body);
 };
 
-/// POST /v1/memory/rules/state: move a rule between SHADOW and ACTIVE (audited).
+/// POST /v1/memory/tools/runs/list (reference §3.5, plus filters and keyset paging): the scope's
+/// runs (distinct run_ids of its decisions), latest decision first.
+struct ToolRunsListRequest
+{
+    QString tenantId;
+    QString scope;
+    int limit = 20;
+    QString status;       ///< decision_recorded | feedback_linked; empty = any
+    QString selectedTool; ///< the run's latest selected tool; empty = any
+    QDateTime since;      ///< latest decision at or after; invalid = any
+    QDateTime until;      ///< latest decision before; invalid = any
+    qint64 afterMs = 0;   ///< from cursor: the page starts after (afterMs, afterSeq)
+    qint64 afterSeq = 0;  ///< 0 = first page
+    static Result<ToolRunsListRequest> fromJson(const QJsonObject &body);
+    /// The opaque next_cursor that continues after a run with this latest decision.
+    static QString cursorFor(qint64 latestMs, qint64 seq);
+};
+
+/// POST /v1/memory/rules/state: move a rule to DRAFT, SHADOW, ACTIVE or DISABLED (audited).
+/// Only shadow and active rules are ever evaluated (reference §2.6).
 struct RuleStateRequest
 {
     QString tenantId;
     QString scope;
     QString ruleNodeId;
-    QString state; ///< shadow | active (lower case)
+    QString state; ///< draft | shadow | active | disabled (lower case)
     QString actor;
     QString inputText;
     QString inputSha256;

@@ -3,6 +3,7 @@
 #include "service/embedding/embeddingprovider.h"
 #include "service/rules/ruleevaluator.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -274,9 +275,12 @@ Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req,
         return admitted.error();
 
     // embed → recall → rules → tools → layered context
+    QElapsedTimer embedTimer;
+    embedTimer.start();
     auto query = embedQuery(m_provider, req.recall.queryText);
     if (!query)
         return query.error();
+    const double embedMs = double(embedTimer.nsecsElapsed()) / 1e6;
     RecallEngine recall(m_db, m_indexes, m_audit, m_config);
     auto recalled
         = recall.recall(out.recallRequest, query.value(), meta, QStringLiteral("context_assemble"));
@@ -285,6 +289,7 @@ Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req,
     out.recall = std::move(recalled).value();
     out.recall.queryText = req.recall.queryText;
     out.recall.embeddingProvider = m_provider->name();
+    out.recall.timings.embedQuery = embedMs;
 
     ToolEngine tools(m_db, m_config);
     if (req.includeRules) {

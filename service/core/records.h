@@ -89,12 +89,29 @@ struct CommitRecord
 /// A rule node's evaluation state and feedback statistics.
 struct RuleStatus
 {
-    QString state = QStringLiteral("shadow"); ///< shadow | active (stored lower case)
+    QString state = QStringLiteral("shadow"); ///< draft | shadow | active | disabled (lower case)
     qint64 positive = 0;
     qint64 negative = 0;
     QDateTime lastMatchedAt;
     QString stateCommitId;
     QDateTime updatedAt;
+};
+
+/// A tools run (the distinct run_id of decisions) with decision and feedback counts
+/// (reference §3.5).
+struct RunSummary
+{
+    QString runId;
+    QString status; ///< decision_recorded | feedback_linked
+    qint64 decisionCount = 0;
+    qint64 feedbackTotal = 0; ///< rule-feedback rows of the run (one per attributed rule)
+    qint64 positive = 0;
+    qint64 negative = 0;
+    qint64 neutral = 0;
+    QDateTime latestDecisionAt;
+    QDateTime latestFeedbackAt; ///< invalid = no feedback
+    QString latestSelectedTool; ///< empty = the latest decision selected nothing
+    qint64 latestSeq = 0;       ///< the latest decision's sequence number (paging keyset)
 };
 
 /// A persisted tool-selection decision (spec §2.10).

@@ -42,6 +42,21 @@ inline const QStringList &outcomes()
     return v;
 }
 
+/// Rule states (reference §2.6), lower case as stored. Only shadow and active are evaluated.
+inline const QStringList &ruleStates()
+{
+    static const QStringList v{QStringLiteral("draft"), QStringLiteral("shadow"),
+                               QStringLiteral("active"), QStringLiteral("disabled")};
+    return v;
+}
+
+/// The states rules/evaluate, tools/select and context/assemble load.
+inline const QStringList &evaluatedRuleStates()
+{
+    static const QStringList v{QStringLiteral("shadow"), QStringLiteral("active")};
+    return v;
+}
+
 constexpr int kEmbeddingDimension = 1536;
 constexpr int kMaxNodesPerWrite = 1000;
 constexpr int kMaxEdgesPerWrite = 2000;

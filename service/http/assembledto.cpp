@@ -12,15 +12,6 @@ namespace MemoryGraph::Dto {
 
 namespace {
 
-/// local for one hop, global for wide two-hop budgets, balanced in between.
-QString strategy(const RecallKnobs &k)
-{
-    if (k.hops <= 1)
-        return QStringLiteral("local");
-    return k.maxNodes > 60 || k.maxEdges > 80 ? QStringLiteral("global")
-                                              : QStringLiteral("balanced");
-}
-
 QJsonObject executionKernel(const AssembleOutcome &o)
 {
     return {{QStringLiteral("packet_source_mode"), o.packetSourceMode},
@@ -104,83 +95,10 @@ QJsonObject commitBody(const CommitRecord &c)
 
 } // namespace
 
-QJsonObject recallTrajectory(const RecallOutcome &r)
-{
-    const RecallKnobs &k = r.resolved.knobs;
-    QStringList seedReasons, graphReasons, contextReasons;
-    if (r.seeds.isEmpty())
-        seedReasons << QStringLiteral("seed_empty");
-    if (r.stage1Mode == QLatin1String("exact") && r.seeds.isEmpty())
-        seedReasons << QStringLiteral("exact_fallback_empty");
-    if (r.annCandidates > r.seeds.size() && r.seeds.size() < k.limit)
-        seedReasons << QStringLiteral("seed_visibility_or_state_filtered");
-    if (r.neighborhoodNodes > r.nodes.size())
-        graphReasons << QStringLiteral("max_nodes_cap");
-    if (r.neighborhoodEdges > r.edges.size())
-        graphReasons << QStringLiteral("max_edges_cap");
-    if (k.minEdgeWeight > 0 || k.minEdgeConfidence > 0)
-        graphReasons << QStringLiteral("edge_quality_thresholds_active");
-    if (r.nodes.isEmpty())
-        contextReasons << QStringLiteral("context_empty_no_nodes");
-    else if (r.context.text.isEmpty())
-        contextReasons << QStringLiteral("context_empty_after_compaction_or_missing_text");
-    const QJsonArray layers{
-        QJsonObject{{QStringLiteral("level"), QStringLiteral("L0")},
-                    {QStringLiteral("name"), QStringLiteral("seed_candidates")},
-                    {QStringLiteral("hits"), r.seeds.size()},
-                    {QStringLiteral("ann_seed_candidates"), r.annCandidates},
-                    {QStringLiteral("mode"), r.stage1Mode},
-                    {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(seedReasons)}},
-        QJsonObject{
-            {QStringLiteral("level"), QStringLiteral("L1")},
-            {QStringLiteral("name"), QStringLiteral("graph_expansion")},
-            {QStringLiteral("hits"), r.nodes.size()},
-            {QStringLiteral("edges"), r.edges.size()},
-            {QStringLiteral("candidate_nodes"), r.neighborhoodNodes},
-            {QStringLiteral("candidate_edges"), r.neighborhoodEdges},
-            {QStringLiteral("dropped_nodes"), qMax(0, r.neighborhoodNodes - int(r.nodes.size()))},
-            {QStringLiteral("dropped_edges"), qMax(0, r.neighborhoodEdges - int(r.edges.size()))},
-            {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(graphReasons)}},
-        QJsonObject{
-            {QStringLiteral("level"), QStringLiteral("L2")},
-            {QStringLiteral("name"), QStringLiteral("context_assembly")},
-            {QStringLiteral("context_chars"), r.context.text.size()},
-            {QStringLiteral("pruned_reasons"), QJsonArray::fromStringList(contextReasons)}}};
-    return {{QStringLiteral("strategy"), strategy(k)},
-            {QStringLiteral("layers"), layers},
-            {QStringLiteral("budgets"),
-             QJsonObject{{QStringLiteral("limit"), k.limit},
-                         {QStringLiteral("neighborhood_hops"), k.hops},
-                         {QStringLiteral("max_nodes"), k.maxNodes},
-                         {QStringLiteral("max_edges"), k.maxEdges},
-                         {QStringLiteral("ranked_limit"), k.rankedLimit},
-                         {QStringLiteral("min_edge_weight"), k.minEdgeWeight},
-                         {QStringLiteral("min_edge_confidence"), k.minEdgeConfidence}}},
-            {QStringLiteral("pruned_reasons"),
-             QJsonArray::fromStringList(seedReasons + graphReasons + contextReasons)}};
-}
-
-QJsonObject recallObservability(const RecallOutcome &r)
-{
-    return {{QStringLiteral("endpoint"), r.endpoint},
-            {QStringLiteral("profile"),
-             QJsonObject{{QStringLiteral("profile"), r.resolved.profile},
-                         {QStringLiteral("source"), r.resolved.profileSource},
-                         {QStringLiteral("adaptive_applied"), r.resolved.adaptiveApplied}}},
-            {QStringLiteral("stage1"),
-             QJsonObject{{QStringLiteral("mode"), r.stage1Mode},
-                         {QStringLiteral("ann_seed_count"), r.annCandidates},
-                         {QStringLiteral("final_seed_count"), r.seeds.size()}}},
-            {QStringLiteral("neighborhood_counts"),
-             QJsonObject{{QStringLiteral("nodes"), r.neighborhoodNodes},
-                         {QStringLiteral("edges"), r.neighborhoodEdges}}}};
-}
-
 QJsonObject assemble(const AssembleOutcome &o, const QString &requestId)
 {
-    QJsonObject recallBody = recall(o.recall, o.recallRequest, QString());
-    recallBody.insert(QStringLiteral("trajectory"), recallTrajectory(o.recall));
-    recallBody.insert(QStringLiteral("observability"), recallObservability(o.recall));
+    // The recall block carries trajectory and observability like /recall itself.
+    const QJsonObject recallBody = recall(o.recall, o.recallRequest, QString());
     QJsonObject body{
         {QStringLiteral("request_id"), requestId},
         {QStringLiteral("tenant_id"), o.scope.tenantId},
@@ -231,6 +149,7 @@ QJsonObject resolve(const ResolveOutcome &o)
     } else if (o.decision) {
         body.insert(QStringLiteral("decision"), decisionBody(*o.decision));
     }
+    body.insert(QStringLiteral("resolve_summary"), o.summary);
     return body;
 }
 

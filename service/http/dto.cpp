@@ -1,6 +1,7 @@
 #include "service/http/dto.h"
 
 #include "service/core/jsonvalues.h"
+#include "service/http/recalltrace.h"
 #include "service/http/tooldto.h"
 #include "service/recall/seedfusion.h"
 
@@ -175,6 +176,8 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
                       QJsonObject{{QStringLiteral("text"), r.context.text},
                                   {QStringLiteral("items"), r.context.items},
                                   {QStringLiteral("citations"), r.context.citations}}}};
+    body.insert(QStringLiteral("trajectory"), recallTrajectory(r));
+    body.insert(QStringLiteral("observability"), recallObservability(r));
     if (!requestId.isEmpty())
         body.insert(QStringLiteral("request_id"), requestId);
     if (!r.embeddingProvider.isEmpty())

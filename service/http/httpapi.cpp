@@ -166,6 +166,8 @@ void HttpApi::registerRoutes()
              RouteClass::Recall, Routes::toolsDecision(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/run"), RouteClass::Recall,
              Routes::toolsRun(m_service));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/tools/runs/list"),
+             RouteClass::Recall, Routes::toolsRunsList(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/context/assemble"),
              RouteClass::Recall, Routes::contextAssemble(m_service), true);
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/resolve"), RouteClass::Recall,

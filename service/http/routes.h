@@ -20,6 +20,7 @@ RouteHandler toolsSelect(MemoryService *service);
 RouteHandler toolsFeedback(MemoryService *service);
 RouteHandler toolsDecision(MemoryService *service);
 RouteHandler toolsRun(MemoryService *service);
+RouteHandler toolsRunsList(MemoryService *service);
 RouteHandler contextAssemble(MemoryService *service);
 RouteHandler resolve(MemoryService *service);
 RouteHandler ruleFeedback(MemoryService *service);

@@ -112,7 +112,8 @@ QJsonObject rulesEvaluate(const RulesEvaluateOutcome &o)
             {QStringLiteral("agent_visibility_summary"), o.evaluation.visibility},
             {QStringLiteral("active"), active},
             {QStringLiteral("shadow"), shadow},
-            {QStringLiteral("applied"), applied(o.evaluation)}};
+            {QStringLiteral("applied"), applied(o.evaluation)},
+            {QStringLiteral("evaluation_summary"), RuleEvaluator::evaluationSummary(o.evaluation)}};
 }
 
 QJsonObject recallRules(const QString &scope, const RuleEvaluation &e)
@@ -286,6 +287,28 @@ QJsonObject toolRun(const RunOutcome &o, const QString &requestId)
                                 {QStringLiteral("recent"), recent}});
     }
     return body;
+}
+
+QJsonObject toolRunsList(const RunListOutcome &o)
+{
+    QJsonArray items;
+    for (const RunSummary &r : o.items)
+        items.append(
+            QJsonObject{{QStringLiteral("run_id"), r.runId},
+                        {QStringLiteral("status"), r.status},
+                        {QStringLiteral("decision_count"), r.decisionCount},
+                        {QStringLiteral("feedback_total"), r.feedbackTotal},
+                        {QStringLiteral("feedback_by_outcome"),
+                         QJsonObject{{QStringLiteral("positive"), r.positive},
+                                     {QStringLiteral("negative"), r.negative},
+                                     {QStringLiteral("neutral"), r.neutral}}},
+                        {QStringLiteral("latest_decision_at"), timestamp(r.latestDecisionAt)},
+                        {QStringLiteral("latest_feedback_at"), timestamp(r.latestFeedbackAt)},
+                        {QStringLiteral("latest_selected_tool"), nullable(r.latestSelectedTool)}});
+    return {{QStringLiteral("tenant_id"), o.scope.tenantId},
+            {QStringLiteral("scope"), o.scope.scope},
+            {QStringLiteral("items"), items},
+            {QStringLiteral("next_cursor"), nullable(o.nextCursor)}};
 }
 
 QJsonObject ruleState(const RuleStateOutcome &o)

@@ -16,6 +16,10 @@ QJsonObject toolSelect(const ToolSelectOutcome &outcome, const QString &requestI
 QJsonObject toolFeedback(const ToolFeedbackOutcome &outcome);
 QJsonObject toolDecision(const DecisionLookup &lookup, const QString &requestId);
 QJsonObject toolRun(const RunOutcome &outcome, const QString &requestId);
+/// tools/runs/list: {tenant_id, scope, items[{run_id, status, decision_count, feedback_total,
+/// feedback_by_outcome, latest_decision_at, latest_feedback_at, latest_selected_tool}],
+/// next_cursor}.
+QJsonObject toolRunsList(const RunListOutcome &outcome);
 QJsonObject ruleState(const RuleStateOutcome &outcome);
 
 } // namespace MemoryGraph::Dto

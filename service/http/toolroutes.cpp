@@ -87,4 +87,18 @@ RouteHandler toolsRun(MemoryService *service)
     };
 }
 
+// reference §3.5
+RouteHandler toolsRunsList(MemoryService *service)
+{
+    return [service](const HttpCall &call) -> Result<HttpReply> {
+        auto request = ToolRunsListRequest::fromJson(call.json);
+        if (!request)
+            return request.error();
+        auto outcome = service->toolRunsList(request.value(), call.meta);
+        if (!outcome)
+            return outcome.error();
+        return HttpReply{200, Dto::toolRunsList(outcome.value()), {}};
+    };
+}
+
 } // namespace MemoryGraph::Routes

@@ -16,6 +16,7 @@
 #include "service/storage/recallstore.h"
 #include "service/storage/rulestore.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonDocument>
 #include <QSet>
@@ -27,6 +28,11 @@ namespace MemoryGraph {
 namespace {
 
 constexpr int kFusionDepth = 50; // candidates each channel hands to the fusion
+
+double elapsedMs(const QElapsedTimer &timer)
+{
+    return double(timer.nsecsElapsed()) / 1e6;
+}
 
 const QStringList &seedTypes()
 {
@@ -382,25 +388,32 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
     // beat one that a single channel ranks a little higher.
     const int depth = hybrid ? qMax(limit, kFusionDepth) : limit;
     QVector<RecallSeed> byVector;
+    QElapsedTimer channel;
+    channel.start();
     if (out.seedChannels != QLatin1String("lexical")) {
         auto found = vectorSeeds(db, indexes, cs, viewer, query, depth, out);
         if (!found)
             return found.error();
         byVector = std::move(found).value();
     }
+    out.timings.vectorChannel = elapsedMs(channel);
     if (out.seedChannels == QLatin1String("vector"))
         return byVector;
     if (!hybrid)
         out.stage1Mode = QStringLiteral("lexical");
+    channel.restart();
     auto byWords = lexicalSeeds(db, cs, viewer, Lexical::words(queryText), depth, out);
     if (!byWords)
         return byWords.error();
+    out.timings.lexicalChannel = elapsedMs(channel);
     QVector<RecallSeed> byDate;
     if (hybrid) {
+        channel.restart();
         auto dated = datedSeeds(db, cs, viewer, queryText, byWords.value(), depth, out);
         if (!dated)
             return dated.error();
         byDate = std::move(dated).value();
+        out.timings.timeChannel = elapsedMs(channel);
     }
     if (byWords.value().isEmpty() && byDate.isEmpty() && hybrid) {
         byVector.resize(qMin(byVector.size(), qsizetype(limit)));
@@ -697,19 +710,26 @@ ContextOptions contextOptions(const RecallRequest &req, const QString &endpoint,
 Result<ContextResult> recallContext(QSqlDatabase &db, const QVector<RankedEntry> &ranking,
                                     const Neighbourhood &hood, ContextOptions options)
 {
-    QVector<NodeRecord> rankedNodes;
     QStringList ruleIds;
     for (const RankedEntry &r : ranking) {
-        const NodeRecord &n = nodeOf(hood.nodes, r.id);
-        rankedNodes.append(n);
-        if (n.type == QLatin1String("rule"))
-            ruleIds << n.id;
+        if (nodeOf(hood.nodes, r.id).type == QLatin1String("rule"))
+            ruleIds << r.id;
     }
     if (!ruleIds.isEmpty()) {
         auto statuses = RuleStore::statuses(db, ruleIds);
         if (!statuses)
             return statuses.error();
         options.ruleStatuses = std::move(statuses).value();
+    }
+    // A draft or disabled rule is not applicable: it stays out of "Applicable Rules".
+    QVector<NodeRecord> rankedNodes;
+    for (const RankedEntry &r : ranking) {
+        const NodeRecord &n = nodeOf(hood.nodes, r.id);
+        const auto status = options.ruleStatuses.constFind(n.id);
+        if (status != options.ruleStatuses.constEnd()
+            && !Vocabulary::evaluatedRuleStates().contains(status->state))
+            continue;
+        rankedNodes.append(n);
     }
     return buildContext(rankedNodes, options);
 }
@@ -802,12 +822,15 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
                                            const RequestMeta &meta, const QString &endpoint)
 {
     // admit: tenant and identity, the knobs, then the request's own refusals; no work yet.
+    QElapsedTimer total, stage;
+    total.start();
     auto admitted = admit(req, meta, m_config);
     if (!admitted)
         return admitted.error();
     const CallScope &cs = admitted.value().scope;
     const Viewer &viewer = admitted.value().viewer;
     RecallOutcome out = newOutcome(req, cs, endpoint, m_config, meta.queueWaitMs);
+    out.queueWaitMs = meta.queueWaitMs;
     const RecallKnobs &k = out.resolved.knobs;
     if (auto refusal = queryRefusal(req, query, meta, m_config, k.limit))
         return *refusal;
@@ -816,35 +839,51 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
         return conn.error();
     QSqlDatabase db = conn.value();
 
-    // seeds → expand → activate → subgraph → context
+    // seeds → expand → activate → subgraph → context, each stage timed for observability
+    stage.start();
     auto seeds = findSeeds(db, m_indexes, cs, viewer, query, req.queryText, m_config, k.limit, out);
     if (!seeds)
         return seeds.error();
     out.seeds = std::move(seeds).value();
+    out.timings.seeds = elapsedMs(stage);
+    stage.restart();
     auto hood = expand(db, cs, viewer, out.seeds, k);
     if (!hood)
         return hood.error();
     out.neighborhoodNodes = int(hood.value().nodes.size());
     out.neighborhoodEdges = int(hood.value().edges.size());
+    out.timings.expand = elapsedMs(stage);
+    stage.restart();
     const QVector<RankedEntry> ranking = activate(out.seeds, hood.value(), k.hops);
     out.ranked = ranking.mid(0, k.rankedLimit);
+    out.scoredNodes = int(ranking.size());
+    out.timings.spread = elapsedMs(stage);
+    stage.restart();
     selectSubgraph(out.seeds, ranking, hood.value(), k, out);
+    out.timings.subgraph = elapsedMs(stage);
+    stage.restart();
     auto context
         = recallContext(db, ranking, hood.value(), contextOptions(req, endpoint, m_config));
     if (!context)
         return context.error();
     out.context = std::move(context).value();
+    out.timings.context = elapsedMs(stage);
 
     // Optional extras: debug embeddings, then the rules that apply to rules_context.
     if (req.returnDebug && req.includeEmbeddings) {
+        stage.restart();
         if (auto attached = attachDebugEmbeddings(db, out); !attached)
             return attached.error();
+        out.timings.debugEmbeddings = elapsedMs(stage);
     }
     if (admitted.value().rulesContext) {
+        stage.restart();
         if (auto attached = attachRules(db, req, cs, *admitted.value().rulesContext, out);
             !attached)
             return attached.error();
+        out.timings.rules = elapsedMs(stage);
     }
+    out.timings.total = elapsedMs(total);
 
     // audit: best effort, written off the request path.
     m_audit.record(auditRow(cs, endpoint, viewer, query, out));

@@ -10,6 +10,8 @@
 #include "service/storage/graphstore.h"
 #include "service/storage/rulestore.h"
 
+#include <QJsonArray>
+
 namespace MemoryGraph {
 
 namespace {
@@ -58,6 +60,13 @@ struct RecordLookup
     const RecordUri &uri;
     const Viewer &viewer;
     ResolveOutcome &out;
+    QStringList related; ///< URIs of the records this one points at (resolve_summary)
+
+    void relate(const QString &kind, const QString &id)
+    {
+        if (!id.isEmpty())
+            related << recordUri(uri.tenantId, uri.scope, kind, id);
+    }
 
     /// A node the caller may not see answers exactly like an absent one.
     Result<std::optional<NodeRecord>> visibleNode(const QString &id) const
@@ -80,6 +89,7 @@ struct RecordLookup
         if (!node.value() || node.value()->type != uri.kind)
             return absent(QStringLiteral("node"));
         out.node = node.value();
+        relate(QStringLiteral("commit"), out.node->commitId);
         return {};
     }
 
@@ -97,8 +107,10 @@ struct RecordLookup
                 return node.error();
             if (!node.value())
                 return absent(QStringLiteral("edge"));
+            relate(node.value()->type, end);
         }
         out.edge = edge.value();
+        relate(QStringLiteral("commit"), out.edge->commitId);
         return {};
     }
 
@@ -112,6 +124,7 @@ struct RecordLookup
             return absent(QStringLiteral("commit"));
         out.commit = commit.value();
         out.commit->uri = out.uri;
+        relate(QStringLiteral("commit"), out.commit->parentId);
         return {};
     }
 
@@ -124,9 +137,48 @@ struct RecordLookup
         if (!decision.value())
             return absent(QStringLiteral("decision"));
         out.decision = decision.value();
+        relate(QStringLiteral("commit"), out.decision->commitId);
         return {};
     }
 };
+
+/// resolve_summary (reference §10.2): what was resolved and the URIs a caller can follow next.
+/// object_keys names a fixed digest per kind, not the keys of the returned object.
+QJsonObject resolveSummary(const ResolveOutcome &out, QStringList related)
+{
+    const QString payloadKind = out.node     ? QStringLiteral("node")
+                                : out.edge   ? QStringLiteral("edge")
+                                : out.commit ? QStringLiteral("commit")
+                                             : QStringLiteral("decision");
+    static const QHash<QString, QStringList> digestKeys{
+        {QStringLiteral("node"),
+         {QStringLiteral("client_id"), QStringLiteral("commit_id"), QStringLiteral("id"),
+          QStringLiteral("type")}},
+        {QStringLiteral("edge"),
+         {QStringLiteral("commit_id"), QStringLiteral("dst_id"), QStringLiteral("id"),
+          QStringLiteral("src_id"), QStringLiteral("type")}},
+        {QStringLiteral("commit"),
+         {QStringLiteral("actor"), QStringLiteral("decision_count"), QStringLiteral("edge_count"),
+          QStringLiteral("id"), QStringLiteral("node_count"), QStringLiteral("parent_id")}},
+        {QStringLiteral("decision"),
+         {QStringLiteral("commit_id"), QStringLiteral("decision_id"),
+          QStringLiteral("decision_kind"), QStringLiteral("run_id"),
+          QStringLiteral("selected_tool")}}};
+    related << out.uri;
+    related.removeDuplicates();
+    related.sort();
+    const bool isNode = out.node.has_value();
+    return {
+        {QStringLiteral("summary_version"), QStringLiteral("resolve_summary_v1")},
+        {QStringLiteral("resolved_type"), out.kind},
+        {QStringLiteral("payload_kind"), payloadKind},
+        {QStringLiteral("include_meta"), isNode ? out.includeMeta : true},
+        {QStringLiteral("slots_mode"),
+         isNode && out.includeSlots ? QStringLiteral("full") : QStringLiteral("none")},
+        {QStringLiteral("related_uris"), QJsonArray::fromStringList(related)},
+        {QStringLiteral("related_uri_count"), related.size()},
+        {QStringLiteral("object_keys"), QJsonArray::fromStringList(digestKeys.value(payloadKind))}};
+}
 
 } // namespace
 
@@ -158,13 +210,14 @@ Result<ResolveOutcome> ResolveEngine::resolve(const ResolveRequest &req, const R
     out.kind = uri.kind;
     out.includeSlots = req.includeSlots;
     out.includeMeta = req.includeMeta;
-    RecordLookup lookup{db, uri, viewer.value(), out};
+    RecordLookup lookup{db, uri, viewer.value(), out, {}};
     const Result<void> found = Vocabulary::nodeTypes().contains(uri.kind) ? lookup.node()
                                : uri.kind == QLatin1String("edge")        ? lookup.edge()
                                : uri.kind == QLatin1String("commit")      ? lookup.commit()
                                                                           : lookup.decision();
     if (!found)
         return found.error();
+    out.summary = resolveSummary(out, lookup.related);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "service/access/callscope.h"
 #include "service/core/jsonvalues.h"
+#include "service/core/vocabulary.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policypatch.h"
 #include "service/storage/rulestore.h"
@@ -220,11 +221,43 @@ Result<QJsonValue> withCallerIdentity(const QJsonValue &context, const RequestMe
     return QJsonValue(c);
 }
 
+QJsonObject evaluationSummary(const RuleEvaluation &e)
+{
+    const QJsonObject ruleScope = e.visibility.value(QStringLiteral("rule_scope")).toObject();
+    const QJsonObject lane = e.visibility.value(QStringLiteral("lane")).toObject();
+    const QJsonObject tool = e.applied.policy.value(QStringLiteral("tool")).toObject();
+    const QJsonArray allow = tool.value(QStringLiteral("allow")).toArray();
+    const QJsonArray prefer = tool.value(QStringLiteral("prefer")).toArray();
+    // The tool a selection over these rules would lead with: first preferred, else first allowed.
+    const QJsonValue selected = !prefer.isEmpty()  ? prefer.first()
+                                : !allow.isEmpty() ? allow.first()
+                                                   : QJsonValue();
+    return {
+        {QStringLiteral("summary_version"), QStringLiteral("rules_evaluation_summary_v1")},
+        {QStringLiteral("considered"), e.considered},
+        {QStringLiteral("matched"), e.matched()},
+        {QStringLiteral("active_count"), e.active.size()},
+        {QStringLiteral("shadow_count"), e.shadow.size()},
+        {QStringLiteral("skipped_invalid_then"), e.skippedInvalidThen},
+        {QStringLiteral("filtered_by_scope"), ruleScope.value(QStringLiteral("filtered_by_scope"))},
+        {QStringLiteral("filtered_by_lane"), ruleScope.value(QStringLiteral("filtered_by_lane"))},
+        {QStringLiteral("filtered_by_condition"),
+         ruleScope.value(QStringLiteral("filtered_by_condition"))},
+        {QStringLiteral("lane_enforced"), lane.value(QStringLiteral("applied"))},
+        {QStringLiteral("lane_reason"), lane.value(QStringLiteral("reason"))},
+        {QStringLiteral("selected_tool"), selected},
+        {QStringLiteral("allowed_tool_count"), allow.size()},
+        {QStringLiteral("denied_tool_count"), tool.value(QStringLiteral("deny")).toArray().size()},
+        {QStringLiteral("preferred_tool_count"), prefer.size()},
+        {QStringLiteral("tool_conflicts"),
+         QJsonArray::fromStringList(Rules::toolConflictsSummary(e.applied.toolExplain).mid(0, 3))}};
+}
+
 Result<RuleEvaluation> evaluate(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                                 const QJsonValue &context, bool includeShadow, int limit)
 {
-    auto loaded = RuleStore::rules(db, tenantId, scope,
-                                   {QStringLiteral("shadow"), QStringLiteral("active")}, limit);
+    // Draft and disabled rules are never evaluated (reference §2.6).
+    auto loaded = RuleStore::rules(db, tenantId, scope, Vocabulary::evaluatedRuleStates(), limit);
     if (!loaded)
         return loaded.error();
     const ContextIdentity who(context.toObject());

@@ -357,6 +357,63 @@ Result<QVector<DecisionRecord>> listDecisions(QSqlDatabase &db, const DecisionFi
                                 args, readDecision);
 }
 
+Result<QVector<RunSummary>> runSummaries(QSqlDatabase &db, const RunFilter &f)
+{
+    // One row per run: its decisions (count, latest by seq) and its feedback rows.
+    QString where;
+    QVariantList args{f.tenantId, f.scope, f.tenantId, f.scope};
+    const auto add = [&where, &args](const QString &clause, const QVariant &value) {
+        where += (where.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND ")) + clause;
+        args << value;
+    };
+    if (f.status == QLatin1String("feedback_linked"))
+        where = QStringLiteral(" WHERE COALESCE(fb.total, 0) > 0");
+    else if (f.status == QLatin1String("decision_recorded"))
+        where = QStringLiteral(" WHERE COALESCE(fb.total, 0) = 0");
+    if (!f.selectedTool.isEmpty())
+        add(QStringLiteral("d.selected_tool = ?"), f.selectedTool);
+    if (f.sinceMs > 0)
+        add(QStringLiteral("r.latest_at >= ?"), f.sinceMs);
+    if (f.untilMs > 0)
+        add(QStringLiteral("r.latest_at < ?"), f.untilMs);
+    if (f.afterSeq > 0) {
+        where += (where.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND "))
+                 + QStringLiteral("(r.latest_at < ? OR (r.latest_at = ? AND r.last_seq < ?))");
+        args << f.afterMs << f.afterMs << f.afterSeq;
+    }
+    args << f.limit;
+    const QString sql = QStringLiteral(
+        "WITH r AS (SELECT run_id, COUNT(*) AS n, MAX(created_at) AS latest_at,"
+        " MAX(seq) AS last_seq FROM decisions WHERE tenant_id = ? AND scope = ?"
+        " AND run_id IS NOT NULL GROUP BY run_id),"
+        " fb AS (SELECT run_id, COUNT(*) AS total, SUM(outcome = 'positive') AS pos,"
+        " SUM(outcome = 'negative') AS neg, SUM(outcome = 'neutral') AS neu,"
+        " MAX(created_at) AS latest_at FROM rule_feedback WHERE tenant_id = ? AND scope = ?"
+        " AND run_id IS NOT NULL GROUP BY run_id)"
+        " SELECT r.run_id, r.n, r.latest_at, r.last_seq, d.selected_tool,"
+        " COALESCE(fb.total, 0), COALESCE(fb.pos, 0), COALESCE(fb.neg, 0), COALESCE(fb.neu, 0),"
+        " fb.latest_at FROM r JOIN decisions d ON d.seq = r.last_seq"
+        " LEFT JOIN fb ON fb.run_id = r.run_id");
+    return many<RunSummary>(
+        db, sql + where + QStringLiteral(" ORDER BY r.latest_at DESC, r.last_seq DESC LIMIT ?"),
+        args, [](const QSqlQuery &q) {
+            RunSummary s;
+            s.runId = q.value(0).toString();
+            s.decisionCount = q.value(1).toLongLong();
+            s.latestDecisionAt = fromMillis(q.value(2));
+            s.latestSeq = q.value(3).toLongLong();
+            s.latestSelectedTool = q.value(4).toString();
+            s.feedbackTotal = q.value(5).toLongLong();
+            s.positive = q.value(6).toLongLong();
+            s.negative = q.value(7).toLongLong();
+            s.neutral = q.value(8).toLongLong();
+            s.latestFeedbackAt = fromMillis(q.value(9));
+            s.status = s.feedbackTotal > 0 ? QStringLiteral("feedback_linked")
+                                           : QStringLiteral("decision_recorded");
+            return s;
+        });
+}
+
 Result<void> insertFeedback(QSqlDatabase &db, const FeedbackRecord &f)
 {
     auto seq = nextSeq(db, "rule_feedback");

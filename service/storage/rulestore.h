@@ -55,6 +55,22 @@ struct DecisionFilter
 };
 Result<QVector<DecisionRecord>> listDecisions(QSqlDatabase &db, const DecisionFilter &filter);
 
+struct RunFilter
+{
+    QString tenantId;
+    QString scope;
+    QString status;       ///< decision_recorded | feedback_linked; empty = any
+    QString selectedTool; ///< the latest decision's tool; empty = any
+    qint64 sinceMs = 0;   ///< latest decision at or after; 0 = any
+    qint64 untilMs = 0;   ///< latest decision before; 0 = any
+    qint64 afterMs = 0;   ///< keyset: only runs ordered after (afterMs, afterSeq); 0 = from top
+    qint64 afterSeq = 0;
+    int limit = 20;
+};
+/// The scope's runs (distinct run_ids of its decisions) with decision and feedback counts,
+/// latest decision first (ties: the newer decision row first), at most limit.
+Result<QVector<RunSummary>> runSummaries(QSqlDatabase &db, const RunFilter &filter);
+
 Result<void> insertFeedback(QSqlDatabase &db, const FeedbackRecord &feedback);
 /// Newest first.
 Result<QVector<FeedbackRecord>> feedbackWhere(QSqlDatabase &db, const QString &tenantId,

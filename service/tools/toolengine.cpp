@@ -4,6 +4,7 @@
 #include "service/core/hashing.h"
 #include "service/core/ids.h"
 #include "service/core/jsonvalues.h"
+#include "service/core/vocabulary.h"
 #include "service/rules/conditionmatcher.h"
 #include "service/rules/policymerge.h"
 #include "service/rules/policypatch.h"
@@ -684,6 +685,39 @@ Result<RunOutcome> ToolEngine::run(const ToolRunRequest &req, const RequestMeta 
     return out;
 }
 
+Result<RunListOutcome> ToolEngine::listRuns(const ToolRunsListRequest &req, const RequestMeta &meta)
+{
+    auto cs = resolveCallScope(req.tenantId, req.scope, meta, m_config);
+    if (!cs)
+        return cs.error();
+    auto conn = m_db.connection();
+    if (!conn)
+        return conn.error();
+    RuleStore::RunFilter f;
+    f.tenantId = cs.value().tenantId;
+    f.scope = cs.value().scope;
+    f.status = req.status;
+    f.selectedTool = req.selectedTool;
+    f.sinceMs = req.since.isValid() ? req.since.toMSecsSinceEpoch() : 0;
+    f.untilMs = req.until.isValid() ? req.until.toMSecsSinceEpoch() : 0;
+    f.afterMs = req.afterMs;
+    f.afterSeq = req.afterSeq;
+    f.limit = req.limit + 1; // one more tells whether a next page exists
+    auto runs = RuleStore::runSummaries(conn.value(), f);
+    if (!runs)
+        return runs.error();
+    RunListOutcome out;
+    out.scope = cs.value();
+    out.items = std::move(runs).value();
+    if (out.items.size() > req.limit) {
+        out.items.resize(req.limit);
+        const RunSummary &last = out.items.constLast();
+        out.nextCursor = ToolRunsListRequest::cursorFor(last.latestDecisionAt.toMSecsSinceEpoch(),
+                                                        last.latestSeq);
+    }
+    return out;
+}
+
 Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req,
                                                   const RequestMeta &meta)
 {
@@ -699,7 +733,9 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req,
         if (!node)
             return node.error();
         const NodeRecord &n = node.value();
-        if (n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty()
+        // Draft and disabled rules are never evaluated: they may stay incomplete.
+        const bool evaluated = Vocabulary::evaluatedRuleStates().contains(req.state);
+        if (evaluated && n.memoryLane == QLatin1String("private") && n.ownerAgentId.isEmpty()
             && n.ownerTeamId.isEmpty())
             return Error::make(
                 400, QStringLiteral("invalid_private_rule_owner"),
@@ -734,7 +770,8 @@ Result<RuleStateOutcome> ToolEngine::setRuleState(const RuleStateRequest &req,
                                            issue.value(QStringLiteral("message")).toString());
             }
         }
-        if (auto valid = RuleDefinition::validateSlots(n.slotData, QStringLiteral("rule")); !valid)
+        if (auto valid = RuleDefinition::validateSlots(n.slotData, QStringLiteral("rule"));
+            evaluated && !valid)
             return valid.error();
         if (auto r = RuleStore::ensureRuleDef(db, n); !r)
             return r;

@@ -26,6 +26,7 @@ public:
                                          const RequestMeta &meta);
     Result<DecisionLookup> decision(const ToolDecisionRequest &request, const RequestMeta &meta);
     Result<RunOutcome> run(const ToolRunRequest &request, const RequestMeta &meta);
+    Result<RunListOutcome> listRuns(const ToolRunsListRequest &request, const RequestMeta &meta);
     Result<RuleStateOutcome> setRuleState(const RuleStateRequest &request, const RequestMeta &meta);
 
 private:

@@ -34,6 +34,14 @@ QJsonObject obj(std::initializer_list<QPair<const char *, QJsonValue>> fields)
     return o;
 }
 
+QStringList stringList(const QJsonValue &value)
+{
+    QStringList out;
+    for (const QJsonValue &v : value.toArray())
+        out << v.toString();
+    return out;
+}
+
 QJsonObject merged(QJsonObject base, const QJsonObject &extra)
 {
     for (auto it = extra.begin(); it != extra.end(); ++it)
@@ -222,7 +230,8 @@ int estTokens(qsizetype chars)
 
 QStringList recallKeys()
 {
-    return keyList({"tenant_id", "scope", "seeds", "ranked", "subgraph", "context"});
+    return keyList({"tenant_id", "scope", "seeds", "ranked", "subgraph", "context", "trajectory",
+                    "observability"});
 }
 
 QStringList seedKeys()
@@ -380,6 +389,9 @@ private slots:
     void recallTextLocalProvider();
     void recallTextSaysWhichChannelFoundEachSeed();
     void recallTextNoProvider();
+    void trajectoryAndObservability_data();
+    void trajectoryAndObservability();
+    void observabilityShowsSeedChannels();
     void recallTextContextBudgetDefault();
 };
 
@@ -1952,6 +1964,133 @@ void tst_HttpRecall::recallTextSaysWhichChannelFoundEachSeed()
     QCOMPARE(bad.reply.status, 400);
     QVERIFY2(bad.reply.describe().contains("occurred_at"), bad.reply.describe().constData());
     QCOMPARE(server.nodes().size(), before);
+}
+
+void tst_HttpRecall::trajectoryAndObservability_data()
+{
+    QTest::addColumn<bool>("text");
+    QTest::newRow("recall") << false;
+    QTest::newRow("recall_text") << true;
+}
+
+void tst_HttpRecall::trajectoryAndObservability()
+{
+    QFETCH(bool, text);
+    HttpTestServer server;
+    REQUIRE_SERVER(server);
+    const Written w = writeStandardGraph(server);
+    REQUIRE_WRITE(w);
+    QVERIFY(server.service()->waitForEmbeddings(10000));
+
+    const QJsonObject flags{{u"return_debug"_s, true}, {u"max_nodes"_s, 2}};
+    const Reply r = text ? server.post(kRecallText, recallTextBody(u"deploy failed"_s, flags))
+                         : server.post(kRecall, recallBody(standardQuery(), flags));
+    REQUIRE_OK(r);
+    const int seeds = int(arrayAt(r.json, u"seeds"_s).size());
+    QVERIFY(seeds > 0);
+    const QJsonObject debug = objectAt(r.json, u"debug"_s);
+
+    // trajectory: three layers with counts, durations and the reasons something was cut.
+    const QJsonObject trajectory = objectAt(r.json, u"trajectory"_s);
+    QCOMPARE(keysOf(trajectory), keyList({"strategy", "layers", "budgets", "pruned_reasons"}));
+    QCOMPARE(trajectory.value(u"strategy"_s).toString(), u"balanced"_s);
+    const QJsonArray layers = arrayAt(trajectory, u"layers"_s);
+    QCOMPARE(layers.size(), 3);
+    QStringList names;
+    for (const QJsonValue &l : layers) {
+        names << l.toObject().value(u"name"_s).toString();
+        QVERIFY(l.toObject().value(u"duration_ms"_s).toDouble(-1) >= 0);
+    }
+    QCOMPARE(names,
+             (QStringList{u"seed_candidates"_s, u"graph_expansion"_s, u"context_assembly"_s}));
+    QCOMPARE(layers.at(0).toObject().value(u"hits"_s).toInt(), seeds);
+    const QJsonObject expansion = layers.at(1).toObject();
+    QCOMPARE(expansion.value(u"hits"_s).toInt(), 2);
+    QCOMPARE(expansion.value(u"candidate_nodes"_s).toInt(),
+             debug.value(u"neighborhood_counts"_s).toObject().value(u"nodes"_s).toInt());
+    QVERIFY(stringList(expansion.value(u"pruned_reasons"_s)).contains(u"max_nodes_cap"_s));
+    QVERIFY(stringList(trajectory.value(u"pruned_reasons"_s)).contains(u"max_nodes_cap"_s));
+    QCOMPARE(layers.at(2).toObject().value(u"context_chars"_s).toInt(),
+             objectAt(r.json, u"context"_s).value(u"text"_s).toString().size());
+    QCOMPARE(objectAt(trajectory, u"budgets"_s).value(u"max_nodes"_s).toInt(), 2);
+
+    // observability: stage timings and the counts of every stage.
+    const QJsonObject o = objectAt(r.json, u"observability"_s);
+    QCOMPARE(keysOf(o), keyList({"endpoint", "profile", "inflight_wait_ms", "stage_timings_ms",
+                                 "stage1", "neighborhood_counts", "ranking", "context"}));
+    QCOMPARE(o.value(u"endpoint"_s).toString(), text ? u"recall_text"_s : u"recall"_s);
+    QCOMPARE(objectAt(o, u"profile"_s).value(u"profile"_s).toString(), u"strict_edges"_s);
+    const QJsonObject timings = objectAt(o, u"stage_timings_ms"_s);
+    QCOMPARE(
+        keysOf(timings),
+        keyList({"embed_query_ms", "stage1_seeds_ms", "stage1_vector_ms", "stage1_lexical_ms",
+                 "stage1_time_ms", "stage2_expand_ms", "stage2_spread_ms", "stage2_subgraph_ms",
+                 "stage3_context_ms", "rules_ms", "debug_embeddings_ms", "total_ms"}));
+    double stages = 0;
+    for (auto it = timings.begin(); it != timings.end(); ++it) {
+        QVERIFY2(it.value().isDouble() && it.value().toDouble() >= 0, qPrintable(it.key()));
+        if (it.key() != u"total_ms"_s && !it.key().startsWith(u"stage1_"_s)
+            && it.key() != u"embed_query_ms"_s)
+            stages += it.value().toDouble();
+    }
+    QVERIFY(timings.value(u"total_ms"_s).toDouble() > 0);
+    QVERIFY(timings.value(u"total_ms"_s).toDouble() + 0.01
+            >= stages + timings.value(u"stage1_seeds_ms"_s).toDouble());
+    if (!text)
+        QCOMPARE(timings.value(u"embed_query_ms"_s).toDouble(), 0.0);
+    const QJsonObject stage1 = objectAt(o, u"stage1"_s);
+    QCOMPARE(stage1.value(u"final_seed_count"_s).toInt(), seeds);
+    QCOMPARE(stage1.value(u"mode"_s).toString(),
+             debug.value(u"stage1"_s).toObject().value(u"mode"_s).toString());
+    QCOMPARE(stage1.value(u"channels"_s).toString(),
+             debug.value(u"stage1"_s).toObject().value(u"channels"_s).toString());
+    const QJsonObject byChannel = objectAt(stage1, u"seeds_by_channel"_s);
+    QCOMPARE(keysOf(byChannel), keyList({"vector", "lexical", "time"}));
+    if (!text)
+        QCOMPARE(byChannel.value(u"vector"_s).toInt(), seeds);
+    QCOMPARE(objectAt(o, u"neighborhood_counts"_s),
+             debug.value(u"neighborhood_counts"_s).toObject());
+    const QJsonObject ranking = objectAt(o, u"ranking"_s);
+    QCOMPARE(ranking.value(u"ranked_returned"_s).toInt(), arrayAt(r.json, u"ranked"_s).size());
+    QVERIFY(ranking.value(u"scored_nodes"_s).toInt()
+            >= ranking.value(u"ranked_returned"_s).toInt());
+    QCOMPARE(ranking.value(u"top_score"_s).toDouble(),
+             arrayAt(r.json, u"ranked"_s).first().toObject().value(u"score"_s).toDouble());
+    QCOMPARE(ranking.value(u"subgraph_nodes"_s).toInt(), 2);
+    const QJsonObject context = objectAt(o, u"context"_s);
+    QCOMPARE(context.value(u"items"_s).toInt(),
+             objectAt(r.json, u"context"_s).value(u"items"_s).toArray().size());
+    QCOMPARE(context.value(u"chars"_s).toInt(),
+             objectAt(r.json, u"context"_s).value(u"text"_s).toString().size());
+}
+
+void tst_HttpRecall::observabilityShowsSeedChannels()
+{
+    HttpTestServer server;
+    REQUIRE_SERVER(server);
+    const QJsonObject shared{{u"memory_lane"_s, u"shared"_s}};
+    const Written w = writeGraph(
+        server,
+        {merged(writeNode(u"ticket"_s, u"event"_s, u"Ticket KX-7719 closed by the vendor"_s),
+                shared),
+         merged(writeNode(u"lunch"_s, u"event"_s, u"Team lunch at the noodle bar"_s), shared)});
+    REQUIRE_WRITE(w);
+    QVERIFY(server.service()->waitForEmbeddings(10000));
+
+    const Reply r = server.post(kRecallText, recallTextBody(u"kx-7719"_s));
+    REQUIRE_OK(r);
+    const QJsonObject o = objectAt(r.json, u"observability"_s);
+    const QJsonObject stage1 = objectAt(o, u"stage1"_s);
+    QCOMPARE(stage1.value(u"channels"_s).toString(), u"hybrid"_s);
+    QVERIFY(stage1.value(u"lexical_seed_count"_s).toInt() >= 1);
+    QVERIFY(objectAt(stage1, u"seeds_by_channel"_s).value(u"lexical"_s).toInt() >= 1);
+    QVERIFY(objectAt(o, u"stage_timings_ms"_s).value(u"embed_query_ms"_s).toDouble() > 0);
+    QCOMPARE(arrayAt(objectAt(r.json, u"trajectory"_s), u"layers"_s)
+                 .at(0)
+                 .toObject()
+                 .value(u"channels"_s)
+                 .toString(),
+             u"hybrid"_s);
 }
 
 void tst_HttpRecall::recallTextLocalProvider()

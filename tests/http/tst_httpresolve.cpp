@@ -64,7 +64,8 @@ private slots:
 
         Reply r = server.post(kResolve, obj({{"uri", nodeUri}}));
         QVERIFY2(r.status == 200, r.describe());
-        QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "uri", "kind", "node"}));
+        QCOMPARE(keysOf(r.json),
+                 keyList({"tenant_id", "scope", "uri", "kind", "node", "resolve_summary"}));
         QCOMPARE(r.json.value(s("kind")).toString(), s("event"));
         QCOMPARE(keysOf(r.json.value(s("node")).toObject()),
                  keyList({"id", "type", "title", "text_summary", "uri"}));
@@ -107,6 +108,76 @@ private slots:
         QCOMPARE(r.json.value(s("kind")).toString(), s("decision"));
         QCOMPARE(r.json.value(s("decision")).toObject().value(s("selected_tool")).toString(),
                  s("bash"));
+    }
+
+    void resolveSummaryPerKind()
+    {
+        HttpTestServer server;
+        QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+        const Reply first = server.write(writeBody({sharedNode("x", "entity")}));
+        QVERIFY2(first.status == 200, first.describe());
+        const Reply w = server.write(
+            writeBody({sharedNode("a", "event"), sharedNode("t", "topic")},
+                      {writeEdge(s("part_of"), byClientId(s("a")), byClientId(s("t")))}));
+        QVERIFY2(w.status == 200, w.describe());
+        const QJsonArray nodes = w.json.value(s("nodes")).toArray();
+        const QString eventUri = nodes.at(0).toObject().value(s("uri")).toString();
+        const QString topicUri = nodes.at(1).toObject().value(s("uri")).toString();
+        const QString commitUri = w.json.value(s("commit_uri")).toString();
+        const QString edgeUri
+            = w.json.value(s("edges")).toArray().first().toObject().value(s("uri")).toString();
+        const auto summaryOf = [&server](const QJsonObject &body) {
+            return server.post(kResolve, body).json.value(s("resolve_summary")).toObject();
+        };
+        const auto sortedList = [](QStringList l) {
+            l.sort();
+            return l;
+        };
+
+        QJsonObject summary = summaryOf(obj({{"uri", eventUri}}));
+        QCOMPARE(keysOf(summary),
+                 keyList({"summary_version", "resolved_type", "payload_kind", "include_meta",
+                          "slots_mode", "related_uris", "related_uri_count", "object_keys"}));
+        QCOMPARE(summary.value(s("summary_version")).toString(), s("resolve_summary_v1"));
+        QCOMPARE(summary.value(s("resolved_type")).toString(), s("event"));
+        QCOMPARE(summary.value(s("payload_kind")).toString(), s("node"));
+        QCOMPARE(summary.value(s("include_meta")).toBool(), false);
+        QCOMPARE(summary.value(s("slots_mode")).toString(), s("none"));
+        QCOMPARE(stringList(summary.value(s("related_uris"))), sortedList({eventUri, commitUri}));
+        QCOMPARE(summary.value(s("related_uri_count")).toInt(), 2);
+        QCOMPARE(stringList(summary.value(s("object_keys"))),
+                 (QStringList{s("client_id"), s("commit_id"), s("id"), s("type")}));
+        summary
+            = summaryOf(obj({{"uri", eventUri}, {"include_slots", true}, {"include_meta", true}}));
+        QCOMPARE(summary.value(s("slots_mode")).toString(), s("full"));
+        QCOMPARE(summary.value(s("include_meta")).toBool(), true);
+
+        summary = summaryOf(obj({{"uri", edgeUri}}));
+        QCOMPARE(summary.value(s("payload_kind")).toString(), s("edge"));
+        QCOMPARE(summary.value(s("resolved_type")).toString(), s("edge"));
+        QCOMPARE(summary.value(s("include_meta")).toBool(), true);
+        QCOMPARE(stringList(summary.value(s("related_uris"))),
+                 sortedList({edgeUri, eventUri, topicUri, commitUri}));
+        QCOMPARE(stringList(summary.value(s("object_keys"))),
+                 (QStringList{s("commit_id"), s("dst_id"), s("id"), s("src_id"), s("type")}));
+
+        // A commit links to its parent.
+        summary = summaryOf(obj({{"uri", commitUri}}));
+        QCOMPARE(summary.value(s("payload_kind")).toString(), s("commit"));
+        QCOMPARE(stringList(summary.value(s("related_uris"))),
+                 sortedList({commitUri, first.json.value(s("commit_uri")).toString()}));
+
+        const Reply select
+            = server.post(s("/v1/memory/tools/select"),
+                          obj({{"context", obj({})}, {"candidates", strs({"bash"})}}));
+        const QString decisionUri
+            = select.json.value(s("decision")).toObject().value(s("decision_uri")).toString();
+        summary = summaryOf(obj({{"uri", decisionUri}}));
+        QCOMPARE(summary.value(s("payload_kind")).toString(), s("decision"));
+        QCOMPARE(stringList(summary.value(s("related_uris"))), QStringList{decisionUri});
+        QCOMPARE(stringList(summary.value(s("object_keys"))),
+                 (QStringList{s("commit_id"), s("decision_id"), s("decision_kind"), s("run_id"),
+                              s("selected_tool")}));
     }
 
     void errorsForMalformedForeignAndAbsentUris()

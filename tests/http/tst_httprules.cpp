@@ -106,6 +106,10 @@ private slots:
     void ruleStateUnknownRule();
     void ruleStateValidation_data();
     void ruleStateValidation();
+    void draftAndDisabledAreNeverEvaluated_data();
+    void draftAndDisabledAreNeverEvaluated();
+    void draftMayBeIncomplete();
+    void evaluationSummary();
 
     // rule slots on write
     void writeRejectsInvalidRuleSlots_data();
@@ -157,9 +161,10 @@ void tst_HttpRules::evaluateActiveAndShadow()
 
     const Reply r = api.evaluate(obj({{"intent", s("deploy")}, {"env", s("prod")}}));
     QCOMPARE(r.status, 200);
-    QCOMPARE(keysOf(r.json), keyList({"tenant_id", "scope", "considered", "matched",
-                                      "skipped_invalid_then", "invalid_then_sample",
-                                      "agent_visibility_summary", "active", "shadow", "applied"}));
+    QCOMPARE(keysOf(r.json),
+             keyList({"tenant_id", "scope", "considered", "matched", "skipped_invalid_then",
+                      "invalid_then_sample", "agent_visibility_summary", "active", "shadow",
+                      "applied", "evaluation_summary"}));
     QCOMPARE(r.json.value(s("tenant_id")).toString(), s("default"));
     QCOMPARE(r.json.value(s("scope")).toString(), s("default"));
     QCOMPARE(r.json.value(s("considered")).toInt(), 2);
@@ -996,9 +1001,9 @@ void tst_HttpRules::ruleStateValidation_data()
     const QString id = uuid();
     QTest::newRow("state missing")
         << obj({{"rule_node_id", id}, {"input_text", s("x")}}) << s("state");
-    QTest::newRow("state DRAFT") << obj(
-        {{"rule_node_id", id}, {"state", s("DRAFT")}, {"input_text", s("x")}})
-                                 << s("state");
+    QTest::newRow("state ARCHIVED")
+        << obj({{"rule_node_id", id}, {"state", s("ARCHIVED")}, {"input_text", s("x")}})
+        << s("state");
     QTest::newRow("rule_node_id missing")
         << obj({{"state", s("ACTIVE")}, {"input_text", s("x")}}) << s("rule_node_id");
     QTest::newRow("rule_node_id not uuid")
@@ -1019,6 +1024,154 @@ void tst_HttpRules::ruleStateValidation()
     QCOMPARE(r.errorCode(), s("invalid_request"));
     QCOMPARE(r.issuePath(), path);
     QCOMPARE(commitCount(server), 0);
+}
+
+void tst_HttpRules::draftAndDisabledAreNeverEvaluated_data()
+{
+    QTest::addColumn<QString>("state");
+    QTest::newRow("DRAFT") << s("DRAFT");
+    QTest::newRow("DISABLED") << s("DISABLED");
+    QTest::newRow("disabled, lower case") << s("disabled");
+}
+
+void tst_HttpRules::draftAndDisabledAreNeverEvaluated()
+{
+    QFETCH(QString, state);
+    HttpTestServer server;
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    RuleApi api(server);
+    const QString id = api.add(RuleNode(s("prefer-kubectl"))
+                                   .when(obj({{"intent", s("deploy")}}))
+                                   .then(obj({{"tool", obj({{"prefer", strs({"kubectl"})}})}})));
+    QVERIFY2(!id.isEmpty(), api.last.describe());
+    const QJsonObject context = obj({{"intent", s("deploy")}});
+    const QJsonArray candidates = strs({"helm", "kubectl"});
+    QCOMPARE(api.select(context, candidates)
+                 .json.value(s("selection"))
+                 .toObject()
+                 .value(s("selected"))
+                 .toString(),
+             s("kubectl"));
+
+    const int before = commitCount(server);
+    const Reply changed = api.setState(id, state);
+    QVERIFY2(changed.status == 200, changed.describe());
+    QCOMPARE(changed.json.value(s("state")).toString(), state.toUpper());
+    QCOMPARE(commitCount(server), before + 1);
+    const CommitRecord newest = server.commits().first();
+    QCOMPARE(newest.kind, s("rule_state_change"));
+    QCOMPARE(jsonText(newest.diff),
+             jsonText(obj({{"rule_state_change", QJsonArray{obj({{"rule_node_id", id},
+                                                                 {"state", state.toUpper()}})}}})));
+
+    // Not loaded by rules/evaluate (not even counted as considered), tools/select or assemble.
+    const Reply evaluated = api.evaluate(context);
+    QCOMPARE(evaluated.status, 200);
+    QCOMPARE(evaluated.json.value(s("considered")).toInt(), 0);
+    QCOMPARE(evaluated.json.value(s("matched")).toInt(), 0);
+    const Reply selected = api.select(context, candidates, obj({{"include_shadow", true}}));
+    QCOMPARE(selected.status, 200);
+    QCOMPARE(selected.json.value(s("selection")).toObject().value(s("selected")).toString(),
+             s("helm"));
+    QCOMPARE(stringList(selected.json.value(s("decision")).toObject().value(s("source_rule_ids"))),
+             QStringList());
+    const Reply assembled = server.post(
+        s("/v1/memory/context/assemble"),
+        obj({{"query_text", s("deploy")}, {"context", context}, {"tool_candidates", candidates}}));
+    QVERIFY2(assembled.status == 200, assembled.describe());
+    QCOMPARE(assembled.json.value(s("rules")).toObject().value(s("considered")).toInt(), 0);
+    QCOMPARE(assembled.json.value(s("tools"))
+                 .toObject()
+                 .value(s("selection"))
+                 .toObject()
+                 .value(s("selected"))
+                 .toString(),
+             s("helm"));
+
+    // Any state may move to any state: back to ACTIVE and the rule applies again.
+    QCOMPARE(api.setState(id, s("ACTIVE")).status, 200);
+    QCOMPARE(ruleIdsOf(api.evaluate(context).json.value(s("active"))), QStringList{id});
+}
+
+void tst_HttpRules::draftMayBeIncomplete()
+{
+    HttpTestServer server;
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    RuleApi api(server);
+    // A then_json that could never be activated, and a private rule without an owner.
+    const QString bad = api.add(
+        RuleNode(s("bad")).then(obj({{"output", obj({{"format", s("yaml")}})}})), s("SHADOW"));
+    QVERIFY2(!bad.isEmpty(), api.last.describe());
+    QCOMPARE(api.setState(bad, s("ACTIVE")).status, 400);
+    Reply r = api.setState(bad, s("DRAFT"));
+    QVERIFY2(r.status == 200, r.describe());
+    QCOMPARE(api.evaluate(QJsonObject()).json.value(s("skipped_invalid_then")).toInt(), 0);
+    r = api.setState(bad, s("DISABLED"));
+    QVERIFY2(r.status == 200, r.describe());
+    QCOMPARE(api.setState(bad, s("ACTIVE")).status, 400); // still refused for activation
+}
+
+void tst_HttpRules::evaluationSummary()
+{
+    HttpTestServer server;
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    RuleApi api(server);
+    const QString deploy = api.add(RuleNode(s("deploy"))
+                                       .when(obj({{"intent", s("deploy")}}))
+                                       .then(obj({{"tool", obj({{"prefer", strs({"kubectl"})},
+                                                                {"deny", strs({"rm", "dd"})}})}})));
+    const QString allow
+        = api.add(RuleNode(s("allow"))
+                      .when(obj({{"intent", s("deploy")}}))
+                      .then(obj({{"tool", obj({{"allow", strs({"kubectl", "helm"})}})}})));
+    const QString shadow = api.add(RuleNode(s("shadow")).then(QJsonObject()), s("SHADOW"));
+    const QString team = api.add(RuleNode(s("team")).forTeam(s("ops")).then(QJsonObject()));
+    const QString other
+        = api.add(RuleNode(s("other")).when(obj({{"intent", s("chat")}})).then(QJsonObject()));
+    QVERIFY2(!deploy.isEmpty() && !allow.isEmpty() && !shadow.isEmpty() && !team.isEmpty()
+                 && !other.isEmpty(),
+             api.last.describe());
+
+    const Reply r = api.evaluate(obj({{"intent", s("deploy")}, {"agent", obj({{"id", s("a1")}})}}));
+    QCOMPARE(r.status, 200);
+    const QJsonObject summary = r.json.value(s("evaluation_summary")).toObject();
+    QCOMPARE(keysOf(summary),
+             keyList({"summary_version", "considered", "matched", "active_count", "shadow_count",
+                      "skipped_invalid_then", "filtered_by_scope", "filtered_by_lane",
+                      "filtered_by_condition", "lane_enforced", "lane_reason", "selected_tool",
+                      "allowed_tool_count", "denied_tool_count", "preferred_tool_count",
+                      "tool_conflicts"}));
+    QCOMPARE(summary.value(s("summary_version")).toString(), s("rules_evaluation_summary_v1"));
+    QCOMPARE(summary.value(s("considered")).toInt(), 5);
+    QCOMPARE(summary.value(s("matched")).toInt(), 3);
+    QCOMPARE(summary.value(s("active_count")).toInt(), 2);
+    QCOMPARE(summary.value(s("shadow_count")).toInt(), 1);
+    QCOMPARE(summary.value(s("filtered_by_scope")).toInt(), 1);
+    QCOMPARE(summary.value(s("filtered_by_condition")).toInt(), 1);
+    QCOMPARE(summary.value(s("filtered_by_lane")).toInt(), 0);
+    QCOMPARE(summary.value(s("lane_enforced")).toBool(), true);
+    QCOMPARE(summary.value(s("lane_reason")).toString(), s("enforced_agent_only"));
+    QCOMPARE(summary.value(s("selected_tool")).toString(), s("kubectl"));
+    QCOMPARE(summary.value(s("allowed_tool_count")).toInt(), 2);
+    QCOMPARE(summary.value(s("denied_tool_count")).toInt(), 2);
+    QCOMPARE(summary.value(s("preferred_tool_count")).toInt(), 1);
+    const QStringList conflicts = stringList(summary.value(s("tool_conflicts")));
+    QCOMPARE(conflicts.size(), 1);
+    QVERIFY2(conflicts.first().startsWith(s("[allow_intersection] ")),
+             qPrintable(conflicts.first()));
+
+    // Without a prefer list the first allowed tool leads; with no tool policy there is none.
+    QCOMPARE(api.setState(deploy, s("DISABLED")).status, 200);
+    QCOMPARE(api.evaluate(obj({{"intent", s("deploy")}}))
+                 .json.value(s("evaluation_summary"))
+                 .toObject()
+                 .value(s("selected_tool"))
+                 .toString(),
+             s("helm"));
+    const QJsonObject none
+        = api.evaluate(obj({{"intent", s("chat")}})).json.value(s("evaluation_summary")).toObject();
+    QVERIFY(none.value(s("selected_tool")).isNull());
+    QCOMPARE(none.value(s("allowed_tool_count")).toInt(), 0);
 }
 
 // ---- rule slots on write

@@ -163,6 +163,7 @@ private Q_SLOTS:
     void savesEditsAndNewRules();
     void filtersNarrowTheTable();
     void keyboardOrderAndShortcuts();
+    void allFourStatesFromTheKeyboard();
     void tryItExplainsConflictsAndEmptySelections();
     void showRuleSwitchesScopeAndClearsFilters();
     void darkPaletteScreenshot(); // last: it switches the whole application to the dark palette
@@ -514,6 +515,88 @@ void tst_RulesPage::keyboardOrderAndShortcuts()
     QTest::keyClick(page.filterEdit(), Qt::Key_N, Qt::ControlModifier);
     QVERIFY(page.editor()->isNewRule());
     QTRY_COMPARE(QApplication::focusWidget(), page.editor()->titleEdit());
+}
+
+void tst_RulesPage::allFourStatesFromTheKeyboard()
+{
+    Test::TempService service;
+    QVERIFY2(service.isValid(), qPrintable(service.errorText()));
+    const QStringList ids = writeTwoRules(service.service());
+    const QString lookupId = ids.at(0);
+    QVERIFY(setState(service.service(), lookupId, "ACTIVE"));
+
+    Ui::UiExecutor executor;
+    RulesPage page(service.service(), &executor);
+    page.resize(1280, 800);
+    page.show();
+    page.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&page));
+    QTRY_COMPARE(page.ruleModel()->rowCount(), 2);
+
+    // The state filter offers all four states.
+    QComboBox *filter = page.stateFilterCombo();
+    QStringList filterStates;
+    for (int i = 1; i < filter->count(); ++i)
+        filterStates << filter->itemText(i);
+    QCOMPARE(filterStates, (QStringList{QStringLiteral("DRAFT"), QStringLiteral("SHADOW"),
+                                        QStringLiteral("ACTIVE"), QStringLiteral("DISABLED")}));
+
+    QVERIFY(clickRule(page, lookupId));
+    RuleEditor *editor = page.editor();
+    QTRY_COMPARE(editor->ruleId(), lookupId);
+    QComboBox *target = editor->targetStateCombo();
+    QCOMPARE(target->count(), 4);
+    QCOMPARE(target->currentData().toString(), QStringLiteral("shadow")); // the usual next step
+    QCOMPARE(editor->stateButton()->text().remove(QLatin1Char('&')),
+             QStringLiteral("Move to shadow"));
+
+    // Alt+Y reaches the state list; Down skips ACTIVE (the current state) to DISABLED; Tab
+    // reaches the button, Space presses it.
+    QSignalSpy stateChanged(&page, &RulesPage::ruleStateChanged);
+    QTest::keyClick(editor->titleEdit(), Qt::Key_Y, Qt::AltModifier);
+    QTRY_COMPARE(QApplication::focusWidget(), target);
+    QTest::keyClick(target, Qt::Key_Down);
+    QCOMPARE(target->currentData().toString(), QStringLiteral("disabled"));
+    QCOMPARE(editor->stateButton()->text().remove(QLatin1Char('&')), QStringLiteral("Disable"));
+    QTest::keyClick(target, Qt::Key_Tab);
+    QTRY_COMPARE(QApplication::focusWidget(), editor->stateButton());
+    QTest::keyClick(editor->stateButton(), Qt::Key_Space);
+    QTRY_COMPARE(stateOf(page, lookupId), QStringLiteral("DISABLED"));
+    QTRY_COMPARE(stateChanged.size(), 1);
+    QCOMPARE(stateChanged.at(0).at(2).toString(), QStringLiteral("disabled"));
+    QTRY_COMPARE(editor->ruleState(), QStringLiteral("disabled"));
+    auto *badge = editor->findChild<QLabel *>(QStringLiteral("ruleStateBadge"));
+    QVERIFY(badge);
+    QCOMPARE(badge->text(), QStringLiteral("DISABLED"));
+
+    // A disabled rule is not evaluated: Try it no longer matches it.
+    RuleTryPanel *panel = page.tryPanel();
+    panel->setContextText(QStringLiteral("{\"intent\": \"lookup\"}"));
+    panel->setCandidatesText(QStringLiteral("shell, search"));
+    bool ok = false;
+    QVERIFY(runTry(panel, &ok));
+    QVERIFY2(ok, qPrintable(panel->statusText()));
+    QVERIFY(!panel->matchedRuleIds().contains(lookupId));
+    QCOMPARE(panel->selectedTool(), QStringLiteral("shell"));
+
+    // Back to draft the same way (Up from the preselected SHADOW), then filter on drafts.
+    QTRY_COMPARE(target->currentData().toString(), QStringLiteral("shadow"));
+    QTest::keyClick(editor->titleEdit(), Qt::Key_Y, Qt::AltModifier);
+    QTRY_COMPARE(QApplication::focusWidget(), target);
+    QTest::keyClick(target, Qt::Key_Up);
+    QCOMPARE(target->currentData().toString(), QStringLiteral("draft"));
+    QTest::keyClick(target, Qt::Key_Tab);
+    QTest::keyClick(editor->stateButton(), Qt::Key_Space);
+    QTRY_COMPARE(stateOf(page, lookupId), QStringLiteral("DRAFT"));
+    filter->setCurrentIndex(filter->findData(QStringLiteral("draft")));
+    QCOMPARE(page.filterModel()->rowCount(), 1);
+    QCOMPARE(page.filterModel()->index(0, 0).data(RuleTableModel::RuleIdRole).toString(), lookupId);
+    const auto commits = service->listCommits(QStringLiteral("default"), QStringLiteral("default"));
+    QVERIFY(commits);
+    int stateCommits = 0; // ACTIVE from the test, DISABLED and DRAFT from the page
+    for (const CommitRecord &c : commits.value())
+        stateCommits += c.kind == QLatin1String("rule_state_change") ? 1 : 0;
+    QCOMPARE(stateCommits, 3);
 }
 
 void tst_RulesPage::tryItExplainsConflictsAndEmptySelections()

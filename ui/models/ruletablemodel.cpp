@@ -16,6 +16,10 @@ QVariant stateBrush(const QString &state)
 {
     if (state == QLatin1String("active"))
         return QBrush(QColor(0x2e, 0x9e, 0x4f));
+    if (state == QLatin1String("draft"))
+        return QBrush(QColor(0x5b, 0x7f, 0xb5));
+    if (state == QLatin1String("disabled"))
+        return QBrush(QColor(0x88, 0x88, 0x88));
     return QBrush(QColor(0xc0, 0x80, 0x20));
 }
 
@@ -133,9 +137,13 @@ QVariant RuleTableModel::toolTip(const RuleSummary &r, Column column) const
             .arg(r.node.textSummary.isEmpty() ? displayName(r.node) : r.node.textSummary, r.node.id,
                  orDash(r.node.clientId));
     case Column::State:
-        return r.status.state == QLatin1String("active")
-                   ? tr("Active: the rule's policy is enforced when it matches")
-                   : tr("Shadow: the rule is evaluated and reported, but not enforced");
+        if (r.status.state == QLatin1String("active"))
+            return tr("Active: the rule's policy is enforced when it matches");
+        if (r.status.state == QLatin1String("draft"))
+            return tr("Draft: the rule is being written and is never evaluated");
+        if (r.status.state == QLatin1String("disabled"))
+            return tr("Disabled: the rule is switched off and is never evaluated");
+        return tr("Shadow: the rule is evaluated and reported, but not enforced");
     case Column::Target: {
         const RuleDefinition def = RuleDefinition::fromNode(r.node);
         if (def.ruleScope == QLatin1String("agent"))

@@ -118,11 +118,12 @@ QWidget *RulesPage::createFilterBar()
     });
     addAction(findAction);
 
-    m_stateCombo
-        = createFilterCombo(tr("All states"), {QStringLiteral("shadow"), QStringLiteral("active")},
-                            QStringLiteral("ruleStateFilter"));
-    m_stateCombo->setItemText(1, tr("SHADOW"));
-    m_stateCombo->setItemText(2, tr("ACTIVE"));
+    m_stateCombo = createFilterCombo(tr("All states"),
+                                     {QStringLiteral("draft"), QStringLiteral("shadow"),
+                                      QStringLiteral("active"), QStringLiteral("disabled")},
+                                     QStringLiteral("ruleStateFilter"));
+    for (int i = 1; i < m_stateCombo->count(); ++i)
+        m_stateCombo->setItemText(i, m_stateCombo->itemData(i).toString().toUpper());
     m_stateCombo->setToolTip(tr("Show rules in one state only"));
     connect(m_stateCombo, &QComboBox::currentIndexChanged, this, [this]() {
         m_filter->setStateFilter(m_stateCombo->currentData().toString());
@@ -302,9 +303,9 @@ void RulesPage::toggleRuleState()
 {
     if (!m_editor->hasRule() || m_editor->isNewRule() || m_editor->isDirty())
         return;
-    onStateRequested(m_editor->ruleId(), m_editor->ruleState() == QLatin1String("active")
-                                             ? QStringLiteral("shadow")
-                                             : QStringLiteral("active"));
+    onStateRequested(m_editor->ruleId(), m_editor->ruleState() == QLatin1String("shadow")
+                                             ? QStringLiteral("active")
+                                             : QStringLiteral("shadow"));
 }
 
 void RulesPage::onStateRequested(const QString &ruleId, const QString &state)

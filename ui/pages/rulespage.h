@@ -58,9 +58,11 @@ public Q_SLOTS:
     void newRule();
     /// Writes the editor's rule through the write path (a new commit).
     void saveRule();
-    /// Moves the rule in the editor from SHADOW to ACTIVE or back.
+    /// Moves the rule in the editor from SHADOW to ACTIVE or back (a draft or disabled rule to
+    /// SHADOW).
     void toggleRuleState();
-    /// "" = all, else "shadow" / "active"; and "" = all, else "global" / "team" / "agent".
+    /// "" = all, else "draft" / "shadow" / "active" / "disabled"; and "" = all, else "global" /
+    /// "team" / "agent".
     void setStateFilter(const QString &state);
     void setRuleScopeFilter(const QString &ruleScope);
     void setTextFilter(const QString &text);
@@ -70,7 +72,7 @@ Q_SIGNALS:
     void rulesLoaded(int count);
     /// A save finished; ruleId is the written node on success.
     void ruleSaved(bool ok, const QString &ruleId);
-    /// A state change finished; state is "active" or "shadow".
+    /// A state change finished; state is draft, shadow, active or disabled.
     void ruleStateChanged(bool ok, const QString &ruleId, const QString &state);
 
 protected:

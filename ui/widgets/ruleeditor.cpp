@@ -24,6 +24,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
@@ -208,14 +209,26 @@ QHBoxLayout *RuleEditor::createFooter(QWidget *content)
     m_revertButton->setToolTip(tr("Discard the changes and show the stored rule again"));
     connect(m_revertButton, &QPushButton::clicked, this, &RuleEditor::revert);
 
+    m_targetStateCombo = new QComboBox(content);
+    m_targetStateCombo->setObjectName(QStringLiteral("ruleTargetStateCombo"));
+    m_targetStateCombo->setToolTip(tr("The state to move the rule to; only SHADOW and ACTIVE "
+                                      "rules are evaluated"));
+    for (const auto &[state, label] :
+         {std::pair{"draft", QT_TR_NOOP("DRAFT")}, std::pair{"shadow", QT_TR_NOOP("SHADOW")},
+          std::pair{"active", QT_TR_NOOP("ACTIVE")}, std::pair{"disabled", QT_TR_NOOP("DISABLED")}})
+        m_targetStateCombo->addItem(tr(label), QString::fromLatin1(state));
+    connect(m_targetStateCombo, &QComboBox::currentIndexChanged, this,
+            [this]() { updateButtons(); });
+    auto *stateLabel = new QLabel(tr("Lifec&ycle state:"), content);
+    stateLabel->setBuddy(m_targetStateCombo);
+
     m_stateButton = new QPushButton(content);
     m_stateButton->setObjectName(QStringLiteral("ruleStateButton"));
     connect(m_stateButton, &QPushButton::clicked, this, [this]() {
-        if (!m_hasRule || m_isNew || isDirty() || m_busy)
+        const QString target = m_targetStateCombo->currentData().toString();
+        if (!m_hasRule || m_isNew || isDirty() || m_busy || target == m_rule.status.state)
             return;
-        const bool active = m_rule.status.state == QLatin1String("active");
-        Q_EMIT stateChangeRequested(m_rule.node.id,
-                                    active ? QStringLiteral("shadow") : QStringLiteral("active"));
+        Q_EMIT stateChangeRequested(m_rule.node.id, target);
     });
 
     auto *saveAction = new QAction(tr("Save rule"), this);
@@ -236,6 +249,8 @@ QHBoxLayout *RuleEditor::createFooter(QWidget *content)
     buttons->setContentsMargins(0, 0, 0, 0);
     buttons->addWidget(m_revertButton);
     buttons->addStretch(1);
+    buttons->addWidget(stateLabel);
+    buttons->addWidget(m_targetStateCombo);
     buttons->addWidget(m_stateButton);
     buttons->addWidget(m_saveButton);
     return buttons;
@@ -472,6 +487,7 @@ void RuleEditor::load(const NodeRecord &node)
     m_clean = snapshot();
     updateTargetField();
     updateHeader();
+    updateTargetStates();
     validate();
     m_stack->showContent();
     const bool dirty = isDirty();
@@ -642,17 +658,29 @@ void RuleEditor::updateButtons()
                 .arg(QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText)));
     m_revertButton->setEnabled(m_hasRule && !m_busy && dirty && !m_isNew);
 
-    const bool active = m_rule.status.state == QLatin1String("active");
-    m_stateButton->setText(active ? tr("Move to s&hadow") : tr("Acti&vate"));
-    m_stateButton->setEnabled(m_hasRule && !m_isNew && !m_busy && !dirty);
+    const QString target = m_targetStateCombo->currentData().toString();
+    const bool changes = target != m_rule.status.state;
+    m_stateButton->setText(target == QLatin1String("active")   ? tr("Acti&vate")
+                           : target == QLatin1String("shadow") ? tr("Move to s&hadow")
+                           : target == QLatin1String("draft")  ? tr("&Back to draft")
+                                                               : tr("Disa&ble"));
+    const bool stored = m_hasRule && !m_isNew;
+    m_stateButton->setEnabled(stored && !m_busy && !dirty && changes);
+    m_targetStateCombo->setEnabled(stored && !m_busy && !dirty);
     if (m_isNew)
         m_stateButton->setToolTip(tr("Save the new rule first; it starts in SHADOW"));
     else if (dirty)
         m_stateButton->setToolTip(tr("Save or revert the changes first"));
+    else if (!changes)
+        m_stateButton->setToolTip(tr("The rule is already in this state"));
+    else if (target == QLatin1String("active"))
+        m_stateButton->setToolTip(tr("Enforce the rule's policy when it matches"));
+    else if (target == QLatin1String("shadow"))
+        m_stateButton->setToolTip(tr("Evaluate and report the rule without enforcing its policy"));
+    else if (target == QLatin1String("draft"))
+        m_stateButton->setToolTip(tr("Take the rule back to a draft; drafts are never evaluated"));
     else
-        m_stateButton->setToolTip(
-            active ? tr("Stop enforcing the rule; it is still evaluated and reported")
-                   : tr("Enforce the rule's policy when it matches"));
+        m_stateButton->setToolTip(tr("Switch the rule off; disabled rules are never evaluated"));
 }
 
 void RuleEditor::updateTargetField()
@@ -680,9 +708,12 @@ void RuleEditor::updateHeader()
         m_idLabel->setText(n.clientId.isEmpty()
                                ? tr("id %1").arg(n.id)
                                : tr("id %1 \u00b7 client_id %2").arg(n.id, n.clientId));
-        const bool active = m_rule.status.state == QLatin1String("active");
-        badgeText = active ? tr("ACTIVE") : tr("SHADOW");
-        badgeColour = active ? QStringLiteral("#2e9e4f") : QStringLiteral("#b07418");
+        const QString &state = m_rule.status.state;
+        badgeText = state.toUpper();
+        badgeColour = state == QLatin1String("active")     ? QStringLiteral("#2e9e4f")
+                      : state == QLatin1String("draft")    ? QStringLiteral("#5b7fb5")
+                      : state == QLatin1String("disabled") ? QStringLiteral("#808080")
+                                                           : QStringLiteral("#b07418");
     }
     m_headerLabel->setToolTip(m_headerLabel->text());
     m_stateBadge->setText(badgeText);
@@ -690,6 +721,21 @@ void RuleEditor::updateHeader()
         QStringLiteral("QLabel { color: white; background: %1; border-radius: 3px;"
                        " padding: 1px 6px; font-weight: bold; }")
             .arg(badgeColour));
+}
+
+/// The current state cannot be picked; the usual next step is preselected.
+void RuleEditor::updateTargetStates()
+{
+    const QString current = m_isNew ? QString() : m_rule.status.state;
+    const QSignalBlocker blocker(m_targetStateCombo);
+    auto *model = qobject_cast<QStandardItemModel *>(m_targetStateCombo->model());
+    for (int i = 0; i < m_targetStateCombo->count(); ++i) {
+        if (QStandardItem *item = model ? model->item(i) : nullptr)
+            item->setEnabled(m_targetStateCombo->itemData(i).toString() != current);
+    }
+    const QString next
+        = current == QLatin1String("shadow") ? QStringLiteral("active") : QStringLiteral("shadow");
+    m_targetStateCombo->setCurrentIndex(std::max(0, m_targetStateCombo->findData(next)));
 }
 
 void RuleEditor::setBusy(bool busy)

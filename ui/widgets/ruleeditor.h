@@ -27,7 +27,7 @@ class JsonHighlighter;
 /// error (a parse error with its line and column, or the offending path) is shown under its
 /// editor and disables Save.
 ///
-/// The editor never talks to the service: Save and the state toggle are requests the page
+/// The editor never talks to the service: Save and a state change are requests the page
 /// carries out. nodeJson() is the node object of a /v1/memory/write body; it starts from the
 /// stored node so that slots and fields the editor does not show are kept.
 class RuleEditor : public QWidget
@@ -54,7 +54,7 @@ public:
     /// Node id of the loaded rule; empty for a new rule.
     QString ruleId() const { return m_rule.node.id; }
     QString clientId() const { return m_clientId; }
-    /// "shadow" or "active" for a stored rule; empty for a new one.
+    /// draft, shadow, active or disabled for a stored rule; empty for a new one.
     QString ruleState() const { return m_isNew ? QString() : m_rule.status.state; }
     /// The first error of a section, naming its path; empty when the section is valid.
     QString validationMessage(Section section) const;
@@ -74,6 +74,9 @@ public:
     QPlainTextEdit *thenEdit() const { return m_sections[1].edit; }
     QPlainTextEdit *exceptionsEdit() const { return m_sections[2].edit; }
     QPushButton *saveButton() const { return m_saveButton; }
+    /// The state the state button moves the rule to (all four states; the current one is
+    /// disabled). It starts at the usual next step: ACTIVE from SHADOW, SHADOW from the others.
+    QComboBox *targetStateCombo() const { return m_targetStateCombo; }
     QPushButton *stateButton() const { return m_stateButton; }
     QPushButton *revertButton() const { return m_revertButton; }
     QString statusText() const;
@@ -89,7 +92,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// The operator pressed Save (or Ctrl+S) with a valid, changed rule.
     void saveRequested();
-    /// The operator asked to move the stored rule to "active" or "shadow".
+    /// The operator asked to move the stored rule to draft, shadow, active or disabled.
     void stateChangeRequested(const QString &ruleId, const QString &state);
     void dirtyChanged(bool dirty);
 
@@ -122,6 +125,7 @@ private:
     void updateButtons();
     void updateTargetField();
     void updateHeader();
+    void updateTargetStates();
     QJsonObject snapshot() const;
 
     RuleSummary m_rule; ///< the stored rule (node empty for a new one)
@@ -152,6 +156,7 @@ private:
     JsonSection m_sections[3];
     QLabel *m_statusLabel = nullptr;
     QPushButton *m_saveButton = nullptr;
+    QComboBox *m_targetStateCombo = nullptr;
     QPushButton *m_stateButton = nullptr;
     QPushButton *m_revertButton = nullptr;
 };
