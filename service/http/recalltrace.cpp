@@ -23,6 +23,9 @@ double ms(double value)
     return std::round(value * 1000.0) / 1000.0;
 }
 
+/// Reference §4.10 names the stages of the original pipeline (ANN, exact fallback, edges,
+/// nodes, spread); this pipeline's stages differ (fused seed channels, one expansion step, a
+/// separate subgraph cut), so the keys name its own stages.
 QJsonObject stageTimings(const RecallTimings &t)
 {
     return {{QStringLiteral("embed_query_ms"), ms(t.embedQuery)},

@@ -177,7 +177,7 @@ QWidget *RulesPage::createRulesPanel()
     header->setSectionResizeMode(int(Column::Title), QHeaderView::Stretch);
     header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Weight"))
                                   + 14);
-    fitColumn(m_view, int(Column::State), QStringLiteral("SHADOW"));
+    fitColumn(m_view, int(Column::State), QStringLiteral("DISABLED"));
     fitColumn(m_view, int(Column::Scope), QStringLiteral("global"));
     fitColumn(m_view, int(Column::Target), QStringLiteral("support-t2"));
     fitColumn(m_view, int(Column::Priority), QStringLiteral("-100"));
