@@ -424,6 +424,28 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
     return fusedSeeds(db, byVector, byWords.value(), byDate, query, weights, limit);
 }
 
+/// A rule seeds only while it is evaluated (shadow or active, reference §4.3): a draft or
+/// disabled rule neither seeds nor spreads activation from a seed.
+Result<QVector<RecallSeed>> withoutDormantRules(QSqlDatabase &db, QVector<RecallSeed> seeds)
+{
+    QStringList ruleIds;
+    for (const RecallSeed &s : seeds) {
+        if (s.node.type == QLatin1String("rule"))
+            ruleIds << s.node.id;
+    }
+    if (ruleIds.isEmpty())
+        return seeds;
+    auto statuses = RuleStore::statuses(db, ruleIds);
+    if (!statuses)
+        return statuses.error();
+    seeds.removeIf([&statuses](const RecallSeed &s) {
+        const auto status = statuses.value().constFind(s.node.id);
+        return status != statuses.value().constEnd()
+               && !Vocabulary::evaluatedRuleStates().contains(status->state);
+    });
+    return seeds;
+}
+
 // ---- expand -------------------------------------------------------------------------------
 
 /// What stage 2 found around the seeds: the visible nodes by id and the edges between them.
@@ -844,7 +866,10 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     auto seeds = findSeeds(db, m_indexes, cs, viewer, query, req.queryText, m_config, k.limit, out);
     if (!seeds)
         return seeds.error();
-    out.seeds = std::move(seeds).value();
+    auto kept = withoutDormantRules(db, std::move(seeds).value());
+    if (!kept)
+        return kept.error();
+    out.seeds = std::move(kept).value();
     out.timings.seeds = elapsedMs(stage);
     stage.restart();
     auto hood = expand(db, cs, viewer, out.seeds, k);

@@ -163,13 +163,26 @@ void tst_RuleStates::recallLeavesDraftAndDisabledRulesOut()
         auto out = svc->recallText(req.value(), {});
         return out ? out.value().context.text : s("<failed: ") + QString::fromUtf8(why(out));
     };
+    const auto seedIds = [&svc]() {
+        auto req = RecallRequest::fromJson({{s("query_text"), s("deploy with kubectl rollouts")}},
+                                           true, 8000);
+        auto out = svc->recallText(req.value(), {});
+        QStringList ids;
+        for (const RecallSeed &seed : out.value().seeds)
+            ids << seed.node.id;
+        return ids;
+    };
     QVERIFY2(contextText().contains(s("state=active")), qPrintable(contextText()));
+    QVERIFY(seedIds().contains(id));
     for (const char *state : {"DISABLED", "DRAFT"}) {
         QVERIFY(setState(svc.service(), id, state));
         const QString text = contextText();
         QVERIFY2(!text.contains(s("# Applicable Rules")), qPrintable(text));
         QVERIFY2(!text.contains(id), qPrintable(text));
+        QVERIFY(!seedIds().contains(id)); // nor does it seed
     }
+    QVERIFY(setState(svc.service(), id, "SHADOW"));
+    QVERIFY(seedIds().contains(id));
 }
 
 void tst_RuleStates::runListCountsFiltersAndPages()
