@@ -6,6 +6,7 @@
 #include "service/storage/database.h"
 #include "tests/support/tempservice.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QSqlQuery>
@@ -220,6 +221,7 @@ private slots:
     void compensationWorkflowAndPolicyMatrix();
     void shadowValidateEnqueueAndDispatch();
     void scopesAreIsolated();
+    void replayRunEndedBeforeTheNodeWaitedIsSeen();
 };
 
 void tst_AutomationEngine::everyValidationIssueIsNamed_data()
@@ -963,6 +965,45 @@ void tst_AutomationEngine::scopesAreIsolated()
                                 .value();
     QCOMPARE(own.value(s("tenant_id")).toString(), s("acme"));
     QCOMPARE(own.value(s("automation")).toObject().value(s("actor")).toString(), s("agent"));
+}
+
+void tst_AutomationEngine::replayRunEndedBeforeTheNodeWaitedIsSeen()
+{
+    // A strict playbook's executor may finish the replay run before the automation has
+    // recorded that its node waits for it: the node must not wait forever.
+    TempService service;
+    QVERIFY2(service.isValid(), qPrintable(service.errorText()));
+    const QString runId = s("7d4f1c2e-3b5a-4c6d-8e9f-0a1b2c3d4e5f");
+    auto started
+        = ReplayRunStartRequest::fromJson({{s("run_id"), runId}, {s("goal"), s("deploy")}});
+    QVERIFY(started);
+    QVERIFY(service->replayRunStart(started.value(), {}));
+    auto ended = ReplayRunEndRequest::fromJson({{s("run_id"), runId}, {s("status"), s("success")}});
+    QVERIFY(ended);
+    QVERIFY(service->replayRunEnd(ended.value(), {}));
+
+    auto config = ServiceConfig::fromEnvironment(QProcessEnvironment()).value();
+    auto db = Database::open(QDir(service.dataDir()).filePath(s("memorygraph.sqlite")));
+    QVERIFY2(db, why(db).constData());
+    FakeGateway gateway;
+    PlaybookCallResult pending;
+    pending.outcome = s("pending");
+    pending.playbookVersion = 1;
+    pending.replayRunId = runId;
+    gateway.script[s("strict")] = {pending};
+    AutomationEngine engine(*db.value(), config, &gateway);
+    QJsonObject p
+        = node("p", "playbook", {{s("playbook_id"), s("strict")}, {s("mode"), s("strict")}});
+    QVERIFY(engine.call(s("create"),
+                        {{s("automation_id"), s("late")},
+                         {s("name"), s("late")},
+                         {s("status"), s("active")},
+                         {s("graph"), graph({p})}},
+                        {}));
+    auto run = engine.call(s("run"), {{s("automation_id"), s("late")}}, {});
+    QVERIFY2(run, why(run).constData());
+    QCOMPARE(field(runOf(run.value()), "terminal_outcome"), s("succeeded"));
+    QCOMPARE(field(nodeOf(run.value(), "p"), "playbook_run_id"), runId);
 }
 
 QTEST_GUILESS_MAIN(tst_AutomationEngine)
