@@ -5,9 +5,9 @@
 
 #include "service/automation/automationengine.h"
 #include "service/automation/automationgraph.h"
-#include "service/automation/automationrows.h"
 #include "service/core/ids.h"
 #include "service/core/jsonreader.h"
+#include "service/storage/automationstore.h"
 #include "service/storage/commitlog.h"
 #include "service/storage/database.h"
 

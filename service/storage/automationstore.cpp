@@ -1,4 +1,4 @@
-#include "service/automation/automationrows.h"
+#include "service/storage/automationstore.h"
 
 #include "service/core/ids.h"
 #include "service/storage/database.h"
