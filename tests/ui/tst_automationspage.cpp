@@ -137,12 +137,32 @@ void tst_AutomationsPage::createRunPauseApproveSucceed()
     QTRY_VERIFY(page.runSummaryLabel()->text().contains(s("alice")));
     screenshot(&page, "automations-run-succeeded.png");
 
-    // Telemetry: one run, succeeded, painted over 24 hourly buckets.
+    // A second run, cancelled from the page; a compensation action is recorded on it.
+    page.tabs()->setCurrentIndex(AutomationsPage::DefinitionsTab);
+    QTest::mouseClick(page.runButton(), Qt::LeftButton);
+    QTRY_COMPARE(page.tabs()->currentIndex(), int(AutomationsPage::RunsTab));
+    QTRY_COMPARE(page.currentRunStatus(), s("paused_for_approval"));
+    const QString second = page.currentRunId();
+    QTest::mouseClick(page.cancelButton(), Qt::LeftButton);
+    QTRY_COMPARE(page.currentRunStatus(), s("cancelled"));
+    QCOMPARE(page.currentRunId(), second);
+    QCOMPARE(page.nodesTable()->item(1, 4)->text(), s("skipped"));
+    QVERIFY(page.recordActionButton()->isEnabled());
+    page.compensationActionCombo()->setCurrentText(s("observation_noted"));
+    const qsizetype before = acted.size();
+    QTest::mouseClick(page.recordActionButton(), Qt::LeftButton);
+    QTRY_COMPARE(acted.size(), before + 1);
+    QVERIFY2(acted.last().at(1).toBool(), qPrintable(acted.last().at(2).toString()));
+    QCOMPARE(acted.last().at(0).toString(), s("runs/compensation/record_action"));
+    QTRY_COMPARE(page.runsTable()->rowCount(), 2);
+
+    // Telemetry: two runs, one succeeded, painted over 24 hourly buckets.
     QSignalSpy telemetry(&page, &AutomationsPage::telemetryLoaded);
     page.tabs()->setCurrentIndex(AutomationsPage::TelemetryTab);
     QTRY_VERIFY(!telemetry.isEmpty());
     QCOMPARE(page.telemetryChart()->bucketCount(), 24);
-    QVERIFY(page.telemetrySummary()->text().contains(s("success 100.0%")));
+    QVERIFY2(page.telemetrySummary()->text().contains(s("success 50.0%")),
+             qPrintable(page.telemetrySummary()->text()));
     screenshot(&page, "automations-telemetry.png");
 }
 

@@ -61,8 +61,7 @@ void AutomationTelemetryChart::paintPanel(QPainter &p, const QRectF &area, const
     // Axis labels: 0 and the top.
     p.setPen(palette().color(QPalette::PlaceholderText));
     const auto label = [&](double v) {
-        return percent ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 0)
-                       : QString::number(v, 'f', v < 10 ? 1 : 0);
+        return percent ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 0) : QString::number(v, 'g', 3);
     };
     p.drawText(QRectF(area.left(), yOf(0) - 8, 48, 16), Qt::AlignRight | Qt::AlignVCenter,
                label(0));
@@ -78,8 +77,11 @@ void AutomationTelemetryChart::paintPanel(QPainter &p, const QRectF &area, const
         };
         p.drawText(QRectF(plot.left(), plot.bottom() + 2, 120, 16), Qt::AlignLeft,
                    at(0).toString(QStringLiteral("MM-dd HH:mm")));
+        // The right edge is where the last bucket ends.
+        const QDateTime last = at(n - 1);
+        const QDateTime end = n > 1 ? last.addSecs(at(n - 2).secsTo(last)) : last;
         p.drawText(QRectF(plot.right() - 120, plot.bottom() + 2, 120, 16), Qt::AlignRight,
-                   at(n - 1).toString(QStringLiteral("MM-dd HH:mm")));
+                   end.toString(QStringLiteral("MM-dd HH:mm")));
     }
     if (line >= 0) {
         QPen dashed(QColor(0xd3, 0x2f, 0x2f), 1.4, Qt::DashLine);
@@ -91,7 +93,7 @@ void AutomationTelemetryChart::paintPanel(QPainter &p, const QRectF &area, const
     }
     if (n == 0)
         return;
-    const qreal step = n > 1 ? plot.width() / (n - 1) : 0;
+    const qreal step = plot.width() / n; // each bucket plotted at its middle
     const QColor colour = percent && QLatin1String(key) == QLatin1String("success_rate")
                               ? QColor(0x2e, 0x7d, 0x32)
                           : percent ? QColor(0xef, 0x6c, 0x00)
@@ -101,7 +103,7 @@ void AutomationTelemetryChart::paintPanel(QPainter &p, const QRectF &area, const
     bool drawing = false;
     for (int i = 0; i < n; ++i) {
         const QJsonValue v = m_series.at(i).toObject().value(QLatin1String(key));
-        const qreal x = n > 1 ? plot.left() + i * step : plot.center().x();
+        const qreal x = plot.left() + (i + 0.5) * step;
         if (!v.isDouble()) {
             drawing = false;
             continue;
