@@ -92,6 +92,7 @@ private slots:
     void compensationRoutes();
     void telemetryRoute();
     void tenantIsolationAndAuth();
+    void mutationsSpendTheWriteQuotaReadsDoNot();
 };
 
 void tst_HttpAutomations::everyRouteIsServed()
@@ -479,6 +480,27 @@ void tst_HttpAutomations::tenantIsolationAndAuth()
     const Reply resumed
         = server.post(path("runs/resume"), QJsonObject{{s("run_id"), runId}}, {apiKey("k1")});
     QCOMPARE(runState(resumed), s("succeeded"));
+}
+
+void tst_HttpAutomations::mutationsSpendTheWriteQuotaReadsDoNot()
+{
+    HttpTestServer server(environment({{"TENANT_QUOTA_ENABLED", s("true")},
+                                       {"TENANT_WRITE_RATE_LIMIT_RPS", s("0.001")},
+                                       {"TENANT_WRITE_RATE_LIMIT_BURST", s("2")}}));
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    QCOMPARE(server.post(path("create"), createBody("q", "active", approvalGraph())).status, 200);
+    QCOMPARE(server.post(path("run"), QJsonObject{{s("automation_id"), s("q")}}).status, 200);
+    const Reply refused = server.post(path("run"), QJsonObject{{s("automation_id"), s("q")}});
+    QCOMPARE(refused.status, 429);
+    QCOMPARE(refused.errorCode(), s("tenant_rate_limited_write"));
+    // Reads use the recall class.
+    for (const char *route : {"list", "runs/list", "telemetry", "graph/validate"}) {
+        QJsonObject body;
+        if (QLatin1String(route) == QLatin1String("graph/validate"))
+            body.insert(s("graph"), approvalGraph());
+        const Reply read = server.post(path(route), body);
+        QVERIFY2(read.status == 200, qPrintable(s(route) + s(" ") + read.describe()));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_HttpAutomations)
