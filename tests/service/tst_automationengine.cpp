@@ -222,6 +222,7 @@ private slots:
     void shadowValidateEnqueueAndDispatch();
     void scopesAreIsolated();
     void replayRunEndedBeforeTheNodeWaitedIsSeen();
+    void interruptedCompensationGoesOnAtRecovery();
 };
 
 void tst_AutomationEngine::everyValidationIssueIsNamed_data()
@@ -1004,6 +1005,42 @@ void tst_AutomationEngine::replayRunEndedBeforeTheNodeWaitedIsSeen()
     QVERIFY2(run, why(run).constData());
     QCOMPARE(field(runOf(run.value()), "terminal_outcome"), s("succeeded"));
     QCOMPARE(field(nodeOf(run.value(), "p"), "playbook_run_id"), runId);
+}
+
+void tst_AutomationEngine::interruptedCompensationGoesOnAtRecovery()
+{
+    Harness h;
+    h.gateway.answer(s("one"), s("success"));
+    h.gateway.answer(s("undo-one"), s("success"));
+    QJsonObject one = node("one", "playbook", {{s("playbook_id"), s("one")}});
+    one.insert(s("policy"),
+               compensation("undo-one", "required", s("on_cancel")).value(s("policy")));
+    h.create("undo", graph({one, node("wait", "approval")}, {edge("one", "wait")}));
+    const QString runId = field(runOf(h.run("undo")), "run_id");
+    QCOMPARE(field(runOf(h.ok("runs/cancel", {{s("run_id"), runId}})), "terminal_outcome"),
+             s("cancelled_compensated"));
+    // As if the process had died while compensating node "one".
+    {
+        QSqlDatabase c = h.db->connection().value();
+        QSqlQuery q(c);
+        QVERIFY(q.exec(s("UPDATE automation_runs SET lifecycle_state = 'compensating',"
+                         " terminal_outcome = NULL, compensation_status = 'running',"
+                         " ended_at = NULL WHERE run_id = '%1'")
+                           .arg(runId)));
+        QVERIFY(q.exec(s("UPDATE automation_run_nodes SET lifecycle_state = 'compensating',"
+                         " terminal_outcome = 'succeeded', compensation_status = 'running'"
+                         " WHERE run_id = '%1' AND node_id = 'one'")
+                           .arg(runId)));
+    }
+    const qsizetype calls = h.gateway.calls.size();
+    AutomationEngine restarted(*h.db, h.config, &h.gateway);
+    restarted.startRecovery();
+    QVERIFY(restarted.waitForRecovery(30000));
+    QCOMPARE(h.gateway.calls.size(), calls + 1);
+    QCOMPARE(h.gateway.calls.last().playbookId, s("undo-one"));
+    const QJsonObject after = h.ok("runs/get", {{s("run_id"), runId}});
+    QCOMPARE(field(runOf(after), "terminal_outcome"), s("cancelled_compensated"));
+    QCOMPARE(field(nodeOf(after, "one"), "terminal_outcome"), s("compensated"));
 }
 
 QTEST_GUILESS_MAIN(tst_AutomationEngine)
