@@ -195,7 +195,8 @@ void tst_AutomationRecovery::queuedRunStartsAndPausedRunStaysPausedOnReopen()
 
     // As if the process had stopped right after queueing the first run.
     const QString dbFile = QDir(service.dataDir()).filePath(s("memorygraph.sqlite"));
-    service.reopen(); // release the file first
+    // The open service's own recovery pass is over before the rows change under it.
+    QVERIFY(service->waitForAutomationRecovery(30000));
     QString failure = runSqlOnFile(
         dbFile,
         {s("UPDATE automation_runs SET lifecycle_state = 'queued', terminal_outcome = NULL,"
