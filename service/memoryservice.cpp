@@ -1,6 +1,8 @@
 #include "service/memoryservice.h"
 
+#include "service/api/playbookgateway.h"
 #include "service/assemble/assembleengine.h"
+#include "service/automation/automationengine.h"
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
 #include "service/core/vocabulary.h"
@@ -31,7 +33,37 @@ namespace MemoryGraph {
 
 namespace {
 const QString kDatabaseFile = QStringLiteral("memorygraph.sqlite");
+
+/// The gateway automation playbook nodes use while no playbook module is linked in: every
+/// playbook is unknown, so such a node fails with playbook_run_failed.
+class NoPlaybooks final : public PlaybookGateway
+{
+public:
+    Result<PlaybookCallResult> run(const PlaybookCall &call, const RequestMeta &) override
+    {
+        return notFound(call.playbookId);
+    }
+    Result<PlaybookVersionInfo> latestVersion(const CallScope &, const QString &playbookId,
+                                              const RequestMeta &) override
+    {
+        return notFound(playbookId);
+    }
+
+private:
+    static Error notFound(const QString &id)
+    {
+        return Error::make(404, QStringLiteral("replay_playbook_not_found"),
+                           QStringLiteral("no replay playbook %1").arg(id),
+                           {{QStringLiteral("playbook_id"), id}});
+    }
+};
+
+/// The playbook gateway of this build.
+std::unique_ptr<PlaybookGateway> makePlaybookGateway()
+{
+    return std::make_unique<NoPlaybooks>();
 }
+} // namespace
 
 MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
                              std::unique_ptr<EmbeddingProvider> provider)
@@ -45,10 +77,20 @@ MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Databa
         m_backfill->start();
     }
     m_indexes->warmUp();
+    m_playbooks = makePlaybookGateway();
+    m_automation = std::make_unique<AutomationEngine>(
+        *m_db, m_config, m_playbooks.get(),
+        [this](const QString &tenantId, const QString &scope, const QString &commitId) {
+            emit committed(tenantId, scope, commitId);
+        });
+    // Runs the last process left queued or running go on from their last committed node
+    // state, on a thread of their own: no caller waits for them.
+    m_automation->startRecovery();
 }
 
 MemoryService::~MemoryService()
 {
+    m_automation.reset();
     // Order matters: stop producing vectors, then persist the indexes, then close the store.
     m_backfill.reset();
     m_audit.reset();
@@ -298,7 +340,23 @@ Result<ReplayWriteOutcome> MemoryService::replayStepAfter(const ReplayStepAfterR
 Result<ReplayWriteOutcome> MemoryService::replayRunEnd(const ReplayRunEndRequest &request,
                                                        const RequestMeta &meta)
 {
-    return replayWriter().runEnd(request, meta);
+    auto outcome = replayWriter().runEnd(request, meta);
+    // An automation playbook node may be waiting for this replay run.
+    if (outcome)
+        m_automation->onReplayRunEnded(outcome.value().scope, outcome.value().runId,
+                                       outcome.value().status, meta);
+    return outcome;
+}
+
+Result<QJsonObject> MemoryService::automation(const QString &path, const QJsonObject &body,
+                                              const RequestMeta &meta)
+{
+    return m_automation->call(path, body, meta);
+}
+
+bool MemoryService::waitForAutomationRecovery(int timeoutMs)
+{
+    return m_automation->waitForRecovery(timeoutMs);
 }
 
 Result<ReplayRunView> MemoryService::replayRunGet(const ReplayRunGetRequest &request,

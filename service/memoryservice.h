@@ -28,8 +28,10 @@
 
 namespace MemoryGraph {
 
+class AutomationEngine;
 class Database;
 class EmbeddingBackfill;
+class PlaybookGateway;
 class ReplayEngine;
 enum class WriteOrigin;
 class IndexManager;
@@ -118,6 +120,14 @@ public:
     Result<ReplayRunView> replayRun(const QString &tenantId, const QString &scope,
                                     const QString &runId) const;
 
+    /// POST /v1/automations/<path> (spec §4.14, reference §8): every automation route, by its
+    /// path under /v1/automations/ ("create", "runs/get", ...). 404 not_found for another path.
+    Result<QJsonObject> automation(const QString &path, const QJsonObject &body,
+                                   const RequestMeta &meta);
+    /// Blocks until the automation runs a previous process left queued or running have been
+    /// resumed (done off the opening thread at open); tests.
+    bool waitForAutomationRecovery(int timeoutMs);
+
     // Reads for the rules and decisions views.
     Result<QVector<RuleSummary>> listRules(const QString &tenantId, const QString &scope) const;
     Result<QVector<DecisionRecord>> listDecisions(const DecisionQuery &query) const;
@@ -183,6 +193,9 @@ private:
     std::unique_ptr<EmbeddingProvider> m_provider;
     std::unique_ptr<RecallAudit> m_audit;
     std::unique_ptr<EmbeddingBackfill> m_backfill;
+    /// What automation playbook nodes run through (the replay playbooks module).
+    std::unique_ptr<PlaybookGateway> m_playbooks;
+    std::unique_ptr<AutomationEngine> m_automation;
 };
 
 } // namespace MemoryGraph

@@ -3,6 +3,7 @@
 #include "service/memoryservice.h"
 #include "ui/debounce.h"
 #include "ui/pages/auditpage.h"
+#include "ui/pages/automationspage.h"
 #include "ui/pages/decisionspage.h"
 #include "ui/pages/graphpage.h"
 #include "ui/pages/memorypage.h"
@@ -57,6 +58,8 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_replayPage->setObjectName(QStringLiteral("replayPage"));
     m_auditPage = new AuditPage(m_service, &m_executor, this);
     m_auditPage->setObjectName(QStringLiteral("auditPage"));
+    m_automationsPage = new AutomationsPage(m_service, &m_executor, this);
+    m_automationsPage->setObjectName(QStringLiteral("automationsPage"));
 
     // In Page order.
     m_stack = new QStackedWidget(this);
@@ -68,6 +71,7 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_stack->addWidget(m_decisionsPage);
     m_stack->addWidget(m_replayPage);
     m_stack->addWidget(m_auditPage);
+    m_stack->addWidget(m_automationsPage);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -105,6 +109,7 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     connect(m_replayPage, &ReplayPage::ruleRequested, this, showRule);
     connect(m_replayPage, &ReplayPage::nodeRequested, this, &MainWindow::showNodeInGraph);
     connect(m_auditPage, &AuditPage::loadFailed, this, showFailure);
+    connect(m_automationsPage, &AutomationsPage::loadFailed, this, showFailure);
 
     resize(1280, 800);
     showPage(Page::Server);
@@ -149,6 +154,8 @@ QWidget *MainWindow::createSidebar()
             tr("Recorded runs step by step, with their decisions and feedback (Ctrl+7)"));
     addPage(QStyle::SP_DialogApplyButton, tr("Audit"),
             tr("Commits by scope, chain verification and maintenance jobs (Ctrl+8)"));
+    addPage(QStyle::SP_BrowserReload, tr("Automations"),
+            tr("Automation definitions, runs, reviews and telemetry (Ctrl+9)"));
 
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
@@ -196,6 +203,7 @@ void MainWindow::createActions()
     addPageAction(tr("&Decisions"), Qt::Key_6, Page::Decisions);
     addPageAction(tr("Re&play"), Qt::Key_7, Page::Replay);
     addPageAction(tr("&Audit"), Qt::Key_8, Page::Audit);
+    addPageAction(tr("Au&tomations"), Qt::Key_9, Page::Automations);
 }
 
 void MainWindow::createMenus()
@@ -230,7 +238,8 @@ void MainWindow::createStatusBar()
 MainWindow::Page MainWindow::currentPage() const
 {
     const int index = m_stack->currentIndex();
-    return index >= int(Page::Server) && index <= int(Page::Audit) ? Page(index) : Page::Server;
+    return index >= int(Page::Server) && index <= int(Page::Automations) ? Page(index)
+                                                                         : Page::Server;
 }
 
 void MainWindow::showPage(Page page)

@@ -18,6 +18,7 @@ class MemoryService;
 namespace MemoryGraph::Ui {
 
 class AuditPage;
+class AutomationsPage;
 class DecisionsPage;
 class GraphPage;
 class MemoryPage;
@@ -28,7 +29,7 @@ class ServerPage;
 struct SampleLoadReport;
 
 /// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules, Decisions,
-/// Replay and Audit pages, menus and a status bar.
+/// Replay, Audit and Automations pages, menus and a status bar.
 /// It only routes; the pages do the work. It owns the executor every page runs its facade calls
 /// on, and on destruction drops the pages first, then waits for the calls still running. The
 /// service must outlive the window.
@@ -36,8 +37,8 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Sidebar order; Ctrl+1 .. Ctrl+8.
-    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions, Replay, Audit };
+    /// Sidebar order; Ctrl+1 .. Ctrl+9.
+    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions, Replay, Audit, Automations };
 
     explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -50,6 +51,7 @@ public:
     DecisionsPage *decisionsPage() const { return m_decisionsPage; }
     ReplayPage *replayPage() const { return m_replayPage; }
     AuditPage *auditPage() const { return m_auditPage; }
+    AutomationsPage *automationsPage() const { return m_automationsPage; }
     Page currentPage() const;
 
 public Q_SLOTS:
@@ -87,6 +89,7 @@ private:
     DecisionsPage *m_decisionsPage = nullptr;
     ReplayPage *m_replayPage = nullptr;
     AuditPage *m_auditPage = nullptr;
+    AutomationsPage *m_automationsPage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_quitAction = nullptr;

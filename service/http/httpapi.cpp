@@ -1,6 +1,7 @@
 #include "service/http/httpapi.h"
 
 #include "service/access/callscope.h"
+#include "service/automation/automationengine.h"
 #include "service/core/ids.h"
 #include "service/http/browserguard.h"
 #include "service/http/dto.h"
@@ -188,6 +189,11 @@ void HttpApi::registerRoutes()
              RouteClass::Write, Routes::archiveRehydrate(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/nodes/activate"), RouteClass::Write,
              Routes::nodesActivate(m_service));
+    // spec §4.14: reads spend the recall quota, everything that changes state the write one.
+    for (const QString &path : AutomationEngine::routePaths())
+        addRoute(QStringLiteral("POST"), QStringLiteral("/v1/automations/") + path,
+                 AutomationEngine::isReadRoute(path) ? RouteClass::Recall : RouteClass::Write,
+                 Routes::automation(m_service, path));
 }
 
 void HttpApi::install(QHttpServer &server)

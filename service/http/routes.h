@@ -31,6 +31,8 @@ RouteHandler replayRunEnd(MemoryService *service);
 RouteHandler replayRunsGet(MemoryService *service);
 RouteHandler archiveRehydrate(MemoryService *service);
 RouteHandler nodesActivate(MemoryService *service);
+/// One of the /v1/automations/ routes, by its path below that prefix.
+RouteHandler automation(MemoryService *service, const QString &path);
 
 } // namespace Routes
 } // namespace MemoryGraph

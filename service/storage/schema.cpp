@@ -231,6 +231,98 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX nodes_occurred_at ON nodes(tenant_id, scope, occurred_at)"
                             " WHERE occurred_at IS NOT NULL"),
          }},
+        {QStringLiteral("automations"),
+         {
+             // Automations (reference §8): a definition row per (tenant, scope, automation_id)
+             // mirrors its latest version; versions keep every graph. Runs and their nodes are
+             // the durable state machine a restart resumes from. JSON columns keep `_json`
+             // names because runs/get returns the rows as they are (reference §8.3).
+             QStringLiteral(
+                 "CREATE TABLE automation_defs ("
+                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL, automation_id TEXT NOT NULL,"
+                 " name TEXT NOT NULL, status TEXT NOT NULL, latest_version INTEGER NOT NULL,"
+                 " input_contract_json TEXT NOT NULL DEFAULT '{}',"
+                 " output_contract_json TEXT NOT NULL DEFAULT '{}',"
+                 " metadata_json TEXT NOT NULL DEFAULT '{}', actor TEXT,"
+                 " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,"
+                 " PRIMARY KEY (tenant_id, scope, automation_id))"),
+             QStringLiteral(
+                 "CREATE TABLE automation_versions ("
+                 " tenant_id TEXT NOT NULL, scope TEXT NOT NULL, automation_id TEXT NOT NULL,"
+                 " version INTEGER NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL,"
+                 " graph_json TEXT NOT NULL, compile_summary_json TEXT NOT NULL,"
+                 " input_contract_json TEXT NOT NULL DEFAULT '{}',"
+                 " output_contract_json TEXT NOT NULL DEFAULT '{}',"
+                 " metadata_json TEXT NOT NULL DEFAULT '{}', actor TEXT, note TEXT,"
+                 " promoted_from_version INTEGER, commit_id TEXT, created_at INTEGER NOT NULL,"
+                 " PRIMARY KEY (tenant_id, scope, automation_id, version))"),
+             QStringLiteral(
+                 "CREATE TABLE automation_runs ("
+                 " run_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " automation_id TEXT NOT NULL, automation_version INTEGER NOT NULL,"
+                 " requested_by TEXT, lifecycle_state TEXT NOT NULL, pause_reason TEXT,"
+                 " terminal_outcome TEXT, status_summary TEXT NOT NULL,"
+                 " root_cause_code TEXT, root_cause_node_id TEXT, root_cause_message TEXT,"
+                 " params_json TEXT NOT NULL DEFAULT '{}', context_json TEXT NOT NULL DEFAULT '{}',"
+                 " summary_json TEXT NOT NULL DEFAULT '{}',"
+                 " output_snapshot_json TEXT NOT NULL DEFAULT '{}',"
+                 " compensation_attempted INTEGER NOT NULL DEFAULT 0, compensation_status TEXT,"
+                 " compensation_summary_json TEXT NOT NULL DEFAULT '{}',"
+                 " execution_mode TEXT NOT NULL, ever_paused INTEGER NOT NULL DEFAULT 0,"
+                 " started_at INTEGER, paused_at INTEGER, ended_at INTEGER,"
+                 " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX automation_runs_scope"
+                            " ON automation_runs(tenant_id, scope, created_at)"),
+             QStringLiteral(
+                 "CREATE INDEX automation_runs_state ON automation_runs(lifecycle_state)"),
+             QStringLiteral(
+                 "CREATE TABLE automation_run_nodes ("
+                 " run_id TEXT NOT NULL REFERENCES automation_runs(run_id) ON DELETE CASCADE,"
+                 " node_id TEXT NOT NULL, topo_index INTEGER NOT NULL,"
+                 " attempt INTEGER NOT NULL DEFAULT 0, node_kind TEXT NOT NULL,"
+                 " lifecycle_state TEXT NOT NULL, pause_reason TEXT, terminal_outcome TEXT,"
+                 " status_summary TEXT NOT NULL, depends_on_json TEXT NOT NULL DEFAULT '[]',"
+                 " blocking_node_ids_json TEXT NOT NULL DEFAULT '[]', error_code TEXT,"
+                 " error_message TEXT, playbook_id TEXT, playbook_version INTEGER,"
+                 " playbook_run_id TEXT, awaiting_replay INTEGER NOT NULL DEFAULT 0,"
+                 " approval_id TEXT, input_snapshot_json TEXT NOT NULL DEFAULT '{}',"
+                 " output_snapshot_json TEXT NOT NULL DEFAULT '{}',"
+                 " artifact_refs_json TEXT NOT NULL DEFAULT '[]', compensation_mode TEXT,"
+                 " compensation_ref_json TEXT NOT NULL DEFAULT '{}', compensation_run_id TEXT,"
+                 " compensation_status TEXT, started_at INTEGER, paused_at INTEGER,"
+                 " ended_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,"
+                 " PRIMARY KEY (run_id, node_id))"),
+             QStringLiteral("CREATE INDEX automation_run_nodes_replay"
+                            " ON automation_run_nodes(playbook_run_id) WHERE awaiting_replay = 1"),
+             // Shadow reviews, reviewer and compensation assignments, and the compensation
+             // actions operators record: append-only, the latest entry of a kind wins.
+             QStringLiteral("CREATE TABLE automation_reviews ("
+                            " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                            " automation_id TEXT NOT NULL, run_id TEXT, version INTEGER,"
+                            " kind TEXT NOT NULL, verdict TEXT, reviewer TEXT, owner TEXT,"
+                            " escalation_owner TEXT, sla_target_at INTEGER, note TEXT, actor TEXT,"
+                            " commit_id TEXT, created_at INTEGER NOT NULL, seq INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX automation_reviews_subject ON automation_reviews("
+                            "tenant_id, scope, automation_id, kind, seq)"),
+             QStringLiteral(
+                 "CREATE INDEX automation_reviews_run ON automation_reviews(run_id, seq)"),
+             QStringLiteral(
+                 "CREATE TABLE automation_compensation_actions ("
+                 " id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " run_id TEXT NOT NULL, node_id TEXT, action TEXT NOT NULL, note TEXT,"
+                 " external_ref TEXT, actor TEXT, commit_id TEXT, created_at INTEGER NOT NULL,"
+                 " seq INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX automation_compensation_actions_run"
+                            " ON automation_compensation_actions(run_id, seq)"),
+             QStringLiteral(
+                 "CREATE TABLE automation_shadow_requests ("
+                 " request_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, scope TEXT NOT NULL,"
+                 " automation_id TEXT NOT NULL, version INTEGER NOT NULL, status TEXT NOT NULL,"
+                 " params_json TEXT NOT NULL DEFAULT '{}', run_id TEXT, error_code TEXT,"
+                 " requested_by TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)"),
+             QStringLiteral("CREATE INDEX automation_shadow_requests_queue"
+                            " ON automation_shadow_requests(tenant_id, scope, status, created_at)"),
+         }},
     };
     return steps;
 }

@@ -105,9 +105,16 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
               << QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at")
               << QStringLiteral("DROP TABLE row_counts")
               << QStringLiteral("DROP TABLE known_scopes")
+              << QStringLiteral("DROP TABLE automation_run_nodes")
+              << QStringLiteral("DROP TABLE automation_runs")
+              << QStringLiteral("DROP TABLE automation_versions")
+              << QStringLiteral("DROP TABLE automation_defs")
+              << QStringLiteral("DROP TABLE automation_reviews")
+              << QStringLiteral("DROP TABLE automation_compensation_actions")
+              << QStringLiteral("DROP TABLE automation_shadow_requests")
               << QStringLiteral(
                      "DELETE FROM schema_migrations WHERE name IN ('row_counts', 'lexical_index', "
-                     "'node_occurred_at')");
+                     "'node_occurred_at', 'automations')");
     const QString failed = runSqlOnFile(file, downgrade);
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
 

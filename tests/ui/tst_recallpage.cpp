@@ -126,7 +126,7 @@ void tst_RecallPage::shortcutsReachNewPages()
     QVERIFY(sidebar);
     sidebar->setFocus();
     QTest::keyClick(sidebar, Qt::Key_End);
-    QCOMPARE(window.currentPage(), MainWindow::Page::Audit);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Automations);
 }
 
 void tst_RecallPage::knobsAreSentOnlyWhenPinned()
