@@ -10,6 +10,7 @@
 #include "service/lifecycle/consolidationjob.h"
 #include "service/lifecycle/decayjob.h"
 #include "service/lifecycle/lifecycleengine.h"
+#include "service/playbooks/playbookengine.h"
 #include "service/recall/recallaudit.h"
 #include "service/recall/recallengine.h"
 #include "service/replay/replayengine.h"
@@ -305,6 +306,73 @@ Result<ReplayRunView> MemoryService::replayRun(const QString &tenantId, const QS
                                                const QString &runId) const
 {
     return ReplayEngine(*m_db, m_config).run(tenantId, scope, runId);
+}
+
+PlaybookEngine MemoryService::playbooks()
+{
+    return PlaybookEngine(*m_db, m_config,
+                          [this](const WriteRequest &request, const RequestMeta &meta) {
+                              return commitWrite(request, meta, WriteOrigin::Replay);
+                          });
+}
+
+Result<PlaybookOutcome> MemoryService::playbookCompile(const PlaybookCompileRequest &request,
+                                                       const RequestMeta &meta)
+{
+    return playbooks().compileFromRun(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookGet(const PlaybookGetRequest &request,
+                                                   const RequestMeta &meta)
+{
+    return playbooks().get(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookCandidate(const PlaybookCandidateRequest &request,
+                                                         const RequestMeta &meta)
+{
+    return playbooks().candidate(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookPromote(const PlaybookPromoteRequest &request,
+                                                       const RequestMeta &meta)
+{
+    return playbooks().promote(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookRepair(const PlaybookRepairRequest &request,
+                                                      const RequestMeta &meta)
+{
+    return playbooks().repair(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookReview(const PlaybookReviewRequest &request,
+                                                      const RequestMeta &meta)
+{
+    return playbooks().review(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookRun(const PlaybookRunRequest &request,
+                                                   const RequestMeta &meta)
+{
+    return playbooks().run(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookDispatch(const PlaybookDispatchRequest &request,
+                                                        const RequestMeta &meta)
+{
+    return playbooks().dispatch(request, meta);
+}
+
+std::unique_ptr<PlaybookGateway> MemoryService::playbookGateway()
+{
+    return std::make_unique<PlaybookEngine>(playbooks());
+}
+
+Result<QVector<PlaybookSummary>> MemoryService::listPlaybooks(const QString &tenantId,
+                                                              const QString &scope) const
+{
+    return PlaybookEngine(*m_db, m_config).list(tenantId, scope);
 }
 
 Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId,
