@@ -901,7 +901,6 @@ Result<PlaybookOutcome> PlaybookEngine::promote(const PlaybookPromoteRequest &re
     slotData.insert(QStringLiteral("status"), req.targetStatus);
     slotData.insert(QStringLiteral("promoted_from_version"), source.value().version);
     slotData.insert(QStringLiteral("promotion_note"), nullable(req.note));
-    slotData.remove(QStringLiteral("repaired_from_version"));
     slotData.remove(QStringLiteral("reviewed_from_version"));
     if (!req.metadata.isEmpty()) {
         QJsonObject md = slotData.value(QStringLiteral("metadata")).toObject();
