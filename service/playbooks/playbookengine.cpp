@@ -628,8 +628,16 @@ Result<PlaybookOutcome> PlaybookEngine::compileFromRun(const PlaybookCompileRequ
     auto existing = versions(cs.value(), playbookId, std::nullopt);
     if (!existing)
         return existing.error();
-    int version = req.version;
+    const int version = req.version;
     if (!existing.value().isEmpty()) {
+        // Someone else's playbook id is answered like a taken client_id: nothing about it shows.
+        for (const Version &v : existing.value()) {
+            if (!viewer.value().sees(v.node))
+                return Error::make(409, QStringLiteral("client_id_conflict"),
+                                   QStringLiteral("playbook_id is already in use in this scope; "
+                                                  "choose another"),
+                                   {{QStringLiteral("playbook_id"), playbookId}});
+        }
         for (const Version &v : existing.value()) {
             if (v.version == version)
                 return Error::make(

@@ -847,6 +847,15 @@ void tst_PlaybookEngine::privatePlaybookInvisibleToOtherAgent()
     QVERIFY2(out, why(out).constData());
     const QString id = out.value().body.value(s("playbook_id")).toString();
     QVERIFY(getPlaybook(svc.service(), id, agentA));
+    // B cannot add a version to A's playbook id, nor learn anything about it by trying.
+    const QString runOfB = recordRun(svc.service(), {echo(s("y"))}, s("success"), {}, agentB);
+    auto taken = compile(
+        svc.service(),
+        QJsonObject{{s("run_id"), runOfB}, {s("playbook_id"), id}, {s("version"), 2}}, agentB);
+    QVERIFY(!taken);
+    QCOMPARE(taken.error().status, 409);
+    QCOMPARE(taken.error().code, s("client_id_conflict"));
+    QVERIFY(!taken.error().details.contains(s("latest_version")));
     auto hidden = getPlaybook(svc.service(), id, agentB);
     QVERIFY(!hidden);
     QCOMPARE(hidden.error().code, s("replay_playbook_not_found"));
