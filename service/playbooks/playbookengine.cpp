@@ -749,7 +749,15 @@ Result<PlaybookOutcome> PlaybookEngine::compileFromRun(const PlaybookCompileRequ
                                {QStringLiteral("template_variables"), params.variables()},
                                {QStringLiteral("compile_summary"), summary},
                                {QStringLiteral("metadata"), req.metadata}};
-    auto written = writeVersion(cs.value(), req.common, slotData, nullptr, provenance, meta);
+    // The playbook keeps the lane and owners of the run it was compiled from.
+    std::optional<NodeRecord> runNode;
+    if (!view.run.runNodeId.isEmpty()) {
+        auto found = GraphStore::findNode(conn.value(), view.run.runNodeId);
+        if (found && found.value())
+            runNode = found.value();
+    }
+    auto written = writeVersion(cs.value(), req.common, slotData, runNode ? &*runNode : nullptr,
+                                provenance, meta);
     if (!written)
         return written.error();
     const qsizetype inputChars = QJsonDocument(QJsonObject{{QStringLiteral("steps"), steps}})

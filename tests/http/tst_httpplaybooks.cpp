@@ -313,6 +313,28 @@ void tst_HttpPlaybooks::runSimulateAndStrictThenDispatch()
     const Reply noExecutor = server.post(route("dispatch"), QJsonObject{});
     QCOMPARE(noExecutor.status, 400);
     QCOMPARE(noExecutor.issuePath(), s("executor_id"));
+    const Reply noPlaybook
+        = server.post(route("dispatch"),
+                      QJsonObject{{s("executor_id"), s("ex-2")}, {s("playbook_id"), kUnknown}});
+    QCOMPARE(noPlaybook.status, 404);
+    QCOMPARE(noPlaybook.errorCode(), s("replay_playbook_not_found"));
+    const Reply noRun = server.post(
+        route("dispatch"), QJsonObject{{s("executor_id"), s("ex-2")}, {s("run_id"), kUnknown}});
+    QCOMPARE(noRun.status, 404);
+    QCOMPARE(noRun.json.value(s("details")).toObject().value(s("reason")).toString(),
+             s("replay_run_not_found"));
+
+    // The executor ends the run; the playbook run reports how it ended, and it is not work.
+    const Reply ended = server.post(s("/v1/memory/replay/run/end"),
+                                    QJsonObject{{s("run_id"), runId}, {s("status"), s("failed")}});
+    QVERIFY2(ended.status == 200, ended.describe());
+    const Reply over = server.post(
+        route("dispatch"), QJsonObject{{s("executor_id"), s("ex-2")}, {s("run_id"), runId}});
+    QCOMPARE(over.status, 409);
+    QCOMPARE(over.errorCode(), s("replay_dispatch_run_ended"));
+    const Reply g = server.post(route("get"), QJsonObject{{s("playbook_id"), id}});
+    QCOMPARE(g.json.value(s("runs")).toArray().at(0).toObject().value(s("status")).toString(),
+             s("failed"));
 }
 
 void tst_HttpPlaybooks::runRefusals()

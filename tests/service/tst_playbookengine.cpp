@@ -216,7 +216,9 @@ void tst_PlaybookEngine::compileLiftsParametersAndLinksProvenance()
 {
     TempService svc;
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    const QString runId = recordRun(svc.service(), {echo(s("/srv/app")), echo(s("done"))});
+    const QString runId
+        = recordRun(svc.service(), {echo(s("/srv/app")), echo(s("done"))}, s("success"), {}, {},
+                    QJsonObject{{s("memory_lane"), s("shared")}});
     QVERIFY(!runId.isEmpty());
     const qint64 commitsBefore = commitCount(svc.service());
     auto out = compile(svc.service(), QJsonObject{{s("run_id"), runId}});
@@ -249,6 +251,7 @@ void tst_PlaybookEngine::compileLiftsParametersAndLinksProvenance()
         = svc->nodeDetail(s("default"), s("default"), body.value(s("playbook_node_id")).toString());
     QVERIFY2(detail, why(detail).constData());
     QCOMPARE(detail.value().node.type, s("procedure"));
+    QCOMPARE(detail.value().node.memoryLane, s("shared")); // the run's lane
     QCOMPARE(detail.value().node.clientId,
              s("replay:playbook:") + body.value(s("playbook_id")).toString() + s(":v1"));
     int derived = 0;
