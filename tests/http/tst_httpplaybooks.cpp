@@ -102,6 +102,7 @@ private slots:
     void malformedIdsNameTheField();
     void tenantsAndLanes();
     void exampleExecutorRunsAStrictPlaybook();
+    void exampleExecutorActsAsItsKey();
 };
 
 void tst_HttpPlaybooks::compileGetAndCandidate()
@@ -528,6 +529,51 @@ void tst_HttpPlaybooks::exampleExecutorRunsAStrictPlaybook()
     const Reply failedRun
         = server.post(s("/v1/memory/replay/runs/get"), QJsonObject{{s("run_id"), secondRun}});
     QCOMPARE(obj(failedRun.json.value(s("run"))).value(s("status")).toString(), s("failed"));
+}
+
+/// Runs the example executor once against the server; returns its exit code and output.
+static QPair<int, QString> runExecutor(HttpTestServer &server, const QStringList &extra)
+{
+    QProcess executor;
+    executor.setProcessChannelMode(QProcess::MergedChannels);
+    executor.start(QStringLiteral(MEMORYGRAPH_EXECUTOR_PATH),
+                   QStringList{s("--url"), QStringLiteral("http://127.0.0.1:%1").arg(server.port()),
+                               s("--once")}
+                       + extra);
+    if (!executor.waitForStarted(10000))
+        return {-1, executor.errorString()};
+    if (!QTest::qWaitFor([&] { return executor.state() == QProcess::NotRunning; }, 60000))
+        return {-2, s("timed out")};
+    return {executor.exitCode(), QString::fromUtf8(executor.readAll())};
+}
+
+void tst_HttpPlaybooks::exampleExecutorActsAsItsKey()
+{
+    HttpTestServer server(
+        environment({{"MEMORY_AUTH_MODE", s("api_key")}, {"MEMORY_API_KEYS_JSON", kKeys}}));
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    const QString id = compiled(server, {s("private work")}, {apiKey("k1")});
+    QVERIFY(!id.isEmpty());
+    const Reply strict
+        = server.post(route("run"), QJsonObject{{s("playbook_id"), id}, {s("mode"), s("strict")}},
+                      {apiKey("k1")});
+    QVERIFY2(strict.status == 200, strict.describe());
+    const QString runId = obj(strict.json.value(s("run"))).value(s("run_id")).toString();
+
+    // Without a key the executor is refused; agent B's executor finds no work it may see.
+    const auto anonymous = runExecutor(server, {});
+    QCOMPARE(anonymous.first, 2);
+    QVERIFY2(anonymous.second.contains(s("401")), qPrintable(anonymous.second));
+    const auto agentB = runExecutor(server, {s("--api-key"), s("k3")});
+    QCOMPARE(agentB.first, 0);
+    QVERIFY2(agentB.second.contains(s("no pending work")), qPrintable(agentB.second));
+    // Agent A's executor claims and finishes it.
+    const auto agentA = runExecutor(server, {s("--api-key"), s("k1")});
+    QVERIFY2(agentA.first == 0, qPrintable(agentA.second));
+    QVERIFY2(agentA.second.contains(s("claimed run ") + runId), qPrintable(agentA.second));
+    const Reply run = server.post(s("/v1/memory/replay/runs/get"),
+                                  QJsonObject{{s("run_id"), runId}}, {apiKey("k1")});
+    QCOMPARE(obj(run.json.value(s("run"))).value(s("status")).toString(), s("success"));
 }
 
 QTEST_GUILESS_MAIN(tst_HttpPlaybooks)
