@@ -89,6 +89,8 @@ QJsonObject obj(const QJsonValue &v)
 
 } // namespace
 
+static QPair<int, QString> runExecutor(HttpTestServer &server, const QStringList &extra);
+
 class tst_HttpPlaybooks : public QObject
 {
     Q_OBJECT
@@ -529,6 +531,19 @@ void tst_HttpPlaybooks::exampleExecutorRunsAStrictPlaybook()
     const Reply failedRun
         = server.post(s("/v1/memory/replay/runs/get"), QJsonObject{{s("run_id"), secondRun}});
     QCOMPARE(obj(failedRun.json.value(s("run"))).value(s("status")).toString(), s("failed"));
+
+    // Guided: the refused step is reported partial and the run ends partial.
+    const Reply guided
+        = server.post(route("run"), QJsonObject{{s("playbook_id"), id}, {s("mode"), s("guided")}});
+    const QString guidedRun = obj(guided.json.value(s("run"))).value(s("run_id")).toString();
+    const auto guidedExit = runExecutor(server, {});
+    QCOMPARE(guidedExit.first, 1);
+    const Reply partialRun
+        = server.post(s("/v1/memory/replay/runs/get"), QJsonObject{{s("run_id"), guidedRun}});
+    QCOMPARE(obj(partialRun.json.value(s("run"))).value(s("status")).toString(), s("partial"));
+    QCOMPARE(
+        partialRun.json.value(s("steps")).toArray().at(0).toObject().value(s("status")).toString(),
+        s("partial"));
 }
 
 /// Runs the example executor once against the server; returns its exit code and output.
