@@ -203,6 +203,11 @@ void tst_ReplayPlaybooks::rejectAndUnfinishedRuns()
     panel->versionsTable()->setCurrentCell(1, 0);
     QTRY_COMPARE(panel->currentVersion(), 2);
     QVERIFY(!panel->approveButton()->isEnabled());
+    // A refresh (any commit in the scope) keeps the version shown.
+    QSignalSpy shown(panel, &PlaybookPanel::versionShown);
+    panel->reload();
+    QTRY_COMPARE(shown.size(), 1);
+    QCOMPARE(panel->currentVersion(), 2);
 }
 
 QTEST_MAIN(tst_ReplayPlaybooks)

@@ -241,9 +241,16 @@ void PlaybookPanel::applyList(const QVector<PlaybookSummary> &list)
         select = 0;
     m_list->setCurrentRow(select);
     m_filling = false;
+    // After an action, or while the latest version is shown, the (new) latest version is shown;
+    // a refresh keeps an older version the operator chose.
+    int latestShown = 0;
+    for (const QJsonValue &v : std::as_const(m_history))
+        latestShown = qMax(latestShown, v.toObject().value(QStringLiteral("version")).toInt());
+    const bool keepOlder = m_pendingSelect.isEmpty() && currentVersion() < latestShown;
     m_pendingSelect.clear();
     if (select >= 0) {
-        loadPlaybook(m_list->item(select)->data(PlaybookIdRole).toString(), 0);
+        const QString id = m_list->item(select)->data(PlaybookIdRole).toString();
+        loadPlaybook(id, keepOlder && id == m_playbookId ? currentVersion() : 0);
     } else {
         m_playbookId.clear();
         m_version = {};
