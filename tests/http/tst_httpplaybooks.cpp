@@ -313,6 +313,28 @@ void tst_HttpPlaybooks::runSimulateAndStrictThenDispatch()
         route("dispatch"), QJsonObject{{s("executor_id"), s("ex-2")}, {s("run_id"), runId}});
     QCOMPARE(taken.status, 409);
     QCOMPARE(taken.errorCode(), s("replay_dispatch_already_claimed"));
+    // Executors asking at the same time: each of two runs goes to exactly one of them.
+    QStringList runIds{runId};
+    for (int i = 0; i < 2; ++i) {
+        const Reply more = server.post(
+            route("run"), QJsonObject{{s("playbook_id"), id}, {s("mode"), s("strict")}});
+        runIds << obj(more.json.value(s("run"))).value(s("run_id")).toString();
+    }
+    QList<QByteArray> asks;
+    for (int i = 0; i < 6; ++i)
+        asks << compactJson(QJsonObject{{s("executor_id"), QStringLiteral("racer-%1").arg(i)}});
+    QStringList handedOut;
+    for (const Reply &r : server.postConcurrently(route("dispatch"), asks)) {
+        QVERIFY2(r.status == 200, r.describe());
+        const QString claimed = obj(r.json.value(s("run"))).value(s("run_id")).toString();
+        if (!claimed.isEmpty())
+            handedOut << claimed;
+    }
+    handedOut.sort();
+    QStringList expected = runIds.mid(1);
+    expected.sort();
+    QCOMPARE(handedOut, expected);
+
     const Reply noExecutor = server.post(route("dispatch"), QJsonObject{});
     QCOMPARE(noExecutor.status, 400);
     QCOMPARE(noExecutor.issuePath(), s("executor_id"));
@@ -336,8 +358,13 @@ void tst_HttpPlaybooks::runSimulateAndStrictThenDispatch()
     QCOMPARE(over.status, 409);
     QCOMPARE(over.errorCode(), s("replay_dispatch_run_ended"));
     const Reply g = server.post(route("get"), QJsonObject{{s("playbook_id"), id}});
-    QCOMPARE(g.json.value(s("runs")).toArray().at(0).toObject().value(s("status")).toString(),
-             s("failed"));
+    QString endedStatus;
+    for (const QJsonValue &r : g.json.value(s("runs")).toArray()) {
+        if (r.toObject().value(s("run_id")).toString() == runId)
+            endedStatus = r.toObject().value(s("status")).toString();
+    }
+    QCOMPARE(endedStatus, s("failed"));
+    QCOMPARE(g.json.value(s("runs")).toArray().size(), 3);
 }
 
 void tst_HttpPlaybooks::runRefusals()
