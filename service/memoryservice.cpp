@@ -13,6 +13,7 @@
 #include "service/lifecycle/consolidationjob.h"
 #include "service/lifecycle/decayjob.h"
 #include "service/lifecycle/lifecycleengine.h"
+#include "service/playbooks/playbookengine.h"
 #include "service/recall/recallaudit.h"
 #include "service/recall/recallengine.h"
 #include "service/replay/replayengine.h"
@@ -34,35 +35,6 @@ namespace MemoryGraph {
 namespace {
 const QString kDatabaseFile = QStringLiteral("memorygraph.sqlite");
 
-/// The gateway automation playbook nodes use while no playbook module is linked in: every
-/// playbook is unknown, so such a node fails with playbook_run_failed.
-class NoPlaybooks final : public PlaybookGateway
-{
-public:
-    Result<PlaybookCallResult> run(const PlaybookCall &call, const RequestMeta &) override
-    {
-        return notFound(call.playbookId);
-    }
-    Result<PlaybookVersionInfo> latestVersion(const CallScope &, const QString &playbookId,
-                                              const RequestMeta &) override
-    {
-        return notFound(playbookId);
-    }
-
-private:
-    static Error notFound(const QString &id)
-    {
-        return Error::make(404, QStringLiteral("replay_playbook_not_found"),
-                           QStringLiteral("no replay playbook %1").arg(id),
-                           {{QStringLiteral("playbook_id"), id}});
-    }
-};
-
-/// The playbook gateway of this build.
-std::unique_ptr<PlaybookGateway> makePlaybookGateway()
-{
-    return std::make_unique<NoPlaybooks>();
-}
 } // namespace
 
 MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
@@ -77,7 +49,7 @@ MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Databa
         m_backfill->start();
     }
     m_indexes->warmUp();
-    m_playbooks = makePlaybookGateway();
+    m_playbooks = playbookGateway();
     m_automation = std::make_unique<AutomationEngine>(
         *m_db, m_config, m_playbooks.get(),
         [this](const QString &tenantId, const QString &scope, const QString &commitId) {
@@ -375,6 +347,73 @@ Result<ReplayRunView> MemoryService::replayRun(const QString &tenantId, const QS
                                                const QString &runId) const
 {
     return ReplayEngine(*m_db, m_config).run(tenantId, scope, runId);
+}
+
+PlaybookEngine MemoryService::playbooks()
+{
+    return PlaybookEngine(*m_db, m_config,
+                          [this](const WriteRequest &request, const RequestMeta &meta) {
+                              return commitWrite(request, meta, WriteOrigin::Replay);
+                          });
+}
+
+Result<PlaybookOutcome> MemoryService::playbookCompile(const PlaybookCompileRequest &request,
+                                                       const RequestMeta &meta)
+{
+    return playbooks().compileFromRun(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookGet(const PlaybookGetRequest &request,
+                                                   const RequestMeta &meta)
+{
+    return playbooks().get(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookCandidate(const PlaybookCandidateRequest &request,
+                                                         const RequestMeta &meta)
+{
+    return playbooks().candidate(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookPromote(const PlaybookPromoteRequest &request,
+                                                       const RequestMeta &meta)
+{
+    return playbooks().promote(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookRepair(const PlaybookRepairRequest &request,
+                                                      const RequestMeta &meta)
+{
+    return playbooks().repair(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookReview(const PlaybookReviewRequest &request,
+                                                      const RequestMeta &meta)
+{
+    return playbooks().review(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookRun(const PlaybookRunRequest &request,
+                                                   const RequestMeta &meta)
+{
+    return playbooks().run(request, meta);
+}
+
+Result<PlaybookOutcome> MemoryService::playbookDispatch(const PlaybookDispatchRequest &request,
+                                                        const RequestMeta &meta)
+{
+    return playbooks().dispatch(request, meta);
+}
+
+std::unique_ptr<PlaybookGateway> MemoryService::playbookGateway()
+{
+    return std::make_unique<PlaybookEngine>(playbooks());
+}
+
+Result<QVector<PlaybookSummary>> MemoryService::listPlaybooks(const QString &tenantId,
+                                                              const QString &scope) const
+{
+    return PlaybookEngine(*m_db, m_config).list(tenantId, scope);
 }
 
 Result<QVector<RuleSummary>> MemoryService::listRules(const QString &tenantId,

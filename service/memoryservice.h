@@ -7,6 +7,8 @@
 #include "service/api/decayreport.h"
 #include "service/api/lifecycleoutcomes.h"
 #include "service/api/lifecyclerequests.h"
+#include "service/api/playbookgateway.h"
+#include "service/api/playbookrequests.h"
 #include "service/api/recalloutcome.h"
 #include "service/api/recallrequest.h"
 #include "service/api/replayrequests.h"
@@ -35,6 +37,7 @@ class PlaybookGateway;
 class ReplayEngine;
 enum class WriteOrigin;
 class IndexManager;
+class PlaybookEngine;
 class RecallAudit;
 
 /// The one facade over the Memory Graph core. Thread-safe: HTTP workers and UI workers call it
@@ -128,6 +131,27 @@ public:
     /// resumed (done off the opening thread at open); tests.
     bool waitForAutomationRecovery(int timeoutMs);
 
+    // Replay playbooks (reference §7.4): each version is a replay node written through write().
+    Result<PlaybookOutcome> playbookCompile(const PlaybookCompileRequest &request,
+                                            const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookGet(const PlaybookGetRequest &request, const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookCandidate(const PlaybookCandidateRequest &request,
+                                              const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookPromote(const PlaybookPromoteRequest &request,
+                                            const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookRepair(const PlaybookRepairRequest &request,
+                                           const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookReview(const PlaybookReviewRequest &request,
+                                           const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookRun(const PlaybookRunRequest &request, const RequestMeta &meta);
+    Result<PlaybookOutcome> playbookDispatch(const PlaybookDispatchRequest &request,
+                                             const RequestMeta &meta);
+    /// What automations run playbooks through (valid while this service lives).
+    std::unique_ptr<PlaybookGateway> playbookGateway();
+    /// Console: the latest version of each playbook of a scope (every lane), newest first.
+    Result<QVector<PlaybookSummary>> listPlaybooks(const QString &tenantId,
+                                                   const QString &scope) const;
+
     // Reads for the rules and decisions views.
     Result<QVector<RuleSummary>> listRules(const QString &tenantId, const QString &scope) const;
     Result<QVector<DecisionRecord>> listDecisions(const DecisionQuery &query) const;
@@ -186,6 +210,8 @@ private:
                                     WriteOrigin origin);
     /// Replay records are written through commitWrite() with their reserved client ids.
     ReplayEngine replayWriter();
+    /// Playbook versions and the runs they open are written the same way.
+    PlaybookEngine playbooks();
 
     ServiceConfig m_config;
     std::unique_ptr<Database> m_db;

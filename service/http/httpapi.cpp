@@ -185,6 +185,7 @@ void HttpApi::registerRoutes()
              Routes::replayRunEnd(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/replay/runs/get"),
              RouteClass::Recall, Routes::replayRunsGet(m_service));
+    registerPlaybookRoutes();
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/archive/rehydrate"),
              RouteClass::Write, Routes::archiveRehydrate(m_service));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/nodes/activate"), RouteClass::Write,
@@ -194,6 +195,26 @@ void HttpApi::registerRoutes()
         addRoute(QStringLiteral("POST"), QStringLiteral("/v1/automations/") + path,
                  AutomationEngine::isReadRoute(path) ? RouteClass::Recall : RouteClass::Write,
                  Routes::automation(m_service, path));
+}
+
+void HttpApi::registerPlaybookRoutes()
+{
+    // Reference §7.4: get and candidate read (recall class); every other route may write.
+    const QString base = QStringLiteral("/v1/memory/replay/playbooks/");
+    const std::pair<const char *, RouteHandler (*)(MemoryService *)> writes[]
+        = {{"compile_from_run", &Routes::playbookCompile},
+           {"promote", &Routes::playbookPromote},
+           {"repair", &Routes::playbookRepair},
+           {"repair/review", &Routes::playbookReview},
+           {"run", &Routes::playbookRun},
+           {"dispatch", &Routes::playbookDispatch}};
+    for (const auto &[path, factory] : writes)
+        addRoute(QStringLiteral("POST"), base + QLatin1String(path), RouteClass::Write,
+                 factory(m_service));
+    addRoute(QStringLiteral("POST"), base + QStringLiteral("get"), RouteClass::Recall,
+             Routes::playbookGet(m_service));
+    addRoute(QStringLiteral("POST"), base + QStringLiteral("candidate"), RouteClass::Recall,
+             Routes::playbookCandidate(m_service));
 }
 
 void HttpApi::install(QHttpServer &server)

@@ -58,6 +58,7 @@ private:
     void addRoute(const QString &method, const QString &path, RouteClass routeClass,
                   RouteHandler handler, bool embedsText = false);
     void registerRoutes();
+    void registerPlaybookRoutes();
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     /// 404 / 405 / 413 for a request the route table cannot serve; else fills *route.
     std::optional<Error> routeFor(const HttpCall &call, qint64 bodySize, Route *route) const;

@@ -29,6 +29,15 @@ RouteHandler replayStepBefore(MemoryService *service);
 RouteHandler replayStepAfter(MemoryService *service);
 RouteHandler replayRunEnd(MemoryService *service);
 RouteHandler replayRunsGet(MemoryService *service);
+// Replay playbooks (reference §7.4), POST /v1/memory/replay/playbooks/...
+RouteHandler playbookCompile(MemoryService *service);
+RouteHandler playbookGet(MemoryService *service);
+RouteHandler playbookCandidate(MemoryService *service);
+RouteHandler playbookPromote(MemoryService *service);
+RouteHandler playbookRepair(MemoryService *service);
+RouteHandler playbookReview(MemoryService *service);
+RouteHandler playbookRun(MemoryService *service);
+RouteHandler playbookDispatch(MemoryService *service);
 RouteHandler archiveRehydrate(MemoryService *service);
 RouteHandler nodesActivate(MemoryService *service);
 /// One of the /v1/automations/ routes, by its path below that prefix.

@@ -5,6 +5,7 @@
 #include "ui/models/replayrunlistmodel.h"
 #include "ui/widgets/decisiondetail.h"
 #include "ui/widgets/messagestack.h"
+#include "ui/widgets/playbookpanel.h"
 #include "ui/widgets/recordtable.h"
 #include "ui/widgets/replaystepdetail.h"
 #include "ui/widgets/ruledisplay.h"
@@ -19,6 +20,7 @@
 #include <QListWidget>
 #include <QPainter>
 #include <QPixmap>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
@@ -208,6 +210,10 @@ QHBoxLayout *ReplayPage::createStepNavigation(QWidget *box)
     m_openNodeButton->setToolTip(
         tr("Show the selected timeline node (else the current step) in the graph"));
     connect(m_openNodeButton, &QToolButton::clicked, this, &ReplayPage::openSelectedNode);
+    m_compileButton = new QPushButton(tr("&Compile playbook from this run"), box);
+    m_compileButton->setObjectName(QStringLiteral("compilePlaybookButton"));
+    m_compileButton->setEnabled(false);
+    connect(m_compileButton, &QPushButton::clicked, this, &ReplayPage::compilePlaybook);
 
     auto *nav = new QHBoxLayout;
     nav->addWidget(m_firstButton);
@@ -217,6 +223,7 @@ QHBoxLayout *ReplayPage::createStepNavigation(QWidget *box)
     nav->addWidget(m_lastButton);
     nav->addStretch(1);
     nav->addWidget(m_openNodeButton);
+    nav->addWidget(m_compileButton);
     return nav;
 }
 
@@ -277,6 +284,19 @@ void ReplayPage::createDetailTabs(QWidget *box)
     m_tabs->addTab(m_stepDetail, tr("Current step"));
     m_tabs->addTab(m_artifacts, tr("Artifacts"));
     m_tabs->addTab(decisionSplit, tr("Decisions"));
+
+    m_playbooks = new PlaybookPanel(service(), executor(), box);
+    m_playbooks->setObjectName(QStringLiteral("playbookPanel"));
+    connect(m_playbooks, &PlaybookPanel::compiled, this,
+            [this] { m_tabs->setCurrentWidget(m_playbooks); });
+    m_tabs->addTab(m_playbooks, tr("Playbooks"));
+}
+
+void ReplayPage::compilePlaybook()
+{
+    if (m_view.run.runId.isEmpty() || !m_compileButton->isEnabled())
+        return;
+    m_playbooks->compileFromRun(m_view.run.runId, m_view.run.runNodeId);
 }
 
 void ReplayPage::createStepActions()
@@ -311,6 +331,7 @@ void ReplayPage::createStepActions()
 
 void ReplayPage::onScopeChanged()
 {
+    m_playbooks->setScope(currentTenant(), currentScope());
     m_selectedRunId.clear();
     clearRun(hasScope() ? tr("Select a run to replay it.") : tr("No scope selected."));
     loadRuns();
@@ -318,6 +339,7 @@ void ReplayPage::onScopeChanged()
 
 void ReplayPage::onScopeReloaded()
 {
+    m_playbooks->reload();
     loadRuns();
 }
 
@@ -423,6 +445,12 @@ void ReplayPage::applyRun(const LoadedRun &loaded)
                                   formatDateTime(run.startedAt), formatDateTime(run.endedAt),
                                   run.runId));
     showDetail();
+    // Only a run that ended with success compiles (reference §7.4).
+    m_compileButton->setEnabled(run.status == QLatin1String("success"));
+    m_compileButton->setToolTip(
+        run.status == QLatin1String("success")
+            ? tr("Compile this run into a versioned replay playbook (Playbooks tab)")
+            : tr("Only a run that ended with success can be compiled into a playbook"));
     fillTimeline();
     fillSteps();
     fillArtifacts();
@@ -444,6 +472,7 @@ void ReplayPage::clearRun(const QString &message)
     ++m_feedbackGeneration;
     m_view = ReplayRunView();
     m_runHeader->clear();
+    m_compileButton->setEnabled(false);
     showDetailMessage(message);
     m_timeline->clear();
     m_steps->setRowCount(0);

@@ -9,6 +9,7 @@ class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QModelIndex;
 class QSortFilterProxyModel;
 class QTableView;
@@ -23,6 +24,7 @@ class MemoryService;
 namespace MemoryGraph::Ui {
 
 class DecisionDetail;
+class PlaybookPanel;
 class ReplayRunListModel;
 class ReplayStepDetail;
 
@@ -60,6 +62,10 @@ public:
     QListWidget *decisionList() const { return m_decisions; }
     DecisionDetail *decisionDetail() const { return m_decisionDetail; }
     ReplayStepDetail *stepDetail() const { return m_stepDetail; }
+    /// The playbooks tab (reference §7.4) and the button compiling the shown run into one.
+    PlaybookPanel *playbookPanel() const { return m_playbooks; }
+    QPushButton *compilePlaybookButton() const { return m_compileButton; }
+    QTabWidget *detailTabs() const { return m_tabs; }
 
     /// Node ids of the timeline rows drawn as part of the current step.
     QStringList highlightedNodeIds() const;
@@ -73,6 +79,8 @@ public Q_SLOTS:
     void lastStep();
     /// Emits nodeRequested() for the timeline node under the cursor (else the current step's).
     void openSelectedNode();
+    /// Compiles the shown (finished) run into a playbook and shows it in the Playbooks tab.
+    void compilePlaybook();
 
 Q_SIGNALS:
     void nodeRequested(const QString &tenantId, const QString &scope, const QString &nodeId);
@@ -140,6 +148,8 @@ private:
     QListWidget *m_artifacts = nullptr;
     QListWidget *m_decisions = nullptr;
     DecisionDetail *m_decisionDetail = nullptr;
+    QPushButton *m_compileButton = nullptr;
+    PlaybookPanel *m_playbooks = nullptr;
 };
 
 } // namespace MemoryGraph::Ui
