@@ -30,6 +30,7 @@ RouteHandler replayRunEnd(MemoryService *service);
 RouteHandler replayRunsGet(MemoryService *service);
 RouteHandler archiveRehydrate(MemoryService *service);
 RouteHandler nodesActivate(MemoryService *service);
+RouteHandler memoryForget(MemoryService *service);
 
 } // namespace Routes
 } // namespace MemoryGraph
