@@ -1,6 +1,7 @@
 #include "service/mcp/mcptools.h"
 
 #include "service/access/callscope.h"
+#include "service/api/replayrequests.h"
 #include "service/core/ids.h"
 #include "service/core/vocabulary.h"
 #include "service/memoryservice.h"
@@ -13,6 +14,8 @@ namespace MemoryGraph {
 namespace {
 
 using Props = QList<QPair<QString, QJsonObject>>;
+
+constexpr int kRememberSettleMs = 5000;
 
 QJsonObject prop(const char *type, const char *description)
 {
@@ -124,7 +127,7 @@ passThrough(const QString &path, bool writes)
     };
 }
 
-Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemoryService *)
+Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemoryService *service)
 {
     QJsonObject body = args;
     const QJsonValue text = args.value(QStringLiteral("text"));
@@ -152,6 +155,9 @@ Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemorySer
     auto answer = call.invoke(QStringLiteral("/v1/memory/write"), body);
     if (!answer)
         return answer.error();
+    // An agent recalls what it just remembered: let the background embedder take the new text
+    // in first (bounded, so a slow upstream provider cannot hold the call).
+    service->waitForEmbeddings(kRememberSettleMs);
     QJsonObject out = answer.value();
     out.remove(QStringLiteral("request_id"));
     const QJsonArray nodes = out.value(QStringLiteral("nodes")).toArray();
@@ -492,7 +498,8 @@ QVector<McpTool> buildTools()
     t.inputSchema = objectSchema(
         runId
             + Props{{QStringLiteral("step_index"), prop("integer", "Position of the step (1..).")},
-                    {QStringLiteral("status"), prop("string", "How the step ended.")},
+                    {QStringLiteral("status"),
+                     enumProp(ReplayVocabulary::stepStatuses(), "How the step ended.")},
                     {QStringLiteral("output_signature"), prop("object", "Shape of the output.")},
                     {QStringLiteral("artifact_refs"), stringList("References to artifacts.")},
                     {QStringLiteral("error"), prop("string", "The error, when it failed.")},
@@ -511,7 +518,8 @@ QVector<McpTool> buildTools()
         "`summary` of what happened; metrics and success criteria are optional.");
     t.inputSchema = objectSchema(
         runId
-            + Props{{QStringLiteral("status"), prop("string", "How the run ended.")},
+            + Props{{QStringLiteral("status"),
+                     enumProp(ReplayVocabulary::runEndStatuses(), "How the run ended.")},
                     {QStringLiteral("summary"), prop("string", "What happened, briefly.")},
                     {QStringLiteral("metrics"), prop("object", "Numbers about the run.")},
                     {QStringLiteral("success_criteria"), prop("object", "What success meant.")},
