@@ -40,7 +40,8 @@ struct McpCall
 /// The answer to one transport message.
 struct McpReply
 {
-    QJsonValue body;      ///< a response object, an array (batch) or undefined (nothing to send)
+    QJsonValue body = QJsonValue(QJsonValue::Undefined); ///< a response object, an array (batch) or
+                                                         ///< undefined (nothing to send)
     int httpStatus = 200; ///< what Streamable HTTP answers with (202 when there is no body)
     QStringList labels;   ///< "tools/call remember", "initialize", ... for the request log
     QString negotiated;   ///< an initialize was answered: the session's revision
