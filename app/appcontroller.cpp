@@ -175,6 +175,7 @@ void AppController::showWindow()
     page->setBindAddress(m_options.bindAddress);
     page->setPort(m_options.port);
     page->setAuthMode(m_authMode);
+    page->setDataDir(m_options.dataDir.isEmpty() ? QString() : m_dataDir);
 
     connect(page, &Ui::ServerPage::startRequested, m_host.get(), &ServiceHost::startHttp);
     connect(page, &Ui::ServerPage::stopRequested, m_host.get(), &ServiceHost::stopHttp);
