@@ -36,8 +36,8 @@ struct PlaybookCallResult
     /// to the automation through MemoryService.
     QString outcome;
     int playbookVersion = 0;
-    QString replayRunId;  ///< the replay run recording it (empty when none was recorded)
-    QString errorCode;    ///< for "failed": why
+    QString replayRunId; ///< the replay run recording it (empty when none was recorded)
+    QString errorCode;   ///< for "failed": why
     QString errorMessage;
     QJsonObject output;      ///< the run's response body, kept as the node's output snapshot
     QJsonObject repairPatch; ///< for "partial": the proposed repair
@@ -47,8 +47,9 @@ struct PlaybookCallResult
 struct PlaybookVersionInfo
 {
     int version = 0;
-    QString status;            ///< draft | shadow | active | disabled
-    QString repairReviewState; ///< "" | pending_review | approved | rejected | approved_shadow_blocked
+    QString status; ///< draft | shadow | active | disabled
+    QString
+        repairReviewState; ///< "" | pending_review | approved | rejected | approved_shadow_blocked
 };
 
 class PlaybookGateway
@@ -57,9 +58,8 @@ public:
     virtual ~PlaybookGateway() = default;
     virtual Result<PlaybookCallResult> run(const PlaybookCall &call, const RequestMeta &meta) = 0;
     /// 404 replay_playbook_not_found when the playbook has no version the actor may read.
-    virtual Result<PlaybookVersionInfo> latestVersion(const CallScope &scope,
-                                                      const QString &playbookId,
-                                                      const RequestMeta &meta) = 0;
+    virtual Result<PlaybookVersionInfo>
+    latestVersion(const CallScope &scope, const QString &playbookId, const RequestMeta &meta) = 0;
 };
 
 } // namespace MemoryGraph
