@@ -448,7 +448,7 @@ void tst_HttpGuards::unknownRouteEnvelope()
     QCOMPARE(details.value(s("method")).toString(), s("GET"));
     QCOMPARE(details.value(s("path")).toString(), s("/v1/memory/nope"));
 
-    const Reply post = server.post(s("/mcp"), QByteArray("{}"));
+    const Reply post = server.post(s("/sse"), QByteArray("{}"));
     verifyEnvelope(post, 404, s("not_found"));
     QCOMPARE(post.json.value(s("details")).toObject().value(s("method")).toString(), s("POST"));
 }
