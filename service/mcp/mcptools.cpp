@@ -6,8 +6,10 @@
 #include "service/core/vocabulary.h"
 #include "service/memoryservice.h"
 
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QThread>
 
 namespace MemoryGraph {
 
@@ -16,6 +18,7 @@ namespace {
 using Props = QList<QPair<QString, QJsonObject>>;
 
 constexpr int kRememberSettleMs = 5000;
+constexpr int kSettlePollMs = 20;
 
 QJsonObject prop(const char *type, const char *description)
 {
@@ -127,6 +130,27 @@ passThrough(const QString &path, bool writes)
     };
 }
 
+/// An agent recalls what it just remembered: wait until the background embedder has taken the
+/// new nodes in (bounded, so a slow upstream provider cannot hold the call; other pending work,
+/// such as a backfill, is not waited for).
+void settle(const QJsonObject &written, MemoryService *service)
+{
+    const QString tenant = written.value(QStringLiteral("tenant_id")).toString();
+    const QString scope = written.value(QStringLiteral("scope")).toString();
+    QStringList pending;
+    for (const QJsonValue &n : written.value(QStringLiteral("nodes")).toArray())
+        pending << n.toObject().value(QStringLiteral("id")).toString();
+    const QDeadlineTimer deadline(kRememberSettleMs);
+    while (!pending.isEmpty() && !deadline.hasExpired()) {
+        const auto detail = service->nodeDetail(tenant, scope, pending.constLast());
+        if (!detail || detail.value().node.embeddingStatus != QLatin1String("pending")) {
+            pending.removeLast();
+            continue;
+        }
+        QThread::msleep(kSettlePollMs);
+    }
+}
+
 Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemoryService *service)
 {
     QJsonObject body = args;
@@ -155,9 +179,7 @@ Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemorySer
     auto answer = call.invoke(QStringLiteral("/v1/memory/write"), body);
     if (!answer)
         return answer.error();
-    // An agent recalls what it just remembered: let the background embedder take the new text
-    // in first (bounded, so a slow upstream provider cannot hold the call).
-    service->waitForEmbeddings(kRememberSettleMs);
+    settle(answer.value(), service);
     QJsonObject out = answer.value();
     out.remove(QStringLiteral("request_id"));
     const QJsonArray nodes = out.value(QStringLiteral("nodes")).toArray();
