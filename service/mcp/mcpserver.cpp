@@ -374,8 +374,10 @@ McpServer::Outcome McpServer::callTool(const QJsonValue &id, const QJsonObject &
                 200, label};
     auto output = tool->run(arguments.toObject(), call, m_service);
     QJsonObject result;
+    QString logged = label;
     if (!output) {
         result = toolError(publicError(output.error(), call.meta.requestId), revision);
+        logged += QStringLiteral(" [") + output.error().code + QLatin1Char(']');
     } else {
         result = {{QStringLiteral("content"),
                    QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
@@ -384,7 +386,7 @@ McpServer::Outcome McpServer::callTool(const QJsonValue &id, const QJsonObject &
         if (revision != kRevision20250326) // structuredContent came with 2025-06-18
             result.insert(QStringLiteral("structuredContent"), output.value().structured);
     }
-    return {resultResponse(id, stateless(result, revision)), 200, label};
+    return {resultResponse(id, stateless(result, revision)), 200, logged};
 }
 
 McpServer::Outcome McpServer::listResources(const QJsonValue &id, const QJsonObject &params,

@@ -873,15 +873,17 @@ void TestHttpMcp::requestLogNamesTools()
     Client client(server);
     QVERIFY(client.open(s("2025-11-25")));
     QVERIFY(!isError(client.tool(s("remember"), {{s("text"), s("logged call")}})));
-    QVERIFY(QTest::qWaitFor([&] { return served.size() >= 3; }, 5000));
+    QVERIFY(isError(client.tool(s("forget"), {})));
+    QVERIFY(QTest::qWaitFor([&] { return served.size() >= 4; }, 5000));
     QStringList details;
     for (const QList<QVariant> &args : std::as_const(served)) {
         const auto entry = args.constFirst().value<RequestLogEntry>();
         QCOMPARE(entry.path, s("/mcp"));
         details << entry.detail;
     }
-    QCOMPARE(details, QStringList({s("initialize"), s("notifications/initialized"),
-                                   s("tools/call remember")}));
+    QCOMPARE(details,
+             QStringList({s("initialize"), s("notifications/initialized"), s("tools/call remember"),
+                          s("tools/call forget [invalid_request]")}));
 }
 
 QTEST_MAIN(TestHttpMcp)
