@@ -226,19 +226,8 @@ void McpStdio::serveLocally(const QByteArray &line)
         writeMessage(reply.body);
 }
 
-void McpStdio::forwardNext()
+QNetworkRequest McpStdio::requestFor(const QJsonObject &message) const
 {
-    if (m_busy || m_pending.isEmpty()) {
-        if (m_inputClosed && !m_busy)
-            onEndOfInput();
-        return;
-    }
-    m_busy = true;
-    const QByteArray line = m_pending.dequeue();
-    const QJsonDocument doc = QJsonDocument::fromJson(line);
-    const QJsonObject message = doc.object();
-    const QJsonValue id = message.value(QStringLiteral("id"));
-
     QNetworkRequest request(m_endpoint);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "application/json, text/event-stream");
@@ -267,46 +256,101 @@ void McpStdio::forwardNext()
         if (!m_revision.isEmpty())
             request.setRawHeader("MCP-Protocol-Version", m_revision.toUtf8());
     }
+    return request;
+}
 
-    QNetworkReply *reply = m_nam.post(request, line);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, id, method, doc] {
+bool McpStdio::reopenSession()
+{
+    // The instance ended our session (it expired, or the instance restarted): initialize again
+    // the way the client did, quietly, so the client never sees the HTTP session.
+    const auto post = [this](const QByteArray &line) {
+        QNetworkReply *reply = m_nam.post(requestFor(QJsonDocument::fromJson(line).object()), line);
+        QEventLoop loop;
+        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        if (!reply->isFinished())
+            loop.exec();
         reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray body = reply->readAll();
-        const QJsonDocument answer = QJsonDocument::fromJson(body);
-        const bool expectsAnswer = doc.isArray() || !id.isUndefined();
-        if (method == QLatin1String("initialize") && status == 200) {
-            m_sessionId = reply->rawHeader("Mcp-Session-Id");
-            m_revision = answer.object()
-                             .value(QStringLiteral("result"))
-                             .toObject()
-                             .value(QStringLiteral("protocolVersion"))
-                             .toString();
-        }
-        const bool jsonRpc
-            = answer.isArray()
-              || answer.object().value(QStringLiteral("jsonrpc")) == QLatin1String("2.0");
-        if (jsonRpc) {
-            writeMessage(answer.isArray() ? QJsonValue(answer.array())
-                                          : QJsonValue(answer.object()));
-        } else if (expectsAnswer && status != 202) {
-            // /v1-style refusals (401, 403, 415, ...) and transport failures, as JSON-RPC.
-            const QJsonObject data{
-                {QStringLiteral("http_status"), status},
-                {QStringLiteral("body"), answer.isObject()
-                                             ? QJsonValue(answer.object())
-                                             : QJsonValue(QString::fromUtf8(body.left(500)))}};
-            writeMessage(transportError(
-                id,
-                status == 0
-                    ? QStringLiteral("cannot reach %1: %2")
-                          .arg(m_endpoint.toString(), reply->errorString())
-                    : QStringLiteral("the Memory Graph instance answered HTTP %1").arg(status),
-                data));
-        }
-        m_busy = false;
-        forwardNext();
-    });
+        return reply;
+    };
+    const QByteArray initialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+    m_sessionId.clear();
+    QNetworkReply *reply = post(m_initializeLine);
+    if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
+        return false;
+    m_sessionId = reply->rawHeader("Mcp-Session-Id");
+    post(initialized);
+    logLine(QStringLiteral("the instance ended the session; a new one was opened"));
+    return !m_sessionId.isEmpty();
+}
+
+void McpStdio::forwardNext()
+{
+    if (m_busy || m_pending.isEmpty()) {
+        if (m_inputClosed && !m_busy)
+            onEndOfInput();
+        return;
+    }
+    m_busy = true;
+    const QByteArray line = m_pending.dequeue();
+    sendForward(line, true);
+}
+
+void McpStdio::sendForward(const QByteArray &line, bool mayReopen)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(line);
+    const QJsonObject message = doc.object();
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    const QString method = message.value(QStringLiteral("method")).toString();
+    const bool inSession = !m_sessionId.isEmpty() && method != QLatin1String("initialize");
+    if (method == QLatin1String("initialize"))
+        m_initializeLine = line;
+
+    QNetworkReply *reply = m_nam.post(requestFor(message), line);
+    connect(
+        reply, &QNetworkReply::finished, this,
+        [this, reply, id, method, doc, line, inSession, mayReopen] {
+            reply->deleteLater();
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            if (status == 404 && inSession && mayReopen && !m_initializeLine.isEmpty()
+                && reopenSession()) {
+                sendForward(line, false);
+                return;
+            }
+            const QByteArray body = reply->readAll();
+            const QJsonDocument answer = QJsonDocument::fromJson(body);
+            const bool expectsAnswer = doc.isArray() || !id.isUndefined();
+            if (method == QLatin1String("initialize") && status == 200) {
+                m_sessionId = reply->rawHeader("Mcp-Session-Id");
+                m_revision = answer.object()
+                                 .value(QStringLiteral("result"))
+                                 .toObject()
+                                 .value(QStringLiteral("protocolVersion"))
+                                 .toString();
+            }
+            const bool jsonRpc
+                = answer.isArray()
+                  || answer.object().value(QStringLiteral("jsonrpc")) == QLatin1String("2.0");
+            if (jsonRpc) {
+                writeMessage(answer.isArray() ? QJsonValue(answer.array())
+                                              : QJsonValue(answer.object()));
+            } else if (expectsAnswer && status != 202) {
+                // /v1-style refusals (401, 403, 415, ...) and transport failures, as JSON-RPC.
+                const QJsonObject data{
+                    {QStringLiteral("http_status"), status},
+                    {QStringLiteral("body"), answer.isObject()
+                                                 ? QJsonValue(answer.object())
+                                                 : QJsonValue(QString::fromUtf8(body.left(500)))}};
+                writeMessage(transportError(
+                    id,
+                    status == 0
+                        ? QStringLiteral("cannot reach %1: %2")
+                              .arg(m_endpoint.toString(), reply->errorString())
+                        : QStringLiteral("the Memory Graph instance answered HTTP %1").arg(status),
+                    data));
+            }
+            m_busy = false;
+            forwardNext();
+        });
 }
 
 void McpStdio::writeMessage(const QJsonValue &message)

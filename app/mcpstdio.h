@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QNetworkAccessManager>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QQueue>
 #include <QUrl>
@@ -39,6 +40,9 @@ private:
     void onEndOfInput();
     void serveLocally(const QByteArray &line);
     void forwardNext();
+    void sendForward(const QByteArray &line, bool mayReopen);
+    QNetworkRequest requestFor(const QJsonObject &message) const;
+    bool reopenSession();
     void writeMessage(const QJsonValue &message);
     bool probe(const QUrl &base);
     int openLocally(const QString &dataDir);
@@ -56,6 +60,7 @@ private:
     QUrl m_endpoint;
     QByteArray m_sessionId;
     QString m_revision;
+    QByteArray m_initializeLine; ///< the client's initialize, replayed when a session ends
     QQueue<QByteArray> m_pending;
     bool m_busy = false;
     bool m_inputClosed = false;

@@ -123,9 +123,10 @@ private:
 class HeadlessInstance
 {
 public:
-    explicit HeadlessInstance(const QString &dataDir)
+    explicit HeadlessInstance(const QString &dataDir,
+                              const QProcessEnvironment &env = childEnvironment())
     {
-        m_process.setProcessEnvironment(childEnvironment());
+        m_process.setProcessEnvironment(env);
         m_process.start(kBinary, {s("--headless"), s("--port"), s("0"), s("--data-dir"), dataDir});
         QElapsedTimer timer;
         timer.start();
@@ -295,7 +296,9 @@ void TestMcpStdio::negotiationAndBatches()
 void TestMcpStdio::forwardsToTheOwner()
 {
     QTemporaryDir dir;
-    HeadlessInstance owner(dir.path());
+    QProcessEnvironment env = childEnvironment();
+    env.insert(s("MEMORY_MCP_SESSION_IDLE_SEC"), s("1"));
+    HeadlessInstance owner(dir.path(), env);
     QVERIFY2(!owner.url.isEmpty(), owner.log().constData());
 
     // The configured port (1) has no listener; the folder's owner serves, so stdio forwards.
@@ -313,6 +316,12 @@ void TestMcpStdio::forwardsToTheOwner()
     const QJsonObject recalled = client.call(
         3, s("tools/call"), toolCall(s("recall"), {{s("query"), s("do forwarded memories work")}}));
     QVERIFY2(toolText(recalled).contains(s("Forwarded")), qPrintable(toolText(recalled)));
+    // The instance's session expires; the bridge opens a new one without the client noticing.
+    QTest::qWait(1600);
+    const QJsonObject afterExpiry = client.call(
+        5, s("tools/call"), toolCall(s("recall"), {{s("query"), s("do forwarded memories work")}}));
+    QVERIFY2(toolText(afterExpiry).contains(s("Forwarded")),
+             QJsonDocument(afterExpiry).toJson().constData());
     // Stateless requests are forwarded with the headers that revision needs.
     const QJsonObject meta{{s("io.modelcontextprotocol/protocolVersion"), s("2026-07-28")},
                            {s("io.modelcontextprotocol/clientCapabilities"), QJsonObject()}};
