@@ -1,5 +1,6 @@
 #include "app/appcontroller.h"
 
+#include "app/instancelock.h"
 #include "app/servicehost.h"
 #include "app/signalwatcher.h"
 #include "service/core/config.h"
@@ -57,6 +58,7 @@ AppController::~AppController()
     if (m_host)
         m_host->shutdown();
     m_host.reset();
+    m_lock.reset(); // the folder is free once the service is closed
     for (const auto &translator : m_translators)
         QCoreApplication::removeTranslator(translator.get());
 }
@@ -72,6 +74,15 @@ int AppController::start()
     }
     if (!resolveDataDir())
         return ExitConfiguration;
+    m_lock = std::make_unique<InstanceLock>(m_dataDir);
+    if (!m_lock->tryLock(m_headless ? QStringLiteral("headless") : QStringLiteral("window"))) {
+        printError(
+            QStringLiteral("the data folder %1 is in use by memorygraph %2; stop that "
+                           "process first or pass another --data-dir")
+                .arg(QDir::toNativeSeparators(m_dataDir), InstanceLock::describe(m_lock->owner())));
+        m_lock.reset();
+        return ExitInUse;
+    }
 
     ServiceConfig serviceConfig = config.value();
     serviceConfig.dataDir = m_dataDir;
@@ -92,6 +103,10 @@ int AppController::start()
 
     connect(m_host.get(), &ServiceHost::httpStarted, this, &AppController::onHttpStarted);
     connect(m_host.get(), &ServiceHost::httpStartFailed, this, &AppController::onHttpStartFailed);
+    connect(m_host.get(), &ServiceHost::httpStopped, this, [this] {
+        if (m_lock)
+            m_lock->publishUrl(QString());
+    });
     if (m_headless)
         connect(m_host.get(), &ServiceHost::requestServed, this, &AppController::logRequest);
 
@@ -160,6 +175,7 @@ void AppController::showWindow()
     page->setBindAddress(m_options.bindAddress);
     page->setPort(m_options.port);
     page->setAuthMode(m_authMode);
+    page->setDataDir(m_options.dataDir.isEmpty() ? QString() : m_dataDir);
 
     connect(page, &Ui::ServerPage::startRequested, m_host.get(), &ServiceHost::startHttp);
     connect(page, &Ui::ServerPage::stopRequested, m_host.get(), &ServiceHost::stopHttp);
@@ -173,6 +189,8 @@ void AppController::showWindow()
 
 void AppController::onHttpStarted(const QString &address, quint16 port)
 {
+    if (m_lock)
+        m_lock->publishUrl(httpUrl(address, port));
     std::fprintf(stdout, "memorygraph listening on %s (auth %s, data %s)\n",
                  qUtf8Printable(httpUrl(address, port)), qUtf8Printable(m_authMode),
                  qUtf8Printable(QDir::toNativeSeparators(m_dataDir)));
@@ -204,6 +222,8 @@ void AppController::logRequest(const RequestLogEntry &entry)
                             entry.requestId.isEmpty() ? QStringLiteral("-") : entry.requestId);
     if (!entry.errorCode.isEmpty())
         line += QStringLiteral(" error=") + entry.errorCode;
+    if (!entry.detail.isEmpty())
+        line += QStringLiteral(" mcp=\"%1\"").arg(entry.detail);
     std::fprintf(stderr, "%s\n", qUtf8Printable(line));
 }
 

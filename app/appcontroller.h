@@ -16,6 +16,7 @@ namespace Ui {
 class MainWindow;
 }
 
+class InstanceLock;
 class ServiceHost;
 class SignalWatcher;
 struct RequestLogEntry;
@@ -26,6 +27,7 @@ enum ExitCode : int {
     ExitUsage = 1,         ///< bad command line
     ExitConfiguration = 2, ///< bad environment, data folder or store that cannot be opened
     ExitHttp = 3,          ///< headless run whose HTTP server could not start
+    ExitInUse = 4,         ///< another process owns the data folder (its lock file says which)
 };
 
 /// Composition root: builds the configuration from the environment and the command line, opens
@@ -57,6 +59,7 @@ private:
     QString m_dataDir;
     QString m_authMode;
     std::vector<std::unique_ptr<QTranslator>> m_translators;
+    std::unique_ptr<InstanceLock> m_lock;
     std::unique_ptr<ServiceHost> m_host;
     std::unique_ptr<Ui::MainWindow> m_window;
     SignalWatcher *m_signals = nullptr;

@@ -31,6 +31,12 @@ struct Options
                                     "Folder for the database and indexes (created if missing; "
                                     "default: the user's application data folder)."),
         QStringLiteral("dir")};
+    QCommandLineOption mcpStdio{
+        QStringLiteral("mcp-stdio"),
+        QCoreApplication::translate(
+            "CommandLine",
+            "Speak the Model Context Protocol on stdin/stdout (same as the `mcp` command): "
+            "forward to the instance serving the data folder, or serve it headless.")};
     QCommandLineOption dark{QStringLiteral("dark"),
                             QCoreApplication::translate(
                                 "CommandLine", "Use the dark colour theme in the admin window.")};
@@ -55,6 +61,12 @@ Options setUp(QCommandLineParser &parser)
     parser.addOption(o.port);
     parser.addOption(o.dataDir);
     parser.addOption(o.dark);
+    parser.addOption(o.mcpStdio);
+    parser.addPositionalArgument(
+        QStringLiteral("mcp"),
+        QCoreApplication::translate("CommandLine",
+                                    "Optional command: `mcp` runs the MCP stdio server."),
+        QStringLiteral("[mcp]"));
     return o;
 }
 
@@ -84,11 +96,16 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         result.action = CommandLineResult::Action::ShowVersion;
         return result;
     }
-    if (!parser.positionalArguments().isEmpty())
-        return failure(QStringLiteral("unexpected argument '%1'")
-                           .arg(parser.positionalArguments().constFirst()));
-
+    QStringList positional = parser.positionalArguments();
     CommandLineOptions &opts = result.options;
+    opts.mcpStdio = parser.isSet(o.mcpStdio);
+    if (!positional.isEmpty() && positional.constFirst() == QLatin1String("mcp")) {
+        opts.mcpStdio = true;
+        positional.removeFirst();
+    }
+    if (!positional.isEmpty())
+        return failure(QStringLiteral("unexpected argument '%1'").arg(positional.constFirst()));
+
     opts.headless = parser.isSet(o.headless);
     opts.dark = parser.isSet(o.dark);
 
@@ -132,8 +149,10 @@ bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnviro
     // Unknown options (e.g. Qt's own -platform, -style) are fine here: parse() records them as
     // errors but still registers every option it recognises.
     (void)parser.parse(arguments);
-    if (parser.isSet(o.headless) || parser.isSet(QStringLiteral("help"))
-        || parser.isSet(QStringLiteral("help-all")) || parser.isSet(QStringLiteral("version")))
+    if (parser.isSet(o.headless) || parser.isSet(o.mcpStdio)
+        || parser.positionalArguments().value(0) == QLatin1String("mcp")
+        || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
+        || parser.isSet(QStringLiteral("version")))
         return true;
 
     const bool platformArgument = arguments.contains(QLatin1String("-platform"))

@@ -15,6 +15,7 @@ struct CommandLineOptions
     QString bindAddress = QStringLiteral("127.0.0.1"); ///< --bind
     quint16 port = 8787;                               ///< --port (0 = ephemeral)
     QString dataDir;                                   ///< --data-dir; empty = platform default
+    bool mcpStdio = false;                             ///< `mcp` or --mcp-stdio
 };
 
 /// Outcome of parsing: run with options, print help or version, or report an error.

@@ -1,5 +1,6 @@
 #include "app/appcontroller.h"
 #include "app/commandline.h"
+#include "app/mcpstdio.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -48,6 +49,13 @@ int main(int argc, char *argv[])
                      qUtf8Printable(parsed.errorText));
         return ExitUsage;
     case CommandLineResult::Action::Run: break;
+    }
+
+    if (parsed.options.mcpStdio) {
+        McpStdio stdio(parsed.options);
+        if (const int code = stdio.start(); code != ExitOk)
+            return code;
+        return QCoreApplication::exec();
     }
 
     AppController controller(parsed.options, headless);

@@ -85,4 +85,15 @@ Result<NodesActivateRequest> NodesActivateRequest::fromJson(const QJsonObject &b
     return readTargetedTail(r, std::move(q), maxTextLength);
 }
 
+Result<NodeForgetRequest> NodeForgetRequest::fromJson(const QJsonObject &body, int maxTextLength)
+{
+    NodeForgetRequest q;
+    JsonReader r(body);
+    r.string("tenant_id", &q.tenantId, 64);
+    r.string("scope", &q.scope, 256);
+    r.string("actor", &q.actor, 256);
+    readUuid(r, "node_id", &q.nodeId, true);
+    return readTargetedTail(r, std::move(q), maxTextLength);
+}
+
 } // namespace MemoryGraph

@@ -68,7 +68,8 @@ struct NodeEditRequest
     QString inputText; ///< what the operator did, audited as the commit input
 };
 
-/// An operator's removal of one node with its edges and vector (DESIGN decision 4).
+/// An operator's removal of one node with its edges and vector (DESIGN decision 4); also
+/// POST /v1/memory/forget and the MCP forget tool.
 struct NodeForgetRequest
 {
     QString tenantId;
@@ -77,6 +78,8 @@ struct NodeForgetRequest
     QString nodeId;
     QString reason;
     QString inputText;
+    QString inputSha256;
+    static Result<NodeForgetRequest> fromJson(const QJsonObject &body, int maxTextLength);
 };
 
 } // namespace MemoryGraph

@@ -348,6 +348,8 @@ void readDecay(const QProcessEnvironment &env, ServiceConfig &c)
         lenientInt(env, "MEMORY_SCOPE_ACTIVE_NODE_BUDGET", c.scopeActiveNodeBudget, 0, 100000000));
     c.decayIntervalHours
         = int(lenientInt(env, "MEMORY_DECAY_INTERVAL_HOURS", c.decayIntervalHours, 0, 24 * 365));
+    c.mcpSessionIdleSec
+        = int(lenientInt(env, "MEMORY_MCP_SESSION_IDLE_SEC", c.mcpSessionIdleSec, 1, 7 * 86400));
 }
 
 } // namespace

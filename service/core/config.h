@@ -106,6 +106,7 @@ struct ServiceConfig
     int scopeHotNodeBudget = 0;         ///< MEMORY_SCOPE_HOT_NODE_BUDGET (0 = off)
     int scopeActiveNodeBudget = 0;      ///< MEMORY_SCOPE_ACTIVE_NODE_BUDGET (0 = off)
     int decayIntervalHours = 24;        ///< MEMORY_DECAY_INTERVAL_HOURS (0 = no schedule)
+    int mcpSessionIdleSec = 3600;       ///< MEMORY_MCP_SESSION_IDLE_SEC: an idle MCP session ends
 
     /// Reads the environment; an unparsable value is an error naming the variable.
     static Result<ServiceConfig> fromEnvironment(const QProcessEnvironment &env);

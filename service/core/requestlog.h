@@ -17,6 +17,7 @@ struct RequestLogEntry
     QString tenantId;
     QString requestId;
     QString errorCode; ///< empty on success
+    QString detail;    ///< what the call did beyond its path (MCP: "tools/call remember")
 };
 
 } // namespace MemoryGraph

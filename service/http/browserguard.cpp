@@ -20,9 +20,10 @@ namespace {
 
 constexpr int kEchoLimit = 200; // caller text echoed in details is cut to this many characters
 
-const QByteArray kAllowMethods = QByteArrayLiteral("GET, POST");
+const QByteArray kAllowMethods = QByteArrayLiteral("GET, POST, DELETE");
 const QByteArray kAllowHeaders = QByteArrayLiteral(
-    "Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token");
+    "Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token, "
+    "Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name");
 const QByteArray kPreflightMaxAgeSec = QByteArrayLiteral("600");
 
 QJsonValue echoed(const QByteArray &value)
@@ -154,8 +155,10 @@ Error unsupportedMediaType(const QByteArray &contentType, bool present)
 
 QList<QPair<QByteArray, QByteArray>> corsHeadersFor(const QByteArray &origin)
 {
-    return {{QByteArrayLiteral("Access-Control-Allow-Origin"), origin},
-            {QByteArrayLiteral("Vary"), QByteArrayLiteral("Origin")}};
+    return {
+        {QByteArrayLiteral("Access-Control-Allow-Origin"), origin},
+        {QByteArrayLiteral("Vary"), QByteArrayLiteral("Origin")},
+        {QByteArrayLiteral("Access-Control-Expose-Headers"), QByteArrayLiteral("Mcp-Session-Id")}};
 }
 
 QList<QPair<QByteArray, QByteArray>> preflightHeadersFor(const QByteArray &origin)

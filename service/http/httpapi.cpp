@@ -5,6 +5,7 @@
 #include "service/core/ids.h"
 #include "service/http/browserguard.h"
 #include "service/http/dto.h"
+#include "service/http/mcpendpoint.h"
 #include "service/http/routes.h"
 #include "service/memoryservice.h"
 
@@ -108,6 +109,11 @@ HttpReply errorReply(const Error &error, const QString &requestId)
 
 QHttpServerResponse responseFor(const HttpReply &reply)
 {
+    if (reply.raw && reply.rawBody.isEmpty())
+        return QHttpServerResponse(QHttpServerResponse::StatusCode(reply.status));
+    if (reply.raw)
+        return QHttpServerResponse(QByteArrayLiteral("application/json"), reply.rawBody,
+                                   QHttpServerResponse::StatusCode(reply.status));
     if (reply.status == 204) // a preflight answer has no body
         return QHttpServerResponse(QHttpServerResponse::StatusCode::NoContent);
     return QHttpServerResponse(QByteArrayLiteral("application/json"),
@@ -142,7 +148,7 @@ void HttpApi::addRoute(const QString &method, const QString &path, RouteClass ro
                        RouteHandler handler, bool embedsText)
 {
     const bool isV1 = path.startsWith(QLatin1String("/v1/"));
-    m_routes.insert(path, Route{method, isV1, isV1, routeClass, embedsText, std::move(handler)});
+    m_routes.insert(path, Route{{method}, isV1, isV1, routeClass, embedsText, std::move(handler)});
 }
 
 void HttpApi::registerRoutes()
@@ -195,6 +201,23 @@ void HttpApi::registerRoutes()
         addRoute(QStringLiteral("POST"), QStringLiteral("/v1/automations/") + path,
                  AutomationEngine::isReadRoute(path) ? RouteClass::Recall : RouteClass::Write,
                  Routes::automation(m_service, path));
+    addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/forget"), RouteClass::Write,
+             Routes::memoryForget(m_service));
+    // MCP (Streamable HTTP): authenticated like /v1; the body is JSON-RPC, parsed by the
+    // endpoint; each tool call is charged as the /v1 route it runs.
+    m_mcp = std::make_unique<McpEndpoint>(m_service);
+    m_routes.insert(QStringLiteral("/mcp"),
+                    Route{{QStringLiteral("POST"), QStringLiteral("DELETE")},
+                          true,
+                          false,
+                          RouteClass::None,
+                          false,
+                          [this](const HttpCall &call) {
+                              return m_mcp->handle(call, [this, &call](const QString &path,
+                                                                       const QJsonObject &body) {
+                                  return invoke(path, body, call.meta, call.peer);
+                              });
+                          }});
 }
 
 void HttpApi::registerPlaybookRoutes()
@@ -215,6 +238,37 @@ void HttpApi::registerPlaybookRoutes()
              Routes::playbookGet(m_service));
     addRoute(QStringLiteral("POST"), base + QStringLiteral("candidate"), RouteClass::Recall,
              Routes::playbookCandidate(m_service));
+}
+
+Result<QJsonObject> HttpApi::invoke(const QString &path, const QJsonObject &body,
+                                    const RequestMeta &meta, const QHostAddress &peer) const
+{
+    const auto found = m_routes.constFind(path);
+    if (found == m_routes.constEnd() || !found->methods.contains(QLatin1String("POST"))
+        || !found->jsonBody)
+        return Error::make(404, QStringLiteral("not_found"), QStringLiteral("no route ") + path);
+    HttpCall call;
+    call.method = QStringLiteral("POST");
+    call.path = path;
+    call.peer = peer;
+    call.meta = meta;
+    call.body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    const qint64 maxBody = m_service->config().maxBodyBytes;
+    if (call.body.size() > maxBody)
+        return Error::make(413, QStringLiteral("payload_too_large"),
+                           QStringLiteral("request body is larger than %1 bytes").arg(maxBody),
+                           {{QStringLiteral("max_bytes"), maxBody}});
+    // Parsed as /v1 parses it, so embeddings decode the same way.
+    auto parsed = parseJsonBody(call.body);
+    if (!parsed)
+        return parsed.error();
+    call.json = std::move(parsed.value().object);
+    call.vectors = std::move(parsed.value().vectors);
+    const Result<HttpReply> reply
+        = found->routeClass == RouteClass::None ? found->handler(call) : runCharged(*found, call);
+    if (!reply)
+        return reply.error();
+    return reply.value().body;
 }
 
 void HttpApi::install(QHttpServer &server)
@@ -298,11 +352,13 @@ std::optional<Error> HttpApi::routeFor(const HttpCall &call, qint64 bodySize, Ro
                            {{QStringLiteral("reason"), QStringLiteral("unknown_route")},
                             {QStringLiteral("method"), call.method},
                             {QStringLiteral("path"), echoed(call.path)}});
-    if (found->method != call.method)
+    if (!found->methods.contains(call.method)) {
+        const QString allow = found->methods.join(QStringLiteral(", "));
         return Error::make(
             405, QStringLiteral("method_not_allowed"),
-            call.path + QStringLiteral(" accepts ") + found->method,
-            {{QStringLiteral("allow"), found->method}, {QStringLiteral("method"), call.method}});
+            call.path + QStringLiteral(" accepts ") + allow,
+            {{QStringLiteral("allow"), allow}, {QStringLiteral("method"), call.method}});
+    }
     const qint64 maxBody = m_service->config().maxBodyBytes;
     if (bodySize > maxBody)
         return Error::make(413, QStringLiteral("payload_too_large"),
@@ -398,6 +454,7 @@ HttpApi::Finish HttpApi::finisher(const std::shared_ptr<HttpCall> &call,
                 = call->meta.principal ? call->meta.principal->tenantId : call->meta.headerTenant;
         entry.requestId = call->meta.requestId;
         entry.errorCode = outcome ? QString() : outcome.error().code;
+        entry.detail = reply.logDetail;
 
         // Back to the server thread: sockets are only touched (and deleted) there.
         if (!context)

@@ -6,6 +6,7 @@
 #include "service/http/ratelimiter.h"
 
 #include <QHash>
+#include <QHostAddress>
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
@@ -21,6 +22,7 @@ class QHttpServerResponder;
 
 namespace MemoryGraph {
 
+class McpEndpoint;
 class MemoryService;
 
 /// The /v1 route table and the pipeline every request goes through: request id, browser guards
@@ -41,10 +43,15 @@ public:
     /// Waits for handlers still running (call before the server goes away).
     void drain();
 
+    /// Runs one POST /v1 route for a caller already authenticated (meta): the same parsing,
+    /// quotas, handler and access rules as over HTTP. The MCP tools go through here.
+    Result<QJsonObject> invoke(const QString &path, const QJsonObject &body,
+                               const RequestMeta &meta, const QHostAddress &peer) const;
+
 private:
     struct Route
     {
-        QString method;
+        QStringList methods;
         bool authenticated = true;
         bool jsonBody = true;
         RouteClass routeClass = RouteClass::None;
@@ -73,6 +80,7 @@ private:
                     const HeaderList &extraHeaders) const;
 
     MemoryService *m_service;
+    std::unique_ptr<McpEndpoint> m_mcp;
     QPointer<QObject> m_context;
     ServedCallback m_onServed;
     Authenticator m_authenticator;

@@ -35,6 +35,9 @@ struct HttpReply
     int status = 200;
     QJsonObject body;
     QList<QPair<QByteArray, QByteArray>> headers;
+    bool raw = false; ///< send rawBody as is instead of body (MCP: arrays, empty 202/204)
+    QByteArray rawBody = QByteArray(); ///< JSON text, or empty for no body
+    QString logDetail = QString();     ///< shown in the request log (MCP method and tool)
 };
 
 using RouteHandler = std::function<Result<HttpReply>(const HttpCall &call)>;

@@ -66,4 +66,21 @@ QJsonObject nodesActivate(const NodesActivateOutcome &o)
     return body;
 }
 
+QJsonObject nodeForget(const NodeForgetOutcome &o)
+{
+    QJsonObject body = header(o.scope, o.commit);
+    const NodeRecord &n = o.node;
+    body.insert(
+        QStringLiteral("node"),
+        QJsonObject{
+            {QStringLiteral("id"), n.id},
+            {QStringLiteral("uri"), recordUri(o.scope.tenantId, o.scope.scope, n.type, n.id)},
+            {QStringLiteral("type"), n.type},
+            {QStringLiteral("client_id"),
+             n.clientId.isEmpty() ? QJsonValue() : QJsonValue(n.clientId)},
+            {QStringLiteral("title"), n.title.isEmpty() ? QJsonValue() : QJsonValue(n.title)}});
+    body.insert(QStringLiteral("removed_edge_ids"), QJsonArray::fromStringList(o.removedEdgeIds));
+    return body;
+}
+
 } // namespace MemoryGraph::Dto

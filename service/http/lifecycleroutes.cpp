@@ -32,4 +32,18 @@ RouteHandler nodesActivate(MemoryService *service)
     };
 }
 
+// Forget one node: the window's Forget, with lanes and owners as access control; audited.
+RouteHandler memoryForget(MemoryService *service)
+{
+    return [service](const HttpCall &call) -> Result<HttpReply> {
+        auto request = NodeForgetRequest::fromJson(call.json, service->config().maxTextLength);
+        if (!request)
+            return request.error();
+        auto outcome = service->forgetNode(request.value(), call.meta);
+        if (!outcome)
+            return outcome.error();
+        return HttpReply{200, Dto::nodeForget(outcome.value()), {}};
+    };
+}
+
 } // namespace MemoryGraph::Routes

@@ -42,6 +42,7 @@ RouteHandler archiveRehydrate(MemoryService *service);
 RouteHandler nodesActivate(MemoryService *service);
 /// One of the /v1/automations/ routes, by its path below that prefix.
 RouteHandler automation(MemoryService *service, const QString &path);
+RouteHandler memoryForget(MemoryService *service);
 
 } // namespace Routes
 } // namespace MemoryGraph

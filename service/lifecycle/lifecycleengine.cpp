@@ -458,7 +458,7 @@ Result<NodeForgetOutcome> LifecycleEngine::forget(const NodeForgetRequest &req,
         return cs.error();
     if (!isUuid(req.nodeId))
         return Error::invalidField(QStringLiteral("node_id"), QStringLiteral("must be a UUID"));
-    auto inputSha = CommitLog::inputDigest(req.inputText, QString());
+    auto inputSha = CommitLog::inputDigest(req.inputText, req.inputSha256);
     if (!inputSha)
         return inputSha.error();
     NodeForgetOutcome out;

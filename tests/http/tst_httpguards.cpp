@@ -389,11 +389,11 @@ void tst_HttpGuards::configuredOriginGetsCors()
     QVERIFY2(preflight.status == 204, preflight.describe().constData());
     QCOMPARE(preflight.header("access-control-allow-origin"), origin);
     QCOMPARE(preflight.header("vary"), QByteArray("Origin"));
-    QCOMPARE(preflight.header("access-control-allow-methods"), QByteArray("GET, POST"));
-    QCOMPARE(
-        preflight.header("access-control-allow-headers"),
-        QByteArray(
-            "Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, X-Admin-Token"));
+    QCOMPARE(preflight.header("access-control-allow-methods"), QByteArray("GET, POST, DELETE"));
+    QCOMPARE(preflight.header("access-control-allow-headers"),
+             QByteArray("Content-Type, X-Api-Key, Authorization, X-Tenant-Id, X-Request-Id, "
+                        "X-Admin-Token, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
+                        "Mcp-Name"));
     QCOMPARE(preflight.header("access-control-max-age"), QByteArray("600"));
     QVERIFY(preflight.body.isEmpty());
     QCOMPARE(storedCommits(server), qint64(0));
@@ -448,7 +448,7 @@ void tst_HttpGuards::unknownRouteEnvelope()
     QCOMPARE(details.value(s("method")).toString(), s("GET"));
     QCOMPARE(details.value(s("path")).toString(), s("/v1/memory/nope"));
 
-    const Reply post = server.post(s("/mcp"), QByteArray("{}"));
+    const Reply post = server.post(s("/sse"), QByteArray("{}"));
     verifyEnvelope(post, 404, s("not_found"));
     QCOMPARE(post.json.value(s("details")).toObject().value(s("method")).toString(), s("POST"));
 }

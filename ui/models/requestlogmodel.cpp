@@ -38,7 +38,9 @@ QVariant RequestLogModel::cellData(const RequestLogEntry &e, int, int columnInde
         switch (column) {
         case Column::Time: return e.at.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"));
         case Column::Method: return e.method;
-        case Column::Path: return e.path;
+        case Column::Path:
+            // MCP calls say what they did: "/mcp  tools/call remember".
+            return e.detail.isEmpty() ? e.path : e.path + QStringLiteral("  ") + e.detail;
         case Column::Status: return e.status;
         case Column::Latency: return QString::number(e.latencyMs, 'f', 1);
         case Column::Tenant: return e.tenantId;

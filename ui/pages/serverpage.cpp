@@ -2,18 +2,24 @@
 
 #include "ui/debounce.h"
 #include "ui/models/requestlogmodel.h"
+#include "ui/pages/mcpclientconfig.h"
 
+#include <QClipboard>
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace MemoryGraph::Ui {
@@ -89,6 +95,18 @@ QWidget *ServerPage::createListenerGroup()
     m_urlLabel = new QLabel(group);
     m_urlLabel->setObjectName(QStringLiteral("baseUrlLabel"));
     m_urlLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mcpLabel = new QLabel(group);
+    m_mcpLabel->setObjectName(QStringLiteral("mcpEndpointLabel"));
+    m_mcpLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mcpLabel->setToolTip(tr("Model Context Protocol endpoint (Streamable HTTP) for agents"));
+    m_mcpButton = new QToolButton(group);
+    m_mcpButton->setObjectName(QStringLiteral("mcpConfigButton"));
+    m_mcpButton->setText(tr("Copy client configuration"));
+    m_mcpButton->setPopupMode(QToolButton::InstantPopup);
+    m_mcpMenu = new QMenu(m_mcpButton);
+    m_mcpMenu->setObjectName(QStringLiteral("mcpConfigMenu"));
+    m_mcpButton->setMenu(m_mcpMenu);
+    buildMcpMenu();
     m_hintLabel = new QLabel(group);
     m_hintLabel->setWordWrap(true);
     m_hintLabel->setStyleSheet(QStringLiteral("color: #d08a1a;"));
@@ -111,7 +129,10 @@ QWidget *ServerPage::createListenerGroup()
     grid->addLayout(stateBox, 1, 3, 1, 3);
     grid->addWidget(new QLabel(tr("Base URL:"), group), 2, 0);
     grid->addWidget(m_urlLabel, 2, 1, 1, 5);
-    grid->addWidget(m_hintLabel, 3, 0, 1, 6);
+    grid->addWidget(new QLabel(tr("MCP endpoint:"), group), 3, 0);
+    grid->addWidget(m_mcpLabel, 3, 1, 1, 3);
+    grid->addWidget(m_mcpButton, 3, 4, 1, 2, Qt::AlignRight);
+    grid->addWidget(m_hintLabel, 4, 0, 1, 6);
     grid->setColumnStretch(4, 1);
     m_addressEdit->setMinimumWidth(220);
     m_addressEdit->setMaximumWidth(320);
@@ -204,6 +225,48 @@ void ServerPage::setPort(quint16 port)
     m_portSpin->setValue(port);
 }
 
+void ServerPage::setDataDir(const QString &dataDir)
+{
+    m_dataDir = dataDir;
+}
+
+QString ServerPage::mcpEndpoint() const
+{
+    if (m_state != State::Running)
+        return {};
+    const QString host = bindAddress().contains(QLatin1Char(':'))
+                             ? QStringLiteral("[%1]").arg(bindAddress())
+                             : bindAddress();
+    return QStringLiteral("http://%1:%2/mcp").arg(host).arg(port());
+}
+
+void ServerPage::buildMcpMenu()
+{
+    using namespace McpClientConfig;
+    for (const Client client : clients()) {
+        for (const Transport transport : {Transport::Stdio, Transport::Http}) {
+            const QString label
+                = transport == Transport::Stdio
+                      ? tr("%1 (stdio, for %2)").arg(clientName(client), destination(client))
+                      : tr("%1 (HTTP, for %2)").arg(clientName(client), destination(client));
+            QAction *action = m_mcpMenu->addAction(label);
+            connect(action, &QAction::triggered, this, [this, client, transport] {
+                Target target;
+                const QString host = bindAddress().contains(QLatin1Char(':'))
+                                         ? QStringLiteral("[%1]").arg(bindAddress())
+                                         : bindAddress();
+                target.endpoint = QStringLiteral("http://%1:%2/mcp").arg(host).arg(port());
+                target.program = QCoreApplication::applicationFilePath();
+                target.port = port();
+                target.dataDir = m_dataDir;
+                target.needsKey
+                    = m_authMode.compare(QLatin1String("off"), Qt::CaseInsensitive) != 0;
+                QGuiApplication::clipboard()->setText(text(client, transport, target));
+            });
+        }
+    }
+}
+
 void ServerPage::setAuthMode(const QString &mode)
 {
     m_authMode = mode;
@@ -280,8 +343,10 @@ void ServerPage::updateControls()
                                  ? QStringLiteral("[%1]").arg(bindAddress())
                                  : bindAddress();
         m_urlLabel->setText(QStringLiteral("http://%1:%2/v1").arg(host).arg(port()));
+        m_mcpLabel->setText(mcpEndpoint());
     } else {
         m_urlLabel->setText(tr("not listening"));
+        m_mcpLabel->setText(tr("not listening"));
     }
 }
 

@@ -7,6 +7,8 @@
 
 class QLabel;
 class QLineEdit;
+class QMenu;
+class QToolButton;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -36,11 +38,17 @@ public:
     QString stateSummary() const;
     RequestLogModel *requestLogModel() const { return m_logModel; }
     QTableView *requestLogView() const { return m_logView; }
+    /// The MCP endpoint (http://host:port/mcp) while listening, else empty.
+    QString mcpEndpoint() const;
+    /// "Copy client configuration": one action per client and transport.
+    QMenu *mcpConfigMenu() const { return m_mcpMenu; }
 
 public Q_SLOTS:
     void setBindAddress(const QString &address);
     void setPort(quint16 port);
     void setAuthMode(const QString &mode);
+    /// The data folder, named in the stdio client configuration (empty: the default folder).
+    void setDataDir(const QString &dataDir);
 
     void onServerStarted(const QString &address, quint16 port);
     void onServerStopped();
@@ -64,6 +72,7 @@ private:
     void updateLoopbackHint();
     void flushPendingRequests();
     void updateLogSummary();
+    void buildMcpMenu();
 
     State m_state = State::Stopped;
     QString m_stateDetail;
@@ -75,6 +84,10 @@ private:
     QLabel *m_stateDot = nullptr;
     QLabel *m_stateLabel = nullptr;
     QLabel *m_urlLabel = nullptr;
+    QLabel *m_mcpLabel = nullptr;
+    QToolButton *m_mcpButton = nullptr;
+    QMenu *m_mcpMenu = nullptr;
+    QString m_dataDir;
     QLabel *m_hintLabel = nullptr;
     QPushButton *m_startStopButton = nullptr;
 
