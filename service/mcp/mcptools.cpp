@@ -6,19 +6,14 @@
 #include "service/core/vocabulary.h"
 #include "service/memoryservice.h"
 
-#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QThread>
 
 namespace MemoryGraph {
 
 namespace {
 
 using Props = QList<QPair<QString, QJsonObject>>;
-
-constexpr int kRememberSettleMs = 5000;
-constexpr int kSettlePollMs = 20;
 
 QJsonObject prop(const char *type, const char *description)
 {
@@ -130,28 +125,7 @@ passThrough(const QString &path, bool writes)
     };
 }
 
-/// An agent recalls what it just remembered: wait until the background embedder has taken the
-/// new nodes in (bounded, so a slow upstream provider cannot hold the call; other pending work,
-/// such as a backfill, is not waited for).
-void settle(const QJsonObject &written, MemoryService *service)
-{
-    const QString tenant = written.value(QStringLiteral("tenant_id")).toString();
-    const QString scope = written.value(QStringLiteral("scope")).toString();
-    QStringList pending;
-    for (const QJsonValue &n : written.value(QStringLiteral("nodes")).toArray())
-        pending << n.toObject().value(QStringLiteral("id")).toString();
-    const QDeadlineTimer deadline(kRememberSettleMs);
-    while (!pending.isEmpty() && !deadline.hasExpired()) {
-        const auto detail = service->nodeDetail(tenant, scope, pending.constLast());
-        if (!detail || detail.value().node.embeddingStatus != QLatin1String("pending")) {
-            pending.removeLast();
-            continue;
-        }
-        QThread::msleep(kSettlePollMs);
-    }
-}
-
-Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemoryService *service)
+Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemoryService *)
 {
     QJsonObject body = args;
     const QJsonValue text = args.value(QStringLiteral("text"));
@@ -179,7 +153,6 @@ Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemorySer
     auto answer = call.invoke(QStringLiteral("/v1/memory/write"), body);
     if (!answer)
         return answer.error();
-    settle(answer.value(), service);
     QJsonObject out = answer.value();
     out.remove(QStringLiteral("request_id"));
     const QJsonArray nodes = out.value(QStringLiteral("nodes")).toArray();
@@ -284,7 +257,8 @@ QVector<McpTool> buildTools()
         "self-contained statement, written so it makes sense on its own later) and optionally a "
         "`title` and a node `type` (default event). For structured memory pass `nodes` and "
         "`edges` exactly as the /v1/memory/write API takes them. Every write is an audited commit "
-        "and returns the new nodes' memorygraph:// URIs, which `get` and `forget` accept.");
+        "and returns the new nodes' memorygraph:// URIs, which `get` and `forget` accept. A new "
+        "memory is found by `recall` once it is embedded, usually within a second.");
     t.inputSchema = objectSchema(
         Props{
             {QStringLiteral("text"), prop("string", "The memory as one self-contained statement.")},

@@ -214,9 +214,12 @@ void TestMcpStdio::servesTheFolderItself()
                             .value(s("uri"))
                             .toString();
     QVERIFY(uri.startsWith(s("memorygraph://")));
-    const QJsonObject recalled = client.call(
-        5, s("tools/call"), toolCall(s("recall"), {{s("query"), s("what kind of office plant")}}));
-    QVERIFY2(toolText(recalled).contains(s("fiddle-leaf")), qPrintable(toolText(recalled)));
+    // Recallable once embedded (remember does not wait for the embedder).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        toolText(client.call(5, s("tools/call"),
+                             toolCall(s("recall"), {{s("query"), s("what kind of office plant")}})))
+            .contains(s("fiddle-leaf")),
+        10000);
     const QJsonObject bad = client.call(6, s("tools/call"), toolCall(s("recall"), {}));
     QVERIFY(bad.value(s("result")).toObject().value(s("isError")).toBool());
     const QJsonObject read = client.call(7, s("resources/read"), {{s("uri"), uri}});
@@ -313,9 +316,12 @@ void TestMcpStdio::forwardsToTheOwner()
         2, s("tools/call"), toolCall(s("remember"), {{s("text"), s("Forwarded memories work.")}}));
     QVERIFY2(!remembered.value(s("result")).toObject().value(s("isError")).toBool(),
              qPrintable(toolText(remembered)));
-    const QJsonObject recalled = client.call(
-        3, s("tools/call"), toolCall(s("recall"), {{s("query"), s("do forwarded memories work")}}));
-    QVERIFY2(toolText(recalled).contains(s("Forwarded")), qPrintable(toolText(recalled)));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        toolText(
+            client.call(3, s("tools/call"),
+                        toolCall(s("recall"), {{s("query"), s("do forwarded memories work")}})))
+            .contains(s("Forwarded")),
+        10000);
     // The instance's session expires; the bridge opens a new one without the client noticing.
     QTest::qWait(1600);
     const QJsonObject afterExpiry = client.call(

@@ -303,11 +303,14 @@ void TestHttpMcp::rememberRecallGetForget()
                                           QCryptographicHash::Sha256)
                      .toHex()));
 
-    // remember returns once the memory is recallable: no wait here.
-    const QJsonObject recalled
-        = client.tool(s("recall"), {{s("query"), s("which keyboard layout does Ada prefer")}});
+    // remember does not wait for the embedder: the memory is recallable once it is embedded,
+    // so ask again after a moment, as an agent would.
+    const auto recallKeyboard = [&] {
+        return client.tool(s("recall"), {{s("query"), s("which keyboard layout does Ada prefer")}});
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(text(recallKeyboard()).contains(s("zephyr")), 10000);
+    const QJsonObject recalled = recallKeyboard();
     QVERIFY2(!isError(recalled), qPrintable(text(recalled)));
-    QVERIFY2(text(recalled).contains(s("zephyr")), qPrintable(text(recalled)));
     QVERIFY(structured(recalled).value(s("context")).toObject().contains(s("citations")));
 
     const QJsonObject byUri = client.tool(s("get"), {{s("uri"), uri}});
@@ -555,9 +558,11 @@ void TestHttpMcp::statelessRevision()
     QVERIFY2(remembered.status == 200, remembered.describe().constData());
     QCOMPARE(result(remembered).value(s("resultType")).toString(), s("complete"));
     QVERIFY(!result(remembered).value(s("isError")).toBool());
-    const Reply recalled = client.modern(
-        s("tools/call"), toolCall(s("recall"), {{s("query"), s("staging DB port")}}));
-    QVERIFY2(text(result(recalled)).contains(s("6543")), recalled.describe().constData());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        text(result(client.modern(s("tools/call"),
+                                  toolCall(s("recall"), {{s("query"), s("staging DB port")}}))))
+            .contains(s("6543")),
+        10000);
 
     // An unsupported revision in _meta: 400 with the supported list.
     QJsonObject params{

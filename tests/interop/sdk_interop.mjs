@@ -33,10 +33,17 @@ async function scenario(label, transport) {
     const uri = remembered.structuredContent.nodes[0].uri;
     check(uri.startsWith('memorygraph://'), `${label}: no URI: ${JSON.stringify(remembered)}`);
 
-    const recalled = await client.callTool({
-        name: 'recall',
-        arguments: { query: 'what is the lighthouse keeper named' },
-    });
+    // remember does not wait for the embedder: ask again after a moment, as an agent would.
+    let recalled;
+    for (let attempt = 0; attempt < 50; ++attempt) {
+        recalled = await client.callTool({
+            name: 'recall',
+            arguments: { query: 'what is the lighthouse keeper named' },
+        });
+        if (textOf(recalled).includes(marker))
+            break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     check(textOf(recalled).includes(marker), `${label}: recall missed it: ${textOf(recalled)}`);
 
     const resources = await client.listResources();
