@@ -181,6 +181,13 @@ Result<PlaybookReviewRequest> PlaybookReviewRequest::fromJson(const QJsonObject 
     r.enumValue("shadow_validation_mode", &q.validationMode, {QStringLiteral("readiness")});
     r.enumValue("target_status_on_approve", &q.targetStatusOnApprove,
                 PlaybookVocabulary::statuses());
+    if (body.contains(QStringLiteral("auto_promote_on_pass"))) {
+        bool on = false;
+        readFlag(r, "auto_promote_on_pass", &on);
+        q.autoPromoteOnPass = on;
+    }
+    r.enumValue("auto_promote_target_status", &q.autoPromoteTargetStatus,
+                PlaybookVocabulary::statuses());
     if (!r.ok())
         return r.error();
     return q;

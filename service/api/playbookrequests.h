@@ -104,6 +104,10 @@ struct PlaybookReviewRequest
     bool autoShadowValidate = true;
     QString validationMode = QStringLiteral("readiness");
     QString targetStatusOnApprove = QStringLiteral("shadow");
+    /// Auto-promotion after a passing approval (off unless the request turns it on): one more
+    /// version in autoPromoteTargetStatus.
+    std::optional<bool> autoPromoteOnPass;
+    QString autoPromoteTargetStatus = QStringLiteral("active");
     static Result<PlaybookReviewRequest> fromJson(const QJsonObject &body,
                                                   int maxTextLength = 8000);
 };

@@ -819,21 +819,78 @@ Result<PlaybookOutcome> PlaybookEngine::review(const PlaybookReviewRequest &req,
     auto written = writeVersion(cs.value(), req.common, slotData, &n, {n.id}, meta);
     if (!written)
         return written.error();
+    const bool autoPromote = req.autoPromoteOnPass.value_or(false);
+    QJsonValue autoPromotion;
+    if (autoPromote && state == QLatin1String("approved")) {
+        auto promoted
+            = autoPromoteVersion(cs.value(), req, slotData, to, written.value().nodeId, meta);
+        if (!promoted)
+            return promoted.error();
+        autoPromotion = promoted.value();
+    }
     QJsonObject body = scopeBody(cs.value());
-    merge(body, {{QStringLiteral("playbook_id"), req.playbookId},
-                 {QStringLiteral("reviewed_version"), reviewed.value().version},
-                 {QStringLiteral("to_version"), to},
-                 {QStringLiteral("action"), req.action},
-                 {QStringLiteral("status"), status},
-                 {QStringLiteral("review_state"), state},
-                 {QStringLiteral("shadow_validation"), validation},
-                 {QStringLiteral("auto_promotion"), QJsonValue()},
-                 {QStringLiteral("learning_projection_result"), QJsonValue()},
-                 {QStringLiteral("playbook_node_id"), written.value().nodeId},
-                 {QStringLiteral("playbook_uri"), written.value().uri}});
+    merge(body,
+          {{QStringLiteral("playbook_id"), req.playbookId},
+           {QStringLiteral("reviewed_version"), reviewed.value().version},
+           {QStringLiteral("to_version"), to},
+           {QStringLiteral("action"), req.action},
+           {QStringLiteral("status"), status},
+           {QStringLiteral("review_state"), state},
+           {QStringLiteral("shadow_validation"), validation},
+           {QStringLiteral("auto_promote_policy_resolution"),
+            QJsonObject{{QStringLiteral("auto_promote_on_pass"), autoPromote},
+                        {QStringLiteral("auto_promote_target_status"), req.autoPromoteTargetStatus},
+                        {QStringLiteral("source"), req.autoPromoteOnPass
+                                                       ? QStringLiteral("request")
+                                                       : QStringLiteral("server_default")}}},
+           {QStringLiteral("auto_promotion"), autoPromotion},
+           {QStringLiteral("learning_projection_result"), QJsonValue()},
+           {QStringLiteral("playbook_node_id"), written.value().nodeId},
+           {QStringLiteral("playbook_uri"), written.value().uri}});
     merge(body, commitFields(written.value().commitId, written.value().commitUri,
                              written.value().commitHash));
     return PlaybookOutcome{cs.value(), body};
+}
+
+/// The version an approved repair is auto-promoted to: a copy of the reviewed result (its
+/// review record kept, so automations see the approval) in the requested status.
+Result<QJsonObject> PlaybookEngine::autoPromoteVersion(const CallScope &cs,
+                                                       const PlaybookReviewRequest &req,
+                                                       QJsonObject slotData, int fromVersion,
+                                                       const QString &fromNodeId,
+                                                       const RequestMeta &meta)
+{
+    QJsonObject result{{QStringLiteral("attempted"), true},
+                       {QStringLiteral("from_version"), fromVersion},
+                       {QStringLiteral("target_status"), req.autoPromoteTargetStatus}};
+    if (slotData.value(QStringLiteral("status")).toString() == req.autoPromoteTargetStatus) {
+        result.insert(QStringLiteral("promoted"), false);
+        result.insert(QStringLiteral("reason"), QStringLiteral("already_target_status"));
+        return result;
+    }
+    const int to = fromVersion + 1;
+    slotData.insert(QStringLiteral("version"), to);
+    slotData.insert(QStringLiteral("status"), req.autoPromoteTargetStatus);
+    slotData.insert(QStringLiteral("promoted_from_version"), fromVersion);
+    slotData.insert(QStringLiteral("auto_promoted"), true);
+    auto conn = m_db.connection();
+    if (!conn)
+        return conn.error();
+    auto source = GraphStore::findNode(conn.value(), fromNodeId);
+    if (!source)
+        return source.error();
+    const NodeRecord *sourceNode = source.value() ? &*source.value() : nullptr;
+    auto written = writeVersion(cs, req.common, slotData, sourceNode, {fromNodeId}, meta);
+    if (!written)
+        return written.error();
+    merge(result, {{QStringLiteral("promoted"), true},
+                   {QStringLiteral("to_version"), to},
+                   {QStringLiteral("status"), req.autoPromoteTargetStatus},
+                   {QStringLiteral("playbook_node_id"), written.value().nodeId},
+                   {QStringLiteral("playbook_uri"), written.value().uri}});
+    merge(result, commitFields(written.value().commitId, written.value().commitUri,
+                               written.value().commitHash));
+    return result;
 }
 
 } // namespace MemoryGraph

@@ -90,6 +90,10 @@ private:
                                  const QJsonObject &slotData, const NodeRecord *source,
                                  const QStringList &provenanceIds, const RequestMeta &meta);
 
+    Result<QJsonObject> autoPromoteVersion(const CallScope &cs, const PlaybookReviewRequest &req,
+                                           QJsonObject slotData, int fromVersion,
+                                           const QString &fromNodeId, const RequestMeta &meta);
+
     Result<RunResult> runVersion(const CallScope &cs, const PlaybookRunRequest &request,
                                  const Version &version, const RequestMeta &meta);
     Result<RunResult> openRun(const CallScope &cs, const PlaybookRunRequest &request,

@@ -139,6 +139,7 @@ private slots:
     void promoteWritesANewVersion();
     void repairAndReviewApprove();
     void reviewRefusalsAndReject();
+    void approvedRepairAutoPromotes();
     void approvedRepairBlockedByReadiness();
     void simulateBindsParamsAndReportsSteps();
     void simulateOutcomes();
@@ -501,6 +502,46 @@ void tst_PlaybookEngine::reviewRefusalsAndReject()
     auto reviewedOnce = review({{s("action"), s("approve")}, {s("version"), 2}});
     QVERIFY(!reviewedOnce);
     QCOMPARE(reviewedOnce.error().code, s("replay_repair_not_pending_review"));
+}
+
+void tst_PlaybookEngine::approvedRepairAutoPromotes()
+{
+    TempService svc;
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    const QString id = compiledPlaybook(svc.service(), {echo(s("one")), echo(s("two"))});
+    auto repaired = call<PlaybookRepairRequest>(
+        svc.service(), &MemoryService::playbookRepair,
+        QJsonObject{{s("playbook_id"), id},
+                    {s("patch"), QJsonObject{{s("remove_step_indices"), QJsonArray{2}}}}});
+    QVERIFY2(repaired, why(repaired).constData());
+    // The approval ends at target_status_on_approve (shadow); auto-promotion, off unless asked
+    // for, adds one more version in auto_promote_target_status (active).
+    auto approved = call<PlaybookReviewRequest>(svc.service(), &MemoryService::playbookReview,
+                                                QJsonObject{{s("playbook_id"), id},
+                                                            {s("action"), s("approve")},
+                                                            {s("auto_promote_on_pass"), true}});
+    QVERIFY2(approved, why(approved).constData());
+    const QJsonObject a = approved.value().body;
+    QCOMPARE(a.value(s("to_version")).toInt(), 3);
+    QCOMPARE(a.value(s("status")).toString(), s("shadow"));
+    QCOMPARE(obj(a.value(s("auto_promote_policy_resolution"))).value(s("source")).toString(),
+             s("request"));
+    const QJsonObject promotion = obj(a.value(s("auto_promotion")));
+    QCOMPARE(promotion.value(s("promoted")).toBool(), true);
+    QCOMPARE(promotion.value(s("from_version")).toInt(), 3);
+    QCOMPARE(promotion.value(s("to_version")).toInt(), 4);
+    QVERIFY(!promotion.value(s("commit_id")).toString().isEmpty());
+
+    auto gateway = svc->playbookGateway();
+    auto info = gateway->latestVersion(CallScope{s("default"), s("default"), {}}, id, {});
+    QVERIFY2(info, why(info).constData());
+    QCOMPARE(info.value().version, 4);
+    QCOMPARE(info.value().status, s("active"));
+    QCOMPARE(info.value().repairReviewState, s("approved"));
+    const QJsonObject latest
+        = obj(getPlaybook(svc.service(), id).value().body.value(s("playbook")));
+    QCOMPARE(latest.value(s("promoted_from_version")).toInt(), 3);
+    QCOMPARE(latest.value(s("steps_template")).toArray().size(), 1);
 }
 
 void tst_PlaybookEngine::approvedRepairBlockedByReadiness()
