@@ -125,6 +125,42 @@ passThrough(const QString &path, bool writes)
     };
 }
 
+/// The lead of an automation run answer: where the run stands and what the model can do next.
+QString automationLead(const QJsonObject &answer)
+{
+    const QJsonObject run = answer.value(QStringLiteral("run")).toObject();
+    QString lead = QStringLiteral("Automation run %1 (%2 version %3) is %4.")
+                       .arg(run.value(QStringLiteral("run_id")).toString(),
+                            run.value(QStringLiteral("automation_id")).toString())
+                       .arg(run.value(QStringLiteral("automation_version")).toInt())
+                       .arg(run.value(QStringLiteral("status_summary")).toString());
+    const QString pause = run.value(QStringLiteral("pause_reason")).toString();
+    if (pause == QLatin1String("approval_required"))
+        lead += QStringLiteral(" It waits for an approval: call automation_resume with this "
+                               "run_id once the step may go ahead.");
+    else if (pause == QLatin1String("repair_required"))
+        lead += QStringLiteral(" It waits for a newer approved version of its playbook.");
+    const QString cause = run.value(QStringLiteral("root_cause_message")).toString();
+    if (!cause.isEmpty())
+        lead += QStringLiteral(" Cause: %1 (%2).")
+                    .arg(cause, run.value(QStringLiteral("root_cause_code")).toString());
+    return lead;
+}
+
+/// A tool over one /v1/automations/ route whose answer is a run.
+std::function<Result<McpToolOutput>(const QJsonObject &, McpCall &, MemoryService *)>
+automationRun(const QString &path)
+{
+    return
+        [path](const QJsonObject &args, McpCall &call, MemoryService *) -> Result<McpToolOutput> {
+            auto answer = call.invoke(path, args);
+            if (!answer)
+                return answer.error();
+            answer.value().remove(QStringLiteral("request_id"));
+            return jsonOutput(automationLead(answer.value()), answer.value());
+        };
+}
+
 Result<McpToolOutput> remember(const QJsonObject &args, McpCall &call, MemoryService *)
 {
     QJsonObject body = args;
@@ -542,6 +578,102 @@ QVector<McpTool> buildTools()
     t.readOnly = true;
     t.idempotent = true;
     t.run = passThrough(QStringLiteral("/v1/memory/replay/runs/get"), false);
+    tools << t;
+
+    const Props actor{{QStringLiteral("actor"),
+                       prop("string", "Who acts, for the audit log; defaults to the caller.")}};
+    const Props automationRunId{
+        {QStringLiteral("run_id"),
+         uuidProp("The automation run id (run.run_id of automation_run).")}};
+    t = McpTool();
+    t.name = QStringLiteral("automation_run");
+    t.title = QStringLiteral("Run an automation");
+    t.description = QStringLiteral(
+        "Start a run of a saved automation (a versioned graph of playbook, approval, condition "
+        "and artifact-gate steps run one after another) by its `automation_id`, with the "
+        "`params` its steps bind as $params.<name>. The call returns once the run pauses, waits "
+        "for an executor or ends: `run.status_summary` says which (e.g. paused_for_approval, "
+        "succeeded, failed) and `run.run_id` is the id automation_get and automation_resume "
+        "take. A shadow version runs only with options.execution_mode shadow. Only run an "
+        "automation the user asked for: its steps may change real systems.");
+    t.inputSchema = objectSchema(
+        Props{
+            {QStringLiteral("automation_id"), prop("string", "The automation to run.")},
+            {QStringLiteral("version"),
+             prop("integer", "The version to run; defaults to the latest.")},
+            {QStringLiteral("params"), prop("object", "Values the steps bind as $params.<name>.")},
+            {QStringLiteral("options"),
+             QJsonObject{
+                 {QStringLiteral("type"), QStringLiteral("object")},
+                 {QStringLiteral("properties"),
+                  QJsonObject{{QStringLiteral("execution_mode"),
+                               enumProp({QStringLiteral("default"), QStringLiteral("shadow")},
+                                        "shadow runs a shadow version as a dry run.")},
+                              {QStringLiteral("stop_on_failure"),
+                               prop("boolean", "Stop at the first failed step (default "
+                                               "true).")}}},
+                 {QStringLiteral("description"), QStringLiteral("How to run it.")}}}}
+            + actor + scope,
+        {QStringLiteral("automation_id")});
+    t.run = automationRun(QStringLiteral("/v1/automations/run"));
+    tools << t;
+
+    t = McpTool();
+    t.name = QStringLiteral("automation_get");
+    t.title = QStringLiteral("Read an automation run");
+    t.description = QStringLiteral(
+        "Read an automation run by its `run_id`: where it stands (`run.lifecycle_state` queued, "
+        "running, paused, compensating or terminal; `run.status_summary`; the pause reason or "
+        "terminal outcome and root cause), every step with its state and output, node counts, "
+        "the reviewer and any compensation. Use it to follow a run started with "
+        "automation_run, e.g. to see whether it still waits for an approval or has finished.");
+    t.inputSchema
+        = objectSchema(automationRunId
+                           + Props{{QStringLiteral("include_nodes"),
+                                    prop("boolean", "Include every step (default true).")}}
+                           + scope,
+                       {QStringLiteral("run_id")});
+    t.readOnly = true;
+    t.idempotent = true;
+    t.run = automationRun(QStringLiteral("/v1/automations/runs/get"));
+    tools << t;
+
+    t = McpTool();
+    t.name = QStringLiteral("automation_resume");
+    t.title = QStringLiteral("Resume an automation run");
+    t.description = QStringLiteral(
+        "Resume a paused automation run by its `run_id`: for a run paused for approval this is "
+        "the approval, and the run goes on with the next steps until it pauses again, waits or "
+        "ends (the answer is the run as automation_get returns it). A run paused for repair "
+        "resumes only once a newer version of its playbook was approved. Resume only when the "
+        "user approved; say why in `note`, which is kept in the run's audit trail.");
+    t.inputSchema = objectSchema(
+        automationRunId
+            + Props{{QStringLiteral("note"),
+                     prop("string", "Why the run may go on (e.g. who approved it).")}}
+            + actor + scope,
+        {QStringLiteral("run_id")});
+    t.run = automationRun(QStringLiteral("/v1/automations/runs/resume"));
+    tools << t;
+
+    t = McpTool();
+    t.name = QStringLiteral("playbook_dispatch");
+    t.title = QStringLiteral("Claim playbook work");
+    t.description = QStringLiteral(
+        "As an executor, claim the oldest unclaimed strict or guided playbook run (of "
+        "`playbook_id`, or exactly `run_id`) and get its steps with their bound inputs "
+        "(`steps[].tool_name`, `tool_input`, `argv`, `preconditions`). Execute the steps "
+        "yourself, report each with replay_step_after (`run.run_id`, step_index) and close the "
+        "run with replay_run_end; an automation waiting on that run then goes on. "
+        "`dispatch.decision` is no_pending_work when there is nothing to claim.");
+    t.inputSchema = objectSchema(
+        Props{{QStringLiteral("executor_id"),
+               prop("string", "Your stable executor name; the claim records it.")},
+              {QStringLiteral("playbook_id"), uuidProp("Claim only runs of this playbook.")},
+              {QStringLiteral("run_id"), uuidProp("Claim exactly this replay run.")}}
+            + actor + scope,
+        {QStringLiteral("executor_id")});
+    t.run = passThrough(QStringLiteral("/v1/memory/replay/playbooks/dispatch"), false);
     tools << t;
     return tools;
 }

@@ -196,7 +196,7 @@ void TestMcpStdio::servesTheFolderItself()
     QCOMPARE(ping.value(s("id")).toInt(), 2);
 
     const QJsonObject tools = client.call(3, s("tools/list"));
-    QCOMPARE(tools.value(s("result")).toObject().value(s("tools")).toArray().size(), 13);
+    QCOMPARE(tools.value(s("result")).toObject().value(s("tools")).toArray().size(), 17);
 
     const QJsonObject remembered = client.call(
         4, s("tools/call"),

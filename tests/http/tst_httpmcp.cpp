@@ -189,6 +189,7 @@ private slots:
     void toolsRefuseBadArguments();
     void rulesToolsAndContext();
     void replayTools();
+    void automationTools();
     void resources();
     void statelessRevision();
     void statelessHeadersMustMatch();
@@ -274,7 +275,8 @@ void TestHttpMcp::toolsListDescribesEveryTool()
              QStringList({s("remember"), s("recall"), s("get"), s("forget"), s("rules_evaluate"),
                           s("tools_select"), s("tools_feedback"), s("context_assemble"),
                           s("replay_run_start"), s("replay_step_before"), s("replay_step_after"),
-                          s("replay_run_end"), s("replay_run_get")}));
+                          s("replay_run_end"), s("replay_run_get"), s("automation_run"),
+                          s("automation_get"), s("automation_resume"), s("playbook_dispatch")}));
 }
 
 void TestHttpMcp::rememberRecallGetForget()
@@ -363,7 +365,13 @@ void TestHttpMcp::toolsRefuseBadArguments()
         {s("replay_step_before"), {{s("run_id"), s("x")}}},
         {s("replay_step_after"), {}},
         {s("replay_run_end"), {}},
-        {s("replay_run_get"), {}}};
+        {s("replay_run_get"), {}},
+        {s("automation_run"), {}},
+        {s("automation_run"), {{s("automation_id"), s("a")}, {s("params"), s("not an object")}}},
+        {s("automation_get"), {}},
+        {s("automation_get"), {{s("run_id"), s("not-a-uuid")}}},
+        {s("automation_resume"), {}},
+        {s("playbook_dispatch"), {}}};
     for (const auto &[name, arguments] : bad) {
         Reply raw;
         const QJsonObject r = client.tool(name, arguments, &raw);
@@ -465,6 +473,97 @@ void TestHttpMcp::replayTools()
                 .contains(s("certbot")));
 }
 
+void TestHttpMcp::automationTools()
+{
+    HttpTestServer server;
+    QVERIFY2(server.isReady(), qPrintable(server.errorText()));
+    // The automation is made over /v1: check a param, wait for an approval, then finish.
+    const Reply created = server.post(
+        s("/v1/automations/create"),
+        QJsonObject{
+            {s("automation_id"), s("nightly")},
+            {s("name"), s("Nightly cleanup")},
+            {s("status"), s("active")},
+            {s("graph"),
+             QJsonObject{
+                 {s("nodes"),
+                  QJsonArray{
+                      QJsonObject{{s("node_id"), s("check")},
+                                  {s("kind"), s("condition")},
+                                  {s("expression"), QJsonObject{{s("left"), s("$params.env")},
+                                                                {s("equals"), s("prod")}}}},
+                      QJsonObject{{s("node_id"), s("approve")}, {s("kind"), s("approval")}},
+                      QJsonObject{{s("node_id"), s("finish")},
+                                  {s("kind"), s("condition")},
+                                  {s("expression"), s("$nodes.approve.approved")}}}},
+                 {s("edges"),
+                  QJsonArray{QJsonObject{{s("from"), s("check")}, {s("to"), s("approve")}},
+                             QJsonObject{{s("from"), s("approve")}, {s("to"), s("finish")}}}}}}});
+    QVERIFY2(created.status == 200, created.describe().constData());
+    Client client(server);
+    QVERIFY(client.open(s("2025-11-25")));
+
+    const QJsonObject ran
+        = client.tool(s("automation_run"), {{s("automation_id"), s("nightly")},
+                                            {s("params"), QJsonObject{{s("env"), s("prod")}}}});
+    QVERIFY2(!isError(ran), qPrintable(text(ran)));
+    const QJsonObject run = structured(ran).value(s("run")).toObject();
+    const QString runId = run.value(s("run_id")).toString();
+    QVERIFY2(isLowerUuid(runId), qPrintable(text(ran)));
+    QCOMPARE(run.value(s("status_summary")).toString(), s("paused_for_approval"));
+    QVERIFY2(text(ran).contains(s("automation_resume")), qPrintable(text(ran)));
+    QVERIFY(!structured(ran).contains(s("request_id")));
+
+    const QJsonObject paused = client.tool(s("automation_get"), {{s("run_id"), runId}});
+    QVERIFY2(!isError(paused), qPrintable(text(paused)));
+    const QJsonObject pausedRun = structured(paused).value(s("run")).toObject();
+    QCOMPARE(pausedRun.value(s("lifecycle_state")).toString(), s("paused"));
+    QCOMPARE(pausedRun.value(s("pause_reason")).toString(), s("approval_required"));
+    QCOMPARE(structured(paused).value(s("nodes")).toArray().size(), 3);
+    QVERIFY(text(paused).contains(runId));
+
+    const QJsonObject resumed = client.tool(
+        s("automation_resume"), {{s("run_id"), runId}, {s("note"), s("approved by Ada")}});
+    QVERIFY2(!isError(resumed), qPrintable(text(resumed)));
+    QCOMPARE(structured(resumed).value(s("run")).toObject().value(s("lifecycle_state")).toString(),
+             s("terminal"));
+
+    const QJsonObject done = client.tool(s("automation_get"), {{s("run_id"), runId}});
+    QVERIFY2(!isError(done), qPrintable(text(done)));
+    const QJsonObject doneRun = structured(done).value(s("run")).toObject();
+    QCOMPARE(doneRun.value(s("lifecycle_state")).toString(), s("terminal"));
+    QCOMPARE(doneRun.value(s("terminal_outcome")).toString(), s("succeeded"));
+    QVERIFY2(text(done).contains(s("succeeded")), qPrintable(text(done)));
+    // Same run as over /v1.
+    const Reply overHttp
+        = server.post(s("/v1/automations/runs/get"), QJsonObject{{s("run_id"), runId}});
+    QCOMPARE(overHttp.json.value(s("run")).toObject().value(s("status_summary")),
+             doneRun.value(s("status_summary")));
+
+    // The service's error codes come back as tool errors.
+    const QJsonObject again = client.tool(s("automation_resume"), {{s("run_id"), runId}});
+    QVERIFY(isError(again));
+    QCOMPARE(toolErrorCode(again), s("automation_run_not_paused"));
+    const QJsonObject unknown = client.tool(s("automation_run"), {{s("automation_id"), s("nope")}});
+    QVERIFY(isError(unknown));
+    QCOMPARE(toolErrorCode(unknown), s("automation_not_found"));
+    const QJsonObject noRun
+        = client.tool(s("automation_get"), {{s("run_id"), randomUuidForTest()}});
+    QVERIFY(isError(noRun));
+    QCOMPARE(toolErrorCode(noRun), s("automation_run_not_found"));
+    const QJsonObject noVersion
+        = client.tool(s("automation_run"), {{s("automation_id"), s("nightly")}, {s("version"), 9}});
+    QVERIFY(isError(noVersion));
+    QCOMPARE(toolErrorCode(noVersion), s("automation_version_not_found"));
+
+    // An executor over MCP finds nothing to claim here.
+    const QJsonObject idle
+        = client.tool(s("playbook_dispatch"), {{s("executor_id"), s("laptop-1")}});
+    QVERIFY2(!isError(idle), qPrintable(text(idle)));
+    QCOMPARE(structured(idle).value(s("dispatch")).toObject().value(s("decision")).toString(),
+             s("no_pending_work"));
+}
+
 void TestHttpMcp::resources()
 {
     HttpTestServer server;
@@ -549,7 +648,7 @@ void TestHttpMcp::statelessRevision()
     QVERIFY(d.contains(s("ttlMs")) && d.contains(s("cacheScope")));
 
     const Reply tools = client.modern(s("tools/list"));
-    QCOMPARE(result(tools).value(s("tools")).toArray().size(), 13);
+    QCOMPARE(result(tools).value(s("tools")).toArray().size(), 17);
     QCOMPARE(result(tools).value(s("cacheScope")).toString(), s("public"));
 
     const Reply remembered = client.modern(
@@ -709,7 +808,7 @@ void TestHttpMcp::batchesAndNotifications()
     for (const QJsonValue &v : responses)
         byId.insert(v.toObject().value(s("id")).toInt(), v.toObject());
     QVERIFY(byId.value(11).contains(s("result")));
-    QCOMPARE(byId.value(12).value(s("result")).toObject().value(s("tools")).toArray().size(), 13);
+    QCOMPARE(byId.value(12).value(s("result")).toObject().value(s("tools")).toArray().size(), 17);
     QCOMPARE(byId.value(13).value(s("error")).toObject().value(s("code")).toInt(), -32601);
 
     // Only notifications: 202 without a body.
