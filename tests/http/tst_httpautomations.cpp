@@ -2,12 +2,13 @@
 // its happy path and the 4xx/409 answers it names (reference §8), rate classes, tenant
 // isolation and authentication like the memory routes.
 
-#include "tests/http/httptestserver.h"
+#include "tests/http/automationtestdata.h"
 
 #include <QTest>
 
 using namespace MemoryGraph;
 using namespace MemoryGraph::Test;
+using namespace MemoryGraph::Test::Automations;
 
 namespace {
 
@@ -31,19 +32,6 @@ QPair<QByteArray, QByteArray> apiKey(const QByteArray &key)
     return {QByteArrayLiteral("X-Api-Key"), key};
 }
 
-QJsonObject node(const char *id, const char *kind, const QJsonObject &extra = {})
-{
-    QJsonObject n = extra;
-    n.insert(s("node_id"), s(id));
-    n.insert(s("kind"), s(kind));
-    return n;
-}
-
-QJsonObject edge(const char *from, const char *to)
-{
-    return {{s("from"), s(from)}, {s("to"), s(to)}, {s("type"), s("on_success")}};
-}
-
 /// check → approve → finish, with a best-effort compensation on check when cancelled.
 QJsonObject approvalGraph()
 {
@@ -57,24 +45,6 @@ QJsonObject approvalGraph()
                                     node("finish", "condition",
                                          {{s("expression"), s("$nodes.approve.approved")}})}},
             {s("edges"), QJsonArray{edge("check", "approve"), edge("approve", "finish")}}};
-}
-
-QJsonObject createBody(const char *id, const char *status, const QJsonObject &graph)
-{
-    return {{s("automation_id"), s(id)},
-            {s("name"), s(id)},
-            {s("status"), s(status)},
-            {s("graph"), graph}};
-}
-
-QString runState(const Reply &r)
-{
-    return r.json.value(s("run")).toObject().value(s("status_summary")).toString();
-}
-
-QString runIdOf(const Reply &r)
-{
-    return r.json.value(s("run")).toObject().value(s("run_id")).toString();
 }
 
 } // namespace

@@ -2,13 +2,14 @@
 // their 4xx/409 answers, tenants and lanes, and the example executor (tools/executor) driving a
 // strict playbook run end to end through dispatch, replay/step/after and replay/run/end.
 
-#include "tests/http/httptestserver.h"
+#include "tests/http/playbooktestdata.h"
 
 #include <QProcess>
 #include <QTest>
 
 using namespace MemoryGraph;
 using namespace MemoryGraph::Test;
+using namespace MemoryGraph::Test::Playbooks;
 
 namespace {
 
@@ -31,55 +32,6 @@ QString route(const char *name)
 QPair<QByteArray, QByteArray> apiKey(const QByteArray &key)
 {
     return {QByteArrayLiteral("X-Api-Key"), key};
-}
-
-/// Records a successful run of echo steps over HTTP; returns its run_id.
-QString recordRun(HttpTestServer &server, const QStringList &args, const HttpHeaders &headers = {},
-                  const QString &endStatus = QStringLiteral("success"))
-{
-    const Reply started = server.post(s("/v1/memory/replay/run/start"),
-                                      QJsonObject{{s("goal"), s("say hello")}}, headers);
-    if (started.status != 200)
-        return QString();
-    const QString runId = started.json.value(s("run_id")).toString();
-    int index = 0;
-    for (const QString &arg : args) {
-        const Reply before = server.post(
-            s("/v1/memory/replay/step/before"),
-            QJsonObject{{s("run_id"), runId},
-                        {s("step_index"), ++index},
-                        {s("tool_name"), s("command")},
-                        {s("tool_input"), QJsonObject{{s("argv"), QJsonArray{s("echo"), arg}}}},
-                        {s("safety_level"), s("auto_ok")},
-                        {s("expected_output_signature"),
-                         QJsonObject{{s("exit_code"), 0}, {s("stdout_contains"), arg}}}},
-            headers);
-        if (before.status != 200)
-            return QString();
-        const Reply after = server.post(s("/v1/memory/replay/step/after"),
-                                        QJsonObject{{s("run_id"), runId},
-                                                    {s("step_id"), before.json.value(s("step_id"))},
-                                                    {s("status"), s("success")}},
-                                        headers);
-        if (after.status != 200)
-            return QString();
-    }
-    if (!endStatus.isEmpty()
-        && server.post(s("/v1/memory/replay/run/end"),
-                       QJsonObject{{s("run_id"), runId}, {s("status"), endStatus}}, headers)
-                   .status
-               != 200)
-        return QString();
-    return runId;
-}
-
-QString compiled(HttpTestServer &server, const QStringList &args, const HttpHeaders &headers = {})
-{
-    const QString runId = recordRun(server, args, headers);
-    const Reply r
-        = server.post(route("compile_from_run"),
-                      QJsonObject{{s("run_id"), runId}, {s("name"), s("hello")}}, headers);
-    return r.status == 200 ? r.json.value(s("playbook_id")).toString() : QString();
 }
 
 QJsonObject obj(const QJsonValue &v)
@@ -576,17 +528,7 @@ void tst_HttpPlaybooks::exampleExecutorRunsAStrictPlaybook()
 /// Runs the example executor once against the server; returns its exit code and output.
 static QPair<int, QString> runExecutor(HttpTestServer &server, const QStringList &extra)
 {
-    QProcess executor;
-    executor.setProcessChannelMode(QProcess::MergedChannels);
-    executor.start(QStringLiteral(MEMORYGRAPH_EXECUTOR_PATH),
-                   QStringList{s("--url"), QStringLiteral("http://127.0.0.1:%1").arg(server.port()),
-                               s("--once")}
-                       + extra);
-    if (!executor.waitForStarted(10000))
-        return {-1, executor.errorString()};
-    if (!QTest::qWaitFor([&] { return executor.state() == QProcess::NotRunning; }, 60000))
-        return {-2, s("timed out")};
-    return {executor.exitCode(), QString::fromUtf8(executor.readAll())};
+    return runExecutor(QStringLiteral(MEMORYGRAPH_EXECUTOR_PATH), server, extra);
 }
 
 void tst_HttpPlaybooks::exampleExecutorActsAsItsKey()
