@@ -60,6 +60,12 @@ public:
     /// 404 replay_playbook_not_found when the playbook has no version the actor may read.
     virtual Result<PlaybookVersionInfo>
     latestVersion(const CallScope &scope, const QString &playbookId, const RequestMeta &meta) = 0;
+    /// Ends a replay run a cancelled automation no longer waits for (status failed), so no
+    /// executor claims its steps any more. A run already ended is left as it is.
+    virtual Result<void> abandon(const CallScope &scope, const QString &replayRunId,
+                                 const QString &actor, const QString &reason,
+                                 const RequestMeta &meta)
+        = 0;
 };
 
 } // namespace MemoryGraph

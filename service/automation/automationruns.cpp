@@ -1112,8 +1112,23 @@ Result<QJsonObject> AutomationEngine::Impl::cancel(const QJsonObject &body, cons
                                      ? QStringLiteral("cancelled by ") + b.value().actor.id
                                      : a.value().note;
     }
+    QStringList waitedOn; // replay runs an executor would otherwise still claim
+    for (const NodeRow &n : s.nodes) {
+        if (n.state != kTerminal && n.awaitingReplay && !n.playbookRunId.isEmpty())
+            waitedOn << n.playbookRunId;
+    }
     finishFailed(s, QStringLiteral("on_cancel"), QStringLiteral("cancelled"), b.value().actor,
                  meta);
+    for (const QString &replayRunId : gateway ? waitedOn : QStringList()) {
+        // Best effort: the run is cancelled either way; a replay run the canceller cannot see
+        // stays open and its end is ignored.
+        auto abandoned = gateway->abandon(
+            b.value().scope, replayRunId, b.value().actor.id,
+            QStringLiteral("automation run %1 was cancelled").arg(s.run.runId), meta);
+        if (!abandoned)
+            qWarning("automation %s: replay run %s left open: %s", qPrintable(s.run.runId),
+                     qPrintable(replayRunId), qPrintable(abandoned.error().message));
+    }
     auto fresh = loadRun(b.value().scope, a.value().runId);
     if (!fresh)
         return fresh.error();

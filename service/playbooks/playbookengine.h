@@ -43,6 +43,8 @@ public:
 
     // PlaybookGateway (automations).
     Result<PlaybookCallResult> run(const PlaybookCall &call, const RequestMeta &meta) override;
+    Result<void> abandon(const CallScope &scope, const QString &replayRunId, const QString &actor,
+                         const QString &reason, const RequestMeta &meta) override;
     Result<PlaybookVersionInfo> latestVersion(const CallScope &scope, const QString &playbookId,
                                               const RequestMeta &meta) override;
 

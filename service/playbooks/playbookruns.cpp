@@ -456,6 +456,28 @@ Result<PlaybookCallResult> PlaybookEngine::run(const PlaybookCall &call, const R
     return out;
 }
 
+Result<void> PlaybookEngine::abandon(const CallScope &scope, const QString &replayRunId,
+                                     const QString &actor, const QString &reason,
+                                     const RequestMeta &meta)
+{
+    auto view = ReplayEngine(m_db, m_config).run(scope.tenantId, scope.scope, replayRunId);
+    if (!view)
+        return view.error();
+    if (view.value().run.status != QLatin1String("in_progress"))
+        return {};
+    ReplayRunEndRequest end;
+    end.common.tenantId = scope.tenantId;
+    end.common.scope = scope.scope;
+    end.common.actor = actor;
+    end.runId = replayRunId;
+    end.status = QStringLiteral("failed");
+    end.summary = reason;
+    auto ended = ReplayEngine(m_db, m_config, m_write).runEnd(end, meta);
+    if (!ended)
+        return ended.error();
+    return {};
+}
+
 Result<PlaybookVersionInfo> PlaybookEngine::latestVersion(const CallScope &scope,
                                                           const QString &playbookId,
                                                           const RequestMeta &meta)

@@ -106,7 +106,7 @@ private slots:
     void refusedStepFailsStrictAndPausesGuidedForRepair();
     void shadowRunForcesSimulate();
     void strictNodeUnderApiKeysIsTheCallersWork();
-    void cancelledRunIgnoresItsReplayRunsLaterEnd();
+    void cancelEndsTheReplayRunItWaitedOn();
 };
 
 void tst_HttpAutomationPlaybooks::simulateNodeCarriesThePlaybookResult()
@@ -367,7 +367,7 @@ void tst_HttpAutomationPlaybooks::strictNodeUnderApiKeysIsTheCallersWork()
     QCOMPARE(done.json.value(s("run")).toObject().value(s("tenant_id")).toString(), s("acme"));
 }
 
-void tst_HttpAutomationPlaybooks::cancelledRunIgnoresItsReplayRunsLaterEnd()
+void tst_HttpAutomationPlaybooks::cancelEndsTheReplayRunItWaitedOn()
 {
     HttpTestServer server;
     QVERIFY2(server.isReady(), qPrintable(server.errorText()));
@@ -388,10 +388,11 @@ void tst_HttpAutomationPlaybooks::cancelledRunIgnoresItsReplayRunsLaterEnd()
     QCOMPARE(runState(cancelled), s("cancelled"));
     QCOMPARE(nodeOf(cancelled, "pb").value(s("terminal_outcome")).toString(), s("skipped"));
 
-    // The replay run is still open; when an executor ends it, the cancelled run stays cancelled.
-    const auto executed = executorOnce(server);
-    QVERIFY2(executed.first == 0, qPrintable(executed.second));
-    QCOMPARE(replayStatus(server, replayRunId), s("success"));
+    // The replay run it waited on is ended too, so no executor claims its steps any more.
+    QCOMPARE(replayStatus(server, replayRunId), s("failed"));
+    const Reply claim = server.post(playbooks("dispatch"), QJsonObject{{s("executor_id"), s("x")}});
+    QCOMPARE(claim.json.value(s("dispatch")).toObject().value(s("decision")).toString(),
+             s("no_pending_work"));
     const Reply after
         = server.post(automations("runs/get"), QJsonObject{{s("run_id"), runIdOf(run)}});
     QCOMPARE(runState(after), s("cancelled"));

@@ -69,6 +69,14 @@ public:
         return latest.value(playbookId);
     }
 
+    Result<void> abandon(const CallScope &, const QString &replayRunId, const QString &,
+                         const QString &, const RequestMeta &) override
+    {
+        abandoned << replayRunId;
+        return {};
+    }
+    QStringList abandoned;
+
     QStringList calledIds() const
     {
         QStringList ids;
