@@ -488,8 +488,10 @@ Result<QVector<EdgeRecord>> edgesWithinHops(QSqlDatabase &db, const CallScope &c
     return edges;
 }
 
-/// The seeds, then the other endpoints by attached edge strength, up to the node budget.
-QStringList idsToFetch(const QSet<QString> &seedIds, const QVector<EdgeRecord> &edges, int maxNodes)
+/// The endpoints to read besides the seeds (already in hand), by attached edge strength, so
+/// that seeds and these together stay within the node budget.
+QStringList neighboursToFetch(const QSet<QString> &seedIds, const QVector<EdgeRecord> &edges,
+                              int maxNodes)
 {
     QHash<QString, double> strength;
     for (const EdgeRecord &e : edges) {
@@ -506,13 +508,10 @@ QStringList idsToFetch(const QSet<QString> &seedIds, const QVector<EdgeRecord> &
         return sa > sb || (sa == sb && a < b);
     });
     const int nodeBudget = qMin(800, 4 * maxNodes);
-    QStringList fetchIds(seedIds.begin(), seedIds.end());
-    for (const QString &id : others) {
-        if (fetchIds.size() >= qMax(nodeBudget, int(seedIds.size())))
-            break;
-        fetchIds << id;
-    }
-    return fetchIds;
+    const qsizetype room = qMax(0, nodeBudget - int(seedIds.size()));
+    if (others.size() > room)
+        others.resize(room);
+    return others;
 }
 
 /// Stage 2 (expand): the 1-2 hop neighbourhood the viewer may see; edges to a node it may not
@@ -528,7 +527,7 @@ Result<Neighbourhood> expand(QSqlDatabase &db, const CallScope &cs, const Viewer
         return edges.error();
     hood.edges = std::move(edges).value();
     auto fetched = RecallStore::nodesByIds(db, cs.tenantId, cs.scope,
-                                           idsToFetch(hood.seedIds, hood.edges, k.maxNodes));
+                                           neighboursToFetch(hood.seedIds, hood.edges, k.maxNodes));
     if (!fetched)
         return fetched.error();
     for (const NodeRecord &n : fetched.value()) {

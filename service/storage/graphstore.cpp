@@ -174,7 +174,10 @@ Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QSt
 
 Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id)
 {
-    auto q = runSql(db, QStringLiteral("SELECT embedding FROM nodes WHERE id = ?"), {id});
+    auto q = runSql(db,
+                    QStringLiteral("SELECT v.embedding FROM nodes n JOIN node_vectors v"
+                                   " ON v.label = n.vector_label WHERE n.id = ?"),
+                    {id});
     if (!q)
         return q.error();
     if (!q.value().next())
@@ -277,11 +280,9 @@ Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id,
     std::optional<EmbeddingStamp> stamp;
     auto r = runCachedSql(
         db,
-        QStringLiteral("UPDATE nodes SET embedding = ?, embedding_version = ?"
+        QStringLiteral("UPDATE nodes SET embedding_version = ?"
                        " WHERE id = ? RETURNING embedding_version, vector_label"),
-        {embedding.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(embedding),
-         version.value(), id},
-        [&stamp](QSqlQuery &q) {
+        {version.value(), id}, [&stamp](QSqlQuery &q) {
             if (q.next())
                 stamp = EmbeddingStamp{q.value(0).toLongLong(), q.value(1).toLongLong()};
         });
@@ -289,6 +290,15 @@ Result<EmbeddingStamp> setEmbedding(QSqlDatabase &db, const QString &id,
         return r.error();
     if (!stamp)
         return Error::internal(QStringLiteral("node vanished while setting its embedding"));
+    auto stored = embedding.isEmpty()
+                      ? runCachedSql(db, QStringLiteral("DELETE FROM node_vectors WHERE label = ?"),
+                                     {stamp->label})
+                      : runCachedSql(db,
+                                     QStringLiteral("INSERT OR REPLACE INTO node_vectors"
+                                                    " (label, embedding) VALUES (?, ?)"),
+                                     {stamp->label, embedding});
+    if (!stored)
+        return stored.error();
     return *stamp;
 }
 

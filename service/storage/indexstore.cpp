@@ -53,6 +53,7 @@ Result<void> forEachEmbedding(QSqlDatabase &db, const QVector<qint64> &labels,
         db,
         QStringLiteral(
             "SELECT vector_label, embedding_status, embedding, embedding_version FROM nodes"
+            " LEFT JOIN node_vectors ON node_vectors.label = nodes.vector_label"
             " WHERE vector_label IN (%1)")
             .arg(marks.join(QLatin1Char(','))),
         bindings);

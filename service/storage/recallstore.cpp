@@ -92,8 +92,8 @@ Result<QVector<LabelScore>> exactSeedScan(QSqlDatabase &db, const QString &tenan
     SqlText::appendSeedRuleArgs(args, types, viewerAgent, viewerTeam);
     auto q = runSql(db,
                     QStringLiteral("SELECT vector_label, embedding, type, slots FROM nodes"
-                                   " WHERE tenant_id = ? AND scope = ? AND embedding IS NOT NULL"
-                                   " AND ")
+                                   " JOIN node_vectors ON node_vectors.label = nodes.vector_label"
+                                   " WHERE tenant_id = ? AND scope = ? AND ")
                         + SqlText::seedRules(types.size()),
                     args);
     if (!q)

@@ -323,6 +323,21 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX automation_shadow_requests_queue"
                             " ON automation_shadow_requests(tenant_id, scope, status, created_at)"),
          }},
+        {QStringLiteral("node_vectors"),
+         {
+             // Vectors live beside their nodes, keyed by the node's stable label: a 6 KB blob
+             // in the node row spilled every row onto overflow pages, so each read of a node's
+             // other columns (recall reads dozens per request) walked that chain, and giving a
+             // node its vector rewrote the whole row.
+             QStringLiteral("CREATE TABLE node_vectors (label INTEGER PRIMARY KEY,"
+                            " embedding BLOB NOT NULL)"),
+             QStringLiteral(
+                 "INSERT INTO node_vectors (label, embedding)"
+                 " SELECT vector_label, embedding FROM nodes WHERE embedding IS NOT NULL"),
+             QStringLiteral("ALTER TABLE nodes DROP COLUMN embedding"),
+             QStringLiteral("CREATE TRIGGER node_vectors_removed AFTER DELETE ON nodes BEGIN"
+                            " DELETE FROM node_vectors WHERE label = OLD.vector_label; END"),
+         }},
     };
     return steps;
 }

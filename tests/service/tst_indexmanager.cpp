@@ -118,15 +118,20 @@ public:
                     q.addBindValue(c.label);
                 } else {
                     q.prepare(QStringLiteral(
-                        "INSERT OR REPLACE INTO nodes (id, tenant_id, scope, type, embedding,"
+                        "INSERT OR REPLACE INTO nodes (id, tenant_id, scope, type,"
                         " embedding_status, embedding_version, vector_label, created_at,"
-                        " updated_at, commit_id) VALUES (?, ?, ?, 'event', ?, 'ready', ?, ?, 0, 0,"
+                        " updated_at, commit_id) VALUES (?, ?, ?, 'event', 'ready', ?, ?, 0, 0,"
                         " 'c')"));
                     for (const QVariant &v :
                          {QVariant(QStringLiteral("node-%1").arg(c.label)), QVariant(kTenant),
-                          QVariant(kScope), QVariant(c.vector), QVariant(c.version),
-                          QVariant(c.label)})
+                          QVariant(kScope), QVariant(c.version), QVariant(c.label)})
                         q.addBindValue(v);
+                    if (!q.exec())
+                        return Error::internal(q.lastError().text());
+                    q.prepare(QStringLiteral(
+                        "INSERT OR REPLACE INTO node_vectors (label, embedding) VALUES (?, ?)"));
+                    q.addBindValue(c.label);
+                    q.addBindValue(c.vector);
                 }
                 if (!q.exec())
                     return Error::internal(q.lastError().text());

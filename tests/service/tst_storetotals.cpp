@@ -92,7 +92,7 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
     QCOMPARE(healthTotals(svc.service()), countedRows(file));
 
     // Back to the schema before the totals existed, with the rows in place.
-    QStringList downgrade;
+    QStringList downgrade = undoNodeVectorsSql();
     for (const char *trigger :
          {"nodes_counted", "nodes_uncounted", "edges_counted", "edges_uncounted", "commits_counted",
           "commits_uncounted", "known_scopes_counted"})

@@ -336,9 +336,12 @@ void tst_WriteService::backfillReembedsVectorsOfAnEarlierLocalModel()
     // The store as the first local embedder left it: another vector, the older model's name.
     const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
     const QString failed = runSqlOnFile(
-        file, {QStringLiteral("UPDATE nodes SET embedding_model = 'local-hashing-v1', embedding ="
-                              " (SELECT embedding FROM nodes WHERE client_id = 'client')"
-                              " WHERE client_id = 'old'")});
+        file, {QStringLiteral("UPDATE nodes SET embedding_model = 'local-hashing-v1'"
+                              " WHERE client_id = 'old'"),
+               QStringLiteral("UPDATE node_vectors SET embedding = (SELECT embedding FROM"
+                              " node_vectors JOIN nodes ON vector_label = label"
+                              " WHERE client_id = 'client') WHERE label ="
+                              " (SELECT vector_label FROM nodes WHERE client_id = 'old')")});
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
 
     QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
@@ -350,7 +353,8 @@ void tst_WriteService::backfillReembedsVectorsOfAnEarlierLocalModel()
         if (db.open()) {
             QSqlQuery q(db);
             q.prepare(
-                QStringLiteral("SELECT embedding_model, embedding FROM nodes WHERE client_id = ?"));
+                QStringLiteral("SELECT embedding_model, embedding FROM nodes JOIN node_vectors"
+                               " ON label = vector_label WHERE client_id = ?"));
             q.addBindValue(clientId);
             if (q.exec() && q.next())
                 row = {q.value(0).toString(), q.value(1).toByteArray()};

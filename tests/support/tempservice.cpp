@@ -88,4 +88,14 @@ QString runSqlOnFile(const QString &databaseFile, const QStringList &statements)
     return failure;
 }
 
+QStringList undoNodeVectorsSql()
+{
+    return {QStringLiteral("DROP TRIGGER node_vectors_removed"),
+            QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding BLOB"),
+            QStringLiteral("UPDATE nodes SET embedding ="
+                           " (SELECT embedding FROM node_vectors WHERE label = vector_label)"),
+            QStringLiteral("DROP TABLE node_vectors"),
+            QStringLiteral("DELETE FROM schema_migrations WHERE name = 'node_vectors'")};
+}
+
 } // namespace MemoryGraph::Test

@@ -69,4 +69,8 @@ QString testOutputDir();
 /// row); empty when all ran, else the failing statement and SQLite's message.
 QString runSqlOnFile(const QString &databaseFile, const QStringList &statements);
 
+/// Statements that take a store back to before the `node_vectors` step: vectors in the node
+/// rows again. Run first by tests that rebuild an older schema (later steps undo first).
+QStringList undoNodeVectorsSql();
+
 } // namespace MemoryGraph::Test
