@@ -6,6 +6,7 @@
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QPointer>
+#include <QStandardPaths>
 #include <QThread>
 
 namespace MemoryGraph {
@@ -36,7 +37,17 @@ QString ActivationServer::nameFor(const QString &canonicalDataDir)
     // shared /tmp); hashing keeps the name short and free of path characters.
     const QByteArray key = QDir::homePath().toUtf8() + '\n' + canonicalDataDir.toUtf8();
     const QByteArray digest = QCryptographicHash::hash(key, QCryptographicHash::Sha256);
-    return QStringLiteral("memorygraph-") + QString::fromLatin1(digest.toHex().left(32));
+    const QString name
+        = QStringLiteral("memorygraph-") + QString::fromLatin1(digest.toHex().left(32));
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    // In the user's own runtime folder ($XDG_RUNTIME_DIR, owner-only) rather than the shared
+    // /tmp, where another user could take the name first. macOS's temporary folder is per user
+    // already; Windows pipe names take no folder.
+    const QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (!runtime.isEmpty())
+        return runtime + QLatin1Char('/') + name;
+#endif
+    return name;
 }
 
 bool ActivationServer::listen(const QString &name, QString *errorText)

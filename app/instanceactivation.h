@@ -19,7 +19,8 @@ public:
     explicit ActivationServer(QObject *parent = nullptr);
     ~ActivationServer() override;
 
-    /// The socket name for a data folder (its canonical path): per user, stable across starts.
+    /// The socket name for a data folder (its canonical path): per user, stable across starts;
+    /// on Linux a path in $XDG_RUNTIME_DIR.
     static QString nameFor(const QString &canonicalDataDir);
 
     /// Listens on name, replacing a stale socket. Call only while holding the folder's lock.
