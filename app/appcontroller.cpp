@@ -209,10 +209,9 @@ void AppController::listenForActivation()
 
 void AppController::onActivationRequested()
 {
-    if (!m_window) {
-        m_activationPending = true; // shown as soon as it exists
+    // Requests are read by the event loop, which runs once the window exists.
+    if (!m_window)
         return;
-    }
     m_window->bringToFront();
     printError(QStringLiteral("window activated by a second start"));
 }
@@ -249,11 +248,9 @@ void AppController::showWindow()
             Qt::QueuedConnection);
     createTray();
 
-    const bool startHidden = m_options.minimized && !m_activationPending;
-    m_activationPending = false;
-    if (startHidden && m_tray->ensureVisible())
+    if (m_options.minimized && m_tray->ensureVisible())
         return; // serving from the tray; the icon opens the window
-    if (startHidden)
+    if (m_options.minimized)
         m_window->showMinimized();
     else
         m_window->show();

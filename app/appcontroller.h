@@ -86,7 +86,6 @@ private:
     ActivationServer *m_activation = nullptr;
     SignalWatcher *m_signals = nullptr;
     bool m_handedOver = false;
-    bool m_activationPending = false; ///< a second start asked before the window existed
 };
 
 } // namespace MemoryGraph
