@@ -1,5 +1,6 @@
 #include "app/appcontroller.h"
 
+#include "app/instanceactivation.h"
 #include "app/instancelock.h"
 #include "app/servicehost.h"
 #include "app/signalwatcher.h"
@@ -8,9 +9,12 @@
 #include "service/core/requestlog.h"
 #include "service/memoryservice.h"
 #include "service/net/embeddingfactory.h"
+#include "ui/autostart.h"
+#include "ui/closepolicy.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/serverpage.h"
 #include "ui/theme.h"
+#include "ui/trayicon.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -21,6 +25,7 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QProcessEnvironment>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTranslator>
 
@@ -29,6 +34,10 @@
 namespace MemoryGraph {
 
 namespace {
+
+/// How long a second start waits for the running window to come forward; covers an owner that
+/// is still opening its store.
+constexpr int ActivationTimeoutMs = 15000;
 
 void printError(const QString &text)
 {
@@ -52,12 +61,16 @@ AppController::AppController(const CommandLineOptions &options, bool headless, Q
 
 AppController::~AppController()
 {
-    // The window goes first, while the service it points to is still open; then HTTP stops in
-    // its thread, pooled work drains and the service closes (ServiceHost::shutdown()).
+    // The tray and the window go first, while the service they point to is still open; then
+    // HTTP stops in its thread, pooled work drains and the service closes
+    // (ServiceHost::shutdown()).
+    m_tray.reset();
     m_window.reset();
     if (m_host)
         m_host->shutdown();
     m_host.reset();
+    delete m_activation; // no hand-over once the folder is released
+    m_activation = nullptr;
     m_lock.reset(); // the folder is free once the service is closed
     for (const auto &translator : m_translators)
         QCoreApplication::removeTranslator(translator.get());
@@ -75,14 +88,10 @@ int AppController::start()
     if (!resolveDataDir())
         return ExitConfiguration;
     m_lock = std::make_unique<InstanceLock>(m_dataDir);
-    if (!m_lock->tryLock(m_headless ? QStringLiteral("headless") : QStringLiteral("window"))) {
-        printError(
-            QStringLiteral("the data folder %1 is in use by memorygraph %2; stop that "
-                           "process first or pass another --data-dir")
-                .arg(QDir::toNativeSeparators(m_dataDir), InstanceLock::describe(m_lock->owner())));
-        m_lock.reset();
-        return ExitInUse;
-    }
+    if (!m_lock->tryLock(m_headless ? QStringLiteral("headless") : QStringLiteral("window")))
+        return refuseOrHandOver();
+    if (!m_headless)
+        listenForActivation();
 
     ServiceConfig serviceConfig = config.value();
     serviceConfig.dataDir = m_dataDir;
@@ -162,6 +171,51 @@ bool AppController::resolveDataDir()
     return true;
 }
 
+int AppController::refuseOrHandOver()
+{
+    const InstanceLock::Owner owner = m_lock->owner();
+    m_lock.reset();
+    const QString folder = QDir::toNativeSeparators(m_dataDir);
+    const bool ownerHasWindow = owner.mode == QLatin1String("window");
+    if (!m_headless && ownerHasWindow
+        && ActivationServer::requestActivation(ActivationServer::nameFor(m_dataDir),
+                                               ActivationTimeoutMs)) {
+        std::fprintf(stdout,
+                     "Memory Graph is already running for %s (pid %lld); brought its window to "
+                     "the front\n",
+                     qUtf8Printable(folder), static_cast<long long>(owner.pid));
+        std::fflush(stdout);
+        m_handedOver = true;
+        return ExitOk;
+    }
+    QString text = QStringLiteral("the data folder %1 is in use by memorygraph %2; stop that "
+                                  "process first or pass another --data-dir")
+                       .arg(folder, InstanceLock::describe(owner));
+    if (!m_headless && !ownerHasWindow)
+        text += QStringLiteral(" (it has no window to bring to the front)");
+    printError(text);
+    return ExitInUse;
+}
+
+void AppController::listenForActivation()
+{
+    m_activation = new ActivationServer(this);
+    connect(m_activation, &ActivationServer::activationRequested, this,
+            &AppController::onActivationRequested);
+    QString why;
+    if (!m_activation->listen(ActivationServer::nameFor(m_dataDir), &why))
+        printError(QStringLiteral("a second start cannot reach this window: %1").arg(why));
+}
+
+void AppController::onActivationRequested()
+{
+    // Requests are read by the event loop, which runs once the window exists.
+    if (!m_window)
+        return;
+    m_window->bringToFront();
+    printError(QStringLiteral("window activated by a second start"));
+}
+
 void AppController::showWindow()
 {
     auto *app = qobject_cast<QApplication *>(QCoreApplication::instance());
@@ -169,6 +223,12 @@ void AppController::showWindow()
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/memorygraph.png")));
     if (m_options.dark)
         Ui::applyDarkPalette(*app);
+    // The window says when closing it means quitting (quitRequested); a dialog closed while
+    // the window sits in the tray must not end the service.
+    QApplication::setQuitOnLastWindowClosed(false);
+    m_settings
+        = std::make_unique<QSettings>(QSettings::NativeFormat, QSettings::UserScope,
+                                      QStringLiteral("memorygraph"), QStringLiteral("memorygraph"));
 
     m_window = std::make_unique<Ui::MainWindow>(m_host->service());
     Ui::ServerPage *page = m_window->serverPage();
@@ -183,8 +243,64 @@ void AppController::showWindow()
     connect(m_host.get(), &ServiceHost::httpStopped, page, &Ui::ServerPage::onServerStopped);
     connect(m_host.get(), &ServiceHost::httpStartFailed, page, &Ui::ServerPage::onServerFailed);
     connect(m_host.get(), &ServiceHost::requestServed, page, &Ui::ServerPage::appendRequest);
+    // Queued: a close that quits finishes closing before the event loop is asked to end.
+    connect(m_window.get(), &Ui::MainWindow::quitRequested, this, &AppController::quitApplication,
+            Qt::QueuedConnection);
+    createTray();
 
-    m_window->show();
+    if (m_options.minimized && m_tray->ensureVisible())
+        return; // serving from the tray; the icon opens the window
+    if (m_options.minimized)
+        m_window->showMinimized();
+    else
+        m_window->show();
+}
+
+void AppController::createTray()
+{
+    m_tray = std::make_unique<Ui::TrayIcon>(m_window.get());
+    Ui::TrayIcon *tray = m_tray.get();
+    // Asked at each close: a tray that appears after start (a panel still loading at login)
+    // counts, and the icon is shown before the window hides into it.
+    m_closePolicy = std::make_unique<Ui::ClosePolicy>(m_settings.get(),
+                                                      [tray] { return tray->ensureVisible(); });
+    QString program = QCoreApplication::applicationFilePath();
+    // Inside an AppImage the executable lives in a mount that is gone at the next login.
+    if (const QString image = qEnvironmentVariable("APPIMAGE"); !image.isEmpty())
+        program = image;
+    m_autoStart = std::make_unique<Ui::AutoStart>(program, autoStartArguments());
+    m_window->setClosePolicy(m_closePolicy.get());
+    m_window->setAutoStart(m_autoStart.get());
+    connect(m_window.get(), &Ui::MainWindow::keptServingInTray, tray, [tray](bool firstTime) {
+        if (firstTime)
+            tray->showCloseNotice();
+    });
+    tray->ensureVisible();
+}
+
+QStringList AppController::autoStartArguments() const
+{
+    // What this run was told beyond the defaults, so the start at login serves the same way.
+    const CommandLineOptions defaults;
+    QStringList arguments;
+    if (!m_options.dataDir.isEmpty())
+        arguments << QStringLiteral("--data-dir") << m_dataDir;
+    if (m_options.bindAddress != defaults.bindAddress)
+        arguments << QStringLiteral("--bind") << m_options.bindAddress;
+    if (m_options.port != defaults.port)
+        arguments << QStringLiteral("--port") << QString::number(m_options.port);
+    if (m_options.dark)
+        arguments << QStringLiteral("--dark");
+    return arguments;
+}
+
+void AppController::quitApplication()
+{
+    // A real quit: the window closes for good, exec() returns and the destructor stops HTTP
+    // after the requests in flight, as for Ctrl+C.
+    if (m_window)
+        m_window->setQuitting();
+    QCoreApplication::quit();
 }
 
 void AppController::onHttpStarted(const QString &address, quint16 port)
@@ -207,7 +323,7 @@ void AppController::onHttpStartFailed(const QString &reason)
 void AppController::onTerminationRequested(int signalNumber)
 {
     printError(QStringLiteral("%1 received, shutting down").arg(signalName(signalNumber)));
-    QCoreApplication::quit();
+    quitApplication();
 }
 
 void AppController::logRequest(const RequestLogEntry &entry)

@@ -8,14 +8,19 @@
 #include <memory>
 #include <vector>
 
+class QSettings;
 class QTranslator;
 
 namespace MemoryGraph {
 
 namespace Ui {
+class AutoStart;
+class ClosePolicy;
 class MainWindow;
-}
+class TrayIcon;
+} // namespace Ui
 
+class ActivationServer;
 class InstanceLock;
 class ServiceHost;
 class SignalWatcher;
@@ -32,7 +37,10 @@ enum ExitCode : int {
 
 /// Composition root: builds the configuration from the environment and the command line, opens
 /// the service, starts HTTP on its own thread and, unless headless, shows the admin window wired
-/// to it. Owns everything it creates and tears it down in order.
+/// to it, with its tray icon. Owns everything it creates and tears it down in order.
+///
+/// A windowed start whose data folder is held by another window hands over to it (that window
+/// comes to the front) and ends with ExitOk without running; see handedOver().
 class AppController : public QObject
 {
     Q_OBJECT
@@ -44,11 +52,20 @@ public:
     /// Opens everything and asks HTTP to listen. Returns ExitOk when the caller should enter
     /// the event loop, otherwise the exit code (after printing the reason to stderr).
     int start();
+    /// After start() returned ExitOk: true when another window took over and this process
+    /// has nothing to run.
+    bool handedOver() const { return m_handedOver; }
 
 private:
     void installTranslations();
     bool resolveDataDir();
+    int refuseOrHandOver();
+    void listenForActivation();
     void showWindow();
+    void createTray();
+    QStringList autoStartArguments() const;
+    void quitApplication();
+    void onActivationRequested();
     void onHttpStarted(const QString &address, quint16 port);
     void onHttpStartFailed(const QString &reason);
     void onTerminationRequested(int signalNumber);
@@ -61,8 +78,14 @@ private:
     std::vector<std::unique_ptr<QTranslator>> m_translators;
     std::unique_ptr<InstanceLock> m_lock;
     std::unique_ptr<ServiceHost> m_host;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<Ui::ClosePolicy> m_closePolicy;
+    std::unique_ptr<Ui::AutoStart> m_autoStart;
     std::unique_ptr<Ui::MainWindow> m_window;
+    std::unique_ptr<Ui::TrayIcon> m_tray;
+    ActivationServer *m_activation = nullptr;
     SignalWatcher *m_signals = nullptr;
+    bool m_handedOver = false;
 };
 
 } // namespace MemoryGraph

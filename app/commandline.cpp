@@ -37,6 +37,12 @@ struct Options
             "CommandLine",
             "Speak the Model Context Protocol on stdin/stdout (same as the `mcp` command): "
             "forward to the instance serving the data folder, or serve it headless.")};
+    QCommandLineOption minimized{
+        QStringLiteral("minimized"),
+        QCoreApplication::translate(
+            "CommandLine",
+            "Start with the window hidden in the system tray, serving (minimised when the desktop "
+            "has no tray). Used by start at login; no effect with --headless.")};
     QCommandLineOption dark{QStringLiteral("dark"),
                             QCoreApplication::translate(
                                 "CommandLine", "Use the dark colour theme in the admin window.")};
@@ -61,6 +67,7 @@ Options setUp(QCommandLineParser &parser)
     parser.addOption(o.port);
     parser.addOption(o.dataDir);
     parser.addOption(o.dark);
+    parser.addOption(o.minimized);
     parser.addOption(o.mcpStdio);
     parser.addPositionalArgument(
         QStringLiteral("mcp"),
@@ -108,6 +115,7 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
 
     opts.headless = parser.isSet(o.headless);
     opts.dark = parser.isSet(o.dark);
+    opts.minimized = parser.isSet(o.minimized);
 
     QString address = parser.value(o.bind).trimmed();
     if (address.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)

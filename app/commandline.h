@@ -12,6 +12,7 @@ struct CommandLineOptions
 {
     bool headless = false;                             ///< --headless
     bool dark = false;                                 ///< --dark
+    bool minimized = false;                            ///< --minimized (window starts in the tray)
     QString bindAddress = QStringLiteral("127.0.0.1"); ///< --bind
     quint16 port = 8787;                               ///< --port (0 = ephemeral)
     QString dataDir;                                   ///< --data-dir; empty = platform default

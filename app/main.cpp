@@ -59,7 +59,7 @@ int main(int argc, char *argv[])
     }
 
     AppController controller(parsed.options, headless);
-    if (const int code = controller.start(); code != ExitOk)
+    if (const int code = controller.start(); code != ExitOk || controller.handedOver())
         return code;
     return QCoreApplication::exec();
 }

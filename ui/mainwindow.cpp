@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "service/memoryservice.h"
+#include "ui/closepolicy.h"
 #include "ui/debounce.h"
 #include "ui/pages/auditpage.h"
 #include "ui/pages/automationspage.h"
@@ -12,11 +13,14 @@
 #include "ui/pages/rulespage.h"
 #include "ui/pages/serverpage.h"
 #include "ui/sampleloader.h"
+#include "ui/settingsdialog.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QFrame>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -180,7 +184,19 @@ void MainWindow::createActions()
     // Spelled out: QKeySequence::Quit is empty on some platforms.
     m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     m_quitAction->setMenuRole(QAction::QuitRole);
-    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+    connect(m_quitAction, &QAction::triggered, this, &MainWindow::requestQuit);
+
+    m_preferencesAction = new QAction(tr("&Preferences\u2026"), this);
+    m_preferencesAction->setObjectName(QStringLiteral("preferencesAction"));
+    // QKeySequence::Preferences is empty on several desktops; Ctrl+, is the common choice.
+    const QKeySequence preferences(QKeySequence::Preferences);
+    m_preferencesAction->setShortcut(preferences.isEmpty() ? QKeySequence(Qt::CTRL | Qt::Key_Comma)
+                                                           : preferences);
+    m_preferencesAction->setMenuRole(QAction::PreferencesRole);
+    m_preferencesAction->setStatusTip(
+        tr("Keep serving in the tray when the window is closed, start at login"));
+    m_preferencesAction->setEnabled(false); // until setClosePolicy() and setAutoStart()
+    connect(m_preferencesAction, &QAction::triggered, this, &MainWindow::showPreferences);
 
     m_aboutAction = new QAction(tr("&About Memory Graph"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -212,6 +228,9 @@ void MainWindow::createMenus()
     file->addAction(m_loadSamplesAction);
     file->addSeparator();
     file->addAction(m_quitAction);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_preferencesAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QAction *action : std::as_const(m_pageActionList))
@@ -326,6 +345,72 @@ void MainWindow::refreshCounts()
                                        .arg(health.commits)
                                        .arg(scopes));
         });
+}
+
+void MainWindow::setClosePolicy(ClosePolicy *policy)
+{
+    m_closePolicy = policy;
+    updatePreferencesAction();
+}
+
+void MainWindow::setAutoStart(AutoStart *autoStart)
+{
+    m_autoStart = autoStart;
+    updatePreferencesAction();
+}
+
+void MainWindow::updatePreferencesAction()
+{
+    m_preferencesAction->setEnabled(m_autoStart && m_closePolicy);
+}
+
+void MainWindow::showPreferences()
+{
+    if (!m_autoStart || !m_closePolicy)
+        return;
+    if (auto *open = findChild<SettingsDialog *>(); open && open->isVisible()) {
+        open->raise();
+        open->activateWindow();
+        return;
+    }
+    auto *dialog = new SettingsDialog(m_closePolicy, m_autoStart, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::bringToFront()
+{
+    setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+    show();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::requestQuit()
+{
+    Q_EMIT quitRequested();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Quitting, or the session ending: a close must close, or it would cancel either.
+    bool mustClose = m_quitting;
+#ifndef QT_NO_SESSIONMANAGER
+    if (const auto *gui = qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
+        mustClose = mustClose || gui->isSavingSession();
+#endif
+    if (!mustClose && m_closePolicy) {
+        const ClosePolicy::Decision decision = m_closePolicy->decideOnClose();
+        if (decision.keepServing) {
+            event->ignore();
+            hide();
+            Q_EMIT keptServingInTray(decision.showNotice);
+            return;
+        }
+    }
+    QMainWindow::closeEvent(event);
+    if (!m_quitting)
+        Q_EMIT quitRequested();
 }
 
 void MainWindow::showAbout()

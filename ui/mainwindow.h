@@ -6,6 +6,7 @@
 
 class QAction;
 class QActionGroup;
+class QCloseEvent;
 class QLabel;
 class QListWidget;
 class QStackedWidget;
@@ -18,7 +19,9 @@ class MemoryService;
 namespace MemoryGraph::Ui {
 
 class AuditPage;
+class AutoStart;
 class AutomationsPage;
+class ClosePolicy;
 class DecisionsPage;
 class GraphPage;
 class MemoryPage;
@@ -33,6 +36,9 @@ struct SampleLoadReport;
 /// It only routes; the pages do the work. It owns the executor every page runs its facade calls
 /// on, and on destruction drops the pages first, then waits for the calls still running. The
 /// service must outlive the window.
+///
+/// It never ends the application itself: File → Quit, and a close that does not keep serving
+/// from the tray (see ClosePolicy), emit quitRequested(); whoever owns the application quits.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -54,6 +60,14 @@ public:
     AutomationsPage *automationsPage() const { return m_automationsPage; }
     Page currentPage() const;
 
+    /// What closing the window does; none (the default): a close is a quit. Not owned.
+    void setClosePolicy(ClosePolicy *policy);
+    /// The start-at-login entry Edit → Preferences switches; none: Preferences is disabled.
+    /// Not owned.
+    void setAutoStart(AutoStart *autoStart);
+    /// The application is quitting: from now on a close closes, even with a tray.
+    void setQuitting() { m_quitting = true; }
+
 public Q_SLOTS:
     void showPage(MemoryGraph::Ui::MainWindow::Page page);
     /// Opens the Graph page centred on a node (the pages' "Show in graph").
@@ -63,10 +77,24 @@ public Q_SLOTS:
     /// open a (non-modal) message box. Ignored while a load is running.
     void loadSampleMemories();
     void showAbout();
+    /// Edit → Preferences (non-modal; one at a time).
+    void showPreferences();
+    /// Shows the window (from the tray, a second start, or minimised), raised and focused.
+    void bringToFront();
+    /// File → Quit / Ctrl+Q, and the tray's Quit: a real quit, whatever the close policy.
+    void requestQuit();
 
 Q_SIGNALS:
     /// A sample load finished; `ok` is false when any entry failed.
     void sampleMemoriesLoaded(bool ok, const QString &summary);
+    /// The operator asked to quit (File → Quit, the tray, or a close that does not keep serving).
+    void quitRequested();
+    /// A close hid the window and the service keeps serving; `firstTime` when the operator
+    /// should be told so (once).
+    void keptServingInTray(bool firstTime);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void createActions();
@@ -75,6 +103,7 @@ private:
     void createStatusBar();
     void onSamplesLoaded(const SampleLoadReport &report);
     void refreshCounts();
+    void updatePreferencesAction();
 
     MemoryService *m_service;
     UiExecutor m_executor;
@@ -93,6 +122,7 @@ private:
 
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_quitAction = nullptr;
+    QAction *m_preferencesAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QActionGroup *m_pageActions = nullptr;
     QVector<QAction *> m_pageActionList; ///< indexed by Page
@@ -102,6 +132,10 @@ private:
     QTimer *m_countsTimer = nullptr;
     quint64 m_countsGeneration = 0;
     bool m_loadingSamples = false;
+
+    ClosePolicy *m_closePolicy = nullptr;
+    AutoStart *m_autoStart = nullptr;
+    bool m_quitting = false;
 };
 
 } // namespace MemoryGraph::Ui

@@ -232,12 +232,18 @@ void ServerPage::setDataDir(const QString &dataDir)
 
 QString ServerPage::mcpEndpoint() const
 {
+    const QString base = serviceUrl();
+    return base.isEmpty() ? QString() : base + QStringLiteral("/mcp");
+}
+
+QString ServerPage::serviceUrl() const
+{
     if (m_state != State::Running)
         return {};
     const QString host = bindAddress().contains(QLatin1Char(':'))
                              ? QStringLiteral("[%1]").arg(bindAddress())
                              : bindAddress();
-    return QStringLiteral("http://%1:%2/mcp").arg(host).arg(port());
+    return QStringLiteral("http://%1:%2").arg(host).arg(port());
 }
 
 void ServerPage::buildMcpMenu()
@@ -301,20 +307,38 @@ void ServerPage::appendRequest(const RequestLogEntry &entry)
 
 void ServerPage::clearRequestLog()
 {
-    m_pending.clear();
+    // Entries not shown yet were still served: they count, though the log drops them.
+    if (!m_pending.isEmpty()) {
+        m_requestsServed += m_pending.size();
+        m_pending.clear();
+        Q_EMIT requestsServedChanged(m_requestsServed);
+    }
     m_logModel->clear();
     updateLogSummary();
 }
 
 void ServerPage::toggleServer()
 {
-    if (m_state == State::Running) {
-        setState(State::Stopping);
-        Q_EMIT stopRequested();
-    } else if (m_state == State::Stopped || m_state == State::Failed) {
-        setState(State::Starting);
-        Q_EMIT startRequested(bindAddress(), port());
-    }
+    if (m_state == State::Running)
+        stopServer();
+    else
+        startServer();
+}
+
+void ServerPage::startServer()
+{
+    if (m_state != State::Stopped && m_state != State::Failed)
+        return;
+    setState(State::Starting);
+    Q_EMIT startRequested(bindAddress(), port());
+}
+
+void ServerPage::stopServer()
+{
+    if (m_state != State::Running)
+        return;
+    setState(State::Stopping);
+    Q_EMIT stopRequested();
 }
 
 void ServerPage::setState(State state, const QString &detail)
@@ -364,9 +388,11 @@ void ServerPage::flushPendingRequests()
 {
     if (m_pending.isEmpty())
         return;
+    m_requestsServed += m_pending.size();
     m_logModel->append(m_pending);
     m_pending.clear();
     updateLogSummary();
+    Q_EMIT requestsServedChanged(m_requestsServed);
 }
 
 void ServerPage::updateLogSummary()

@@ -40,6 +40,10 @@ public:
     QTableView *requestLogView() const { return m_logView; }
     /// The MCP endpoint (http://host:port/mcp) while listening, else empty.
     QString mcpEndpoint() const;
+    /// The address agents use (http://host:port) while listening, else empty.
+    QString serviceUrl() const;
+    /// Requests served since the page was created; Clear empties the log but not this count.
+    qint64 requestsServed() const { return m_requestsServed; }
     /// "Copy client configuration": one action per client and transport.
     QMenu *mcpConfigMenu() const { return m_mcpMenu; }
 
@@ -56,12 +60,19 @@ public Q_SLOTS:
     /// Safe to call at a high rate: entries are batched into the log a few times a second.
     void appendRequest(const MemoryGraph::RequestLogEntry &entry);
     void clearRequestLog();
+    /// What the Start button does: asks to listen on the address and port shown. Only while
+    /// stopped or failed.
+    void startServer();
+    /// What the Stop button does: asks to stop listening. Only while running.
+    void stopServer();
 
 Q_SIGNALS:
     void startRequested(const QString &address, quint16 port);
     void stopRequested();
     /// The listener state changed; `summary` is stateSummary().
     void stateChanged(const QString &summary);
+    /// requestsServed() grew; emitted with the log's batches, a few times a second at most.
+    void requestsServedChanged(qint64 total);
 
 private:
     QWidget *createListenerGroup();
@@ -96,6 +107,7 @@ private:
     QLabel *m_logSummary = nullptr;
     QVector<RequestLogEntry> m_pending;
     QTimer *m_flushTimer = nullptr;
+    qint64 m_requestsServed = 0;
 };
 
 } // namespace MemoryGraph::Ui
