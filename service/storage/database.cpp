@@ -170,7 +170,8 @@ int Database::schemaVersion() const
 
 Result<void> Database::migrate()
 {
-    return write([](QSqlDatabase &db) -> Result<void> {
+    bool compact = false;
+    auto migrated = write([&compact](QSqlDatabase &db) -> Result<void> {
         auto created = runSql(
             db,
             QStringLiteral(
@@ -194,6 +195,7 @@ Result<void> Database::migrate()
                                    .arg(steps.size()));
         for (int v = applied + 1; v <= int(steps.size()); ++v) {
             const Migration &m = steps[size_t(v - 1)];
+            compact = compact || (m.compactAfter && applied > 0);
             for (const QString &statement : m.statements) {
                 auto r = runSql(db, statement);
                 if (!r)
@@ -209,6 +211,22 @@ Result<void> Database::migrate()
         }
         return {};
     });
+    if (!migrated || !compact)
+        return migrated;
+    return compactFile();
+}
+
+Result<void> Database::compactFile()
+{
+    QMutexLocker lock(&m_writeLock);
+    auto conn = connection();
+    if (!conn)
+        return conn.error();
+    qCInfo(lcStorage) << "compacting the store after its upgrade";
+    auto vacuumed = runSql(conn.value(), QStringLiteral("VACUUM"));
+    if (!vacuumed)
+        return vacuumed.error();
+    return {};
 }
 
 Result<void> runCachedSql(QSqlDatabase &db, const QString &sql, const QVariantList &bindings,

@@ -39,6 +39,7 @@ public:
 private:
     explicit Database(const QString &filePath);
     Result<void> migrate();
+    Result<void> compactFile();
     void restrictCompanionFiles() const;
 
     QString m_filePath;

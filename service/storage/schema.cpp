@@ -337,7 +337,9 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("ALTER TABLE nodes DROP COLUMN embedding"),
              QStringLiteral("CREATE TRIGGER node_vectors_removed AFTER DELETE ON nodes BEGIN"
                             " DELETE FROM node_vectors WHERE label = OLD.vector_label; END"),
-         }},
+         },
+         // Dropping the column shrinks each row where it lies, one node a page.
+         true},
     };
     return steps;
 }

@@ -21,6 +21,7 @@ using namespace MemoryGraph::Test;
 namespace {
 
 constexpr int kDim = 1536;
+constexpr int kNodes = 24; ///< enough rows that a page per row is told from packed rows
 
 QJsonArray axis(int i)
 {
@@ -158,16 +159,17 @@ void tst_VectorStorage::anUpgradedStoreMovesItsVectorsOutOfTheRows()
     c.dataDir = dir.path();
     auto opened = MemoryService::open(c);
     QVERIFY2(opened, why(opened));
-    QVERIFY(
-        write(opened.value().get(), {memory(QStringLiteral("a"), 1), memory(QStringLiteral("b"), 2),
-                                     memory(QStringLiteral("c"), 3)}));
+    QJsonArray nodes;
+    for (int i = 1; i <= kNodes; ++i)
+        nodes.append(memory(QString(QChar(u'a' + i - 1)), i));
+    QVERIFY(write(opened.value().get(), nodes));
     opened.value().reset();
 
     const QString file = QDir(dir.path()).filePath(QStringLiteral("memorygraph.sqlite"));
     const QString failed = runSqlOnFile(file, undoNodeVectorsSql());
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM nodes WHERE embedding IS NOT NULL")),
-             3);
+             kNodes);
     // Without the saved index files the vectors must come from the moved rows.
     QVERIFY(QDir(QDir(dir.path()).filePath(QStringLiteral("index"))).removeRecursively());
 
@@ -178,7 +180,12 @@ void tst_VectorStorage::anUpgradedStoreMovesItsVectorsOutOfTheRows()
              0);
     QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
                                          " ON vector_label = label")),
-             3);
+             kNodes);
+    // Compacted: the node rows, a page each while they held their vectors, are packed again.
+    QCOMPARE(scalar(file, QStringLiteral("PRAGMA freelist_count")), 0);
+    const qint64 nodePages
+        = scalar(file, QStringLiteral("SELECT COUNT(*) FROM dbstat WHERE name = 'nodes'"));
+    QVERIFY2(nodePages > 0 && nodePages < kNodes / 2, qPrintable(QString::number(nodePages)));
     QCOMPARE(nearest(reopened.value().get(), 3), QStringLiteral("c"));
     QCOMPARE(nearest(reopened.value().get(), 1), QStringLiteral("a"));
 }
