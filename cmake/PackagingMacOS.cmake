@@ -25,6 +25,5 @@ set(CPACK_GENERATOR "DragNDrop")
 set(CPACK_PACKAGE_FILE_NAME "MemoryGraph-${PROJECT_VERSION}-macos")
 set(CPACK_DMG_VOLUME_NAME "Memory Graph")
 set(CPACK_DMG_FORMAT UDZO)
-set(CPACK_PACKAGE_ICON "${PROJECT_SOURCE_DIR}/installer/macos/memorygraph.icns") # volume icon
 # The licence is in the image; a click-through agreement (hdiutil resources) is not needed.
 set(CPACK_DMG_SLA_USE_RESOURCE_FILE_LICENSE OFF)
