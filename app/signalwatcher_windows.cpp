@@ -20,18 +20,19 @@ namespace {
 std::mutex s_mutex;
 std::function<void(int)> s_post; // guarded by s_mutex
 
-BOOL WINAPI onConsoleControl(DWORD event)
+BOOL WINAPI onConsoleControl(DWORD controlEvent)
 {
     {
         const std::lock_guard<std::mutex> lock(s_mutex);
         if (!s_post)
             return FALSE; // not ours any more: Windows' default handling ends the process
-        s_post(int(event));
+        s_post(int(controlEvent));
     }
     // For these three Windows ends the process as soon as the handler returns. Waiting here
     // lets the main thread finish the requests in flight and save the indexes: the process
     // then exits from main(), or Windows ends it after its own grace period.
-    if (event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT)
+    if (controlEvent == CTRL_CLOSE_EVENT || controlEvent == CTRL_LOGOFF_EVENT
+        || controlEvent == CTRL_SHUTDOWN_EVENT)
         ::Sleep(INFINITE);
     return TRUE;
 }
@@ -51,9 +52,10 @@ bool SignalWatcher::watchTermination()
         const std::lock_guard<std::mutex> lock(s_mutex);
         if (m_active || s_post)
             return false;
-        s_post = [this](int event) {
+        // Not named "event": that would hide QObject::event (MSVC C4458).
+        s_post = [this](int controlEvent) {
             QMetaObject::invokeMethod(
-                this, [this, event] { deliver(event); }, Qt::QueuedConnection);
+                this, [this, controlEvent] { deliver(controlEvent); }, Qt::QueuedConnection);
         };
         m_active = true;
     }
