@@ -163,12 +163,17 @@ bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnviro
         || parser.isSet(QStringLiteral("version")))
         return true;
 
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+    Q_UNUSED(env);
+    return false; // the desktop is always there; only --headless leaves it out
+#else
     const bool platformArgument = arguments.contains(QLatin1String("-platform"))
                                   || arguments.contains(QLatin1String("--platform"));
     const bool displayKnown = !env.value(QStringLiteral("QT_QPA_PLATFORM")).isEmpty()
                               || !env.value(QStringLiteral("DISPLAY")).isEmpty()
                               || !env.value(QStringLiteral("WAYLAND_DISPLAY")).isEmpty();
     return !platformArgument && !displayKnown;
+#endif
 }
 
 } // namespace MemoryGraph

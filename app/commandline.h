@@ -37,8 +37,9 @@ CommandLineResult parseCommandLine(const QStringList &arguments);
 QString commandLineHelpText();
 
 /// Decides, before any application object exists, whether the process must run without a GUI:
-/// --headless, --help or --version was given, or no display can be reached (QT_QPA_PLATFORM
-/// unset, no -platform argument, and neither DISPLAY nor WAYLAND_DISPLAY set).
+/// --headless, --help or --version was given, or (X11/Wayland systems only) no display can be
+/// reached (QT_QPA_PLATFORM unset, no -platform argument, and neither DISPLAY nor
+/// WAYLAND_DISPLAY set). Windows and macOS always have a desktop.
 bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnvironment &env);
 
 } // namespace MemoryGraph

@@ -1,6 +1,7 @@
 #include "app/appcontroller.h"
 #include "app/commandline.h"
 #include "app/mcpstdio.h"
+#include "app/parentconsole.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -15,6 +16,7 @@ using namespace MemoryGraph;
 
 int main(int argc, char *argv[])
 {
+    attachToParentConsole();
     QCoreApplication::setApplicationName(QStringLiteral("memorygraph"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MEMORYGRAPH_VERSION));
 

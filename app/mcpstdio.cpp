@@ -29,6 +29,11 @@
 #include <string>
 #include <thread>
 
+#ifdef Q_OS_WIN
+#include <fcntl.h>
+#include <io.h>
+#endif
+
 namespace MemoryGraph {
 
 namespace {
@@ -138,6 +143,10 @@ int McpStdio::start()
         return code;
     }
 
+#ifdef Q_OS_WIN
+    // One message per line ends in "\n": text mode would write "\r\n".
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
     // stdin is read on its own thread; each line is handled here, in order.
     std::thread([this] {
         std::string line;

@@ -2,7 +2,14 @@
 option(MEMORYGRAPH_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
 
 function(memorygraph_set_warnings target)
-    if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    if(MSVC)
+        # /permissive- and /utf-8 (the sources are UTF-8) belong to every MSVC target; all of
+        # them come through here.
+        target_compile_options(${target} PRIVATE /W4 /permissive- /utf-8)
+        if(MEMORYGRAPH_WARNINGS_AS_ERRORS)
+            target_compile_options(${target} PRIVATE /WX)
+        endif()
+    elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
         target_compile_options(${target} PRIVATE
             -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual
             -Wformat=2 -Wimplicit-fallthrough -Wcast-align)

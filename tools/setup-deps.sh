@@ -8,6 +8,9 @@ packages=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libhnswlib-dev libsqlite3-dev libssl-dev libsimdjson-dev libxkbcommon-dev wordnet-base
     xvfb xauth ninja-build cmake g++ dpkg-dev file clang-format
+    # packaging checks (tests/packaging): the man page, the .rpm, the Windows installer script,
+    # lintian, the desktop entry, AppStream metadata and the systemd user unit
+    help2man rpm nsis lintian desktop-file-utils appstream systemd
 )
 
 missing=()

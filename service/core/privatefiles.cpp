@@ -20,7 +20,9 @@ Error folderError(const QString &path, const QString &reason)
 }
 
 /// chmod to exactly `wanted`. A folder on a file system without Unix modes may refuse; that is
-/// logged, not fatal, since the folder is still usable.
+/// logged, not fatal, since the folder is still usable. On Windows Qt turns the modes given to
+/// mkdir and open into an owner-only access list when it creates the folder or file; there
+/// setPermissions only clears the read-only attribute.
 bool tighten(const QString &path, QFileDevice::Permissions wanted)
 {
     if (QFile::setPermissions(path, wanted))

@@ -13,6 +13,11 @@
 
 #ifdef Q_OS_UNIX
 #include <sys/socket.h>
+#elif defined(Q_OS_WIN)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <winsock2.h>
 #endif
 
 namespace MemoryGraph {
@@ -212,6 +217,9 @@ private:
         m_saidNoMore = true;
 #ifdef Q_OS_UNIX
         ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+        m_lingerTimer.start(lingerMs());
+#elif defined(Q_OS_WIN)
+        ::shutdown(SOCKET(m_socket->socketDescriptor()), SD_SEND);
         m_lingerTimer.start(lingerMs());
 #else
         m_socket->disconnectFromHost();

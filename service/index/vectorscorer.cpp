@@ -2,12 +2,23 @@
 
 // The AVX2/FMA kernels are compiled for that instruction set with a function attribute and
 // only called after a runtime CPU check, so the rest of the binary keeps the baseline ISA.
-// Other compilers and CPUs get the portable kernels.
+// MSVC compiles these intrinsics in any function without /arch, so it needs no attribute (and
+// C4752 only suggests /arch:AVX, which would raise the baseline of the whole file); the same
+// runtime check guards them. Other compilers and CPUs get the portable kernels.
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #define MEMORYGRAPH_SCORER_X86 1
 #include <immintrin.h>
 #define MEMORYGRAPH_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define MEMORYGRAPH_TARGET_AVX2_INT __attribute__((target("avx2")))
 #define MEMORYGRAPH_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#elif defined(_MSC_VER) && defined(_M_X64)
+#define MEMORYGRAPH_SCORER_X86 1
+#include <immintrin.h>
+#include <intrin.h>
+#pragma warning(disable : 4752)
+#define MEMORYGRAPH_TARGET_AVX2
+#define MEMORYGRAPH_TARGET_AVX2_INT
+#define MEMORYGRAPH_TARGET_VNNI
 #else
 #define MEMORYGRAPH_SCORER_X86 0
 #endif
@@ -128,7 +139,7 @@ MEMORYGRAPH_TARGET_AVX2 void avx2DotMany(const float *query, const float *rows, 
 }
 
 /// The sum of eight 32-bit lanes. AVX2 only, so the AVX-512 kernel can use it too.
-__attribute__((target("avx2"))) inline qint32 horizontalSum(__m256i v)
+MEMORYGRAPH_TARGET_AVX2_INT inline qint32 horizontalSum(__m256i v)
 {
     __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
@@ -166,7 +177,7 @@ MEMORYGRAPH_TARGET_AVX2 qint32 avx2DotInt8(const qint8 *a, const qint8 *b, qsize
 /// flipped) and 128 * sum(b), summed alongside by the same instruction, is taken off.
 MEMORYGRAPH_TARGET_VNNI qint32 vnniDotInt8(const qint8 *a, const qint8 *b, qsizetype n)
 {
-    const __m512i k128 = _mm512_set1_epi8(char(0x80)); // a's sign bit, and 128 as unsigned
+    const __m512i k128 = _mm512_set1_epi8(char(-128)); // 0x80: a's sign bit, and 128 as unsigned
     __m512i products = _mm512_setzero_si512();
     __m512i correction = _mm512_setzero_si512();
     qsizetype i = 0;
@@ -186,6 +197,39 @@ MEMORYGRAPH_TARGET_VNNI qint32 vnniDotInt8(const qint8 *a, const qint8 *b, qsize
     return total;
 }
 
+#ifdef _MSC_VER
+
+/// CPUID says what the processor has; XCR0 says which register states the OS saves.
+bool cpuHasAvx2Fma()
+{
+    int info[4] = {};
+    __cpuid(info, 0);
+    if (info[0] < 7)
+        return false;
+    __cpuid(info, 1);
+    const bool fma = (info[2] & (1 << 12)) != 0;
+    const bool osxsave = (info[2] & (1 << 27)) != 0;
+    const bool avx = (info[2] & (1 << 28)) != 0;
+    if (!fma || !osxsave || !avx || (_xgetbv(0) & 0x6) != 0x6) // XMM and YMM state
+        return false;
+    __cpuidex(info, 7, 0);
+    return (info[1] & (1 << 5)) != 0; // EBX: AVX2
+}
+
+bool cpuHasVnni()
+{
+    if (!cpuHasAvx2Fma() || (_xgetbv(0) & 0xE6) != 0xE6) // plus opmask and all of ZMM
+        return false;
+    int info[4] = {};
+    __cpuidex(info, 7, 0);
+    const bool f = (info[1] & (1 << 16)) != 0;    // EBX: AVX512F
+    const bool bw = (info[1] & (1 << 30)) != 0;   // EBX: AVX512BW
+    const bool vnni = (info[2] & (1 << 11)) != 0; // ECX: AVX512_VNNI
+    return f && bw && vnni;
+}
+
+#else
+
 bool cpuHasAvx2Fma()
 {
     __builtin_cpu_init();
@@ -198,6 +242,8 @@ bool cpuHasVnni()
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
            && __builtin_cpu_supports("avx512vnni");
 }
+
+#endif
 
 #else
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# check_package.sh BUILD_DIR [CPACK]: builds the .deb of a built tree into a temporary folder and
-# checks its files, its control fields and that the packaged binary runs (headless).
-# Exit 77 (skipped) when the Debian tools are missing.
+# check_package.sh BUILD_DIR OUT_DIR [CPACK]: builds the .deb of a built tree into OUT_DIR (kept
+# for the lintian test) and checks its files, its control fields and that the packaged binary
+# runs (headless). Exit 77 (skipped) when the Debian tools are missing.
 set -euo pipefail
 
-build_dir=${1:?usage: check_package.sh BUILD_DIR [CPACK]}
-cpack=${2:-cpack}
+build_dir=${1:?usage: check_package.sh BUILD_DIR OUT_DIR [CPACK]}
+out_dir=${2:?usage: check_package.sh BUILD_DIR OUT_DIR [CPACK]}
+cpack=${3:-cpack}
 
 for tool in dpkg-deb dpkg-shlibdeps; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -27,13 +28,14 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
 
 echo "== cpack -G DEB (build tree $build_dir)"
-if ! "$cpack" -G DEB --config "$build_dir/CPackConfig.cmake" -B "$work/out" >"$work/cpack.log" 2>&1; then
+rm -rf "$out_dir"
+if ! "$cpack" -G DEB --config "$build_dir/CPackConfig.cmake" -B "$out_dir" >"$work/cpack.log" 2>&1; then
     cat "$work/cpack.log"
     echo "FAIL: cpack did not build the package"
     exit 1
 fi
 shopt -s nullglob
-debs=("$work"/out/memorygraph_*.deb)
+debs=("$out_dir"/memorygraph_*.deb)
 if [[ ${#debs[@]} -ne 1 ]]; then
     cat "$work/cpack.log"
     echo "FAIL: expected one memorygraph_*.deb, found ${#debs[@]}"
@@ -48,28 +50,59 @@ for path in /usr/bin/memorygraph \
             /usr/share/applications/memorygraph.desktop \
             /usr/share/icons/hicolor/256x256/apps/memorygraph.png \
             /usr/share/icons/hicolor/scalable/apps/memorygraph.svg \
-            /usr/share/doc/memorygraph/copyright; do
+            /usr/share/metainfo/org.memorygraph.MemoryGraph.metainfo.xml \
+            /usr/share/man/man1/memorygraph.1.gz \
+            /usr/lib/systemd/user/memorygraph.service \
+            /usr/share/doc/memorygraph/copyright \
+            /usr/share/doc/memorygraph/changelog.gz \
+            /usr/share/doc/memorygraph/README.md \
+            /usr/share/doc/memorygraph/LICENSE; do
     if grep -qx "$path" "$work/contents.txt"; then pass "$path"; else fail "$path missing"; fi
 done
 
 echo "== control fields"
 field() { dpkg-deb -f "$deb" "$1"; }
-[[ $(field Package) == memorygraph ]] && pass "Package: memorygraph" || fail "Package is '$(field Package)'"
-[[ $(field Section) == utils ]] && pass "Section: utils" || fail "Section is '$(field Section)'"
+expect_field() {
+    local value
+    value=$(field "$1")
+    if [[ $value == "$2" ]]; then pass "$1: $value"; else fail "$1 is '$value', expected '$2'"; fi
+}
+expect_field Package memorygraph
+expect_field Section utils
+expect_field Maintainer "Memory Graph maintainers <maintainers@memorygraph.org>"
+expect_field Homepage "https://github.com/memorygraph/memorygraph"
 depends=$(field Depends)
 echo "Depends: $depends"
 for dep in libqt6sql6-sqlite libqt6core6 libqt6widgets6 libqt6httpserver6 libsimdjson14 libssl3; do
     if grep -Eq "(^|[ ,])$dep([ ,(]|$)" <<<"$depends"; then pass "depends on $dep"; else fail "Depends lacks $dep"; fi
 done
 
-echo "== packaged binary"
+echo "== packaged files"
 dpkg-deb -x "$deb" "$work/root"
+version=$(field Version)
+changelog_version=$(zcat "$work/root/usr/share/doc/memorygraph/changelog.gz" | sed -n '1s/^memorygraph (\([^)]*\)).*/\1/p')
+if [[ $changelog_version == "$version" ]]; then pass "changelog names $version"; else fail "changelog names '$changelog_version', the package is $version"; fi
+man_page=$(zcat "$work/root/usr/share/man/man1/memorygraph.1.gz")
+if grep -q '^\.TH MEMORYGRAPH "1"' <<<"$man_page" && grep -q 'headless' <<<"$man_page"; then
+    pass "man page from --help"
+else
+    fail "the man page is not memorygraph(1) generated from --help"
+fi
+unit=$work/root/usr/lib/systemd/user/memorygraph.service
+if grep -qx 'ExecStart=memorygraph --headless' "$unit" && grep -qx 'Restart=on-failure' "$unit" \
+   && grep -qx 'WantedBy=default.target' "$unit"; then
+    pass "systemd user unit runs memorygraph --headless"
+else
+    fail "the systemd user unit does not run memorygraph --headless with Restart=on-failure"
+fi
+
+echo "== packaged binary"
 binary=$work/root/usr/bin/memorygraph
-version=$(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$binary" --version 2>&1 || true)
-if [[ $version =~ ^memorygraph\ [0-9]+\.[0-9]+\.[0-9]+ ]]; then pass "--version: $version"; else fail "--version printed '$version'"; fi
+version_line=$(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$binary" --version 2>&1 || true)
+if [[ $version_line == "memorygraph $version" ]]; then pass "--version: $version_line"; else fail "--version printed '$version_line'"; fi
 
 # Headless on an ephemeral port: wait for the listening line, ask /health over bash's /dev/tcp,
-# then SIGTERM must end it cleanly.
+# then SIGTERM must end it cleanly (as systemctl --user stop does).
 env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM MEMORY_AUTH_MODE=off \
     "$binary" --headless --port 0 --data-dir "$work/data" >"$work/stdout.txt" 2>"$work/stderr.txt" &
 server_pid=$!

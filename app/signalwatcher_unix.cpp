@@ -1,3 +1,7 @@
+#include <QtGlobal>
+
+#ifdef Q_OS_UNIX
+
 #include "app/signalwatcher.h"
 
 #include <QSocketNotifier>
@@ -34,6 +38,22 @@ bool setHandler(int signalNumber, void (*handler)(int))
     return ::sigaction(signalNumber, &action, nullptr) == 0;
 }
 
+/// A connected pair that child processes do not inherit (macOS has no SOCK_CLOEXEC).
+bool openSelfPipe()
+{
+#ifdef SOCK_CLOEXEC
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s_fds) != 0)
+        return false;
+#else
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, s_fds) != 0)
+        return false;
+    for (const int fd : s_fds)
+        ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
+#endif
+    ::fcntl(s_fds[0], F_SETFL, ::fcntl(s_fds[0], F_GETFL) | O_NONBLOCK);
+    return true;
+}
+
 } // namespace
 
 SignalWatcher::SignalWatcher(QObject *parent) : QObject(parent) { }
@@ -47,15 +67,18 @@ bool SignalWatcher::watchTermination()
 {
     if (m_active || s_fds[0] != -1)
         return false;
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s_fds) != 0) {
+    if (!openSelfPipe()) {
         s_fds[0] = s_fds[1] = -1;
         return false;
     }
     m_active = true;
-    ::fcntl(s_fds[0], F_SETFL, ::fcntl(s_fds[0], F_GETFL) | O_NONBLOCK);
 
     m_notifier = new QSocketNotifier(qintptr(s_fds[1]), QSocketNotifier::Read, this);
-    connect(m_notifier, &QSocketNotifier::activated, this, &SignalWatcher::readSignal);
+    connect(m_notifier, &QSocketNotifier::activated, this, [this] {
+        char byte = 0;
+        if (::read(s_fds[1], &byte, 1) == 1)
+            deliver(int(byte));
+    });
 
     if (!setHandler(SIGINT, onTerminationSignal) || !setHandler(SIGTERM, onTerminationSignal)) {
         restoreDefaults();
@@ -64,14 +87,11 @@ bool SignalWatcher::watchTermination()
     return true;
 }
 
-void SignalWatcher::readSignal()
+void SignalWatcher::deliver(int signalNumber)
 {
-    char byte = 0;
-    if (::read(s_fds[1], &byte, 1) != 1)
-        return;
     setHandler(SIGINT, SIG_DFL);
     setHandler(SIGTERM, SIG_DFL);
-    emit terminationRequested(int(byte));
+    emit terminationRequested(signalNumber);
 }
 
 void SignalWatcher::restoreDefaults()
@@ -100,3 +120,5 @@ QString signalName(int signalNumber)
 }
 
 } // namespace MemoryGraph
+
+#endif // Q_OS_UNIX
