@@ -323,6 +323,13 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX automation_shadow_requests_queue"
                             " ON automation_shadow_requests(tenant_id, scope, status, created_at)"),
          }},
+        {QStringLiteral("nodes_salience_order"),
+         {
+             // The graph view's overview lists a scope's most salient nodes in batches; in
+             // this order the index hands over a batch without sorting the scope.
+             QStringLiteral("CREATE INDEX nodes_scope_salience"
+                            " ON nodes(tenant_id, scope, salience DESC, updated_at DESC, id)"),
+         }},
     };
     return steps;
 }

@@ -200,22 +200,24 @@ void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
                                          QStringLiteral("Brightwater Estates")}}}})}));
     // Back to the schema before the lexical index (and the steps after it), rows in place.
     const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
-    const QString failed = runSqlOnFile(
-        file,
-        {QStringLiteral("DROP TRIGGER node_text_added"),
-         QStringLiteral("DROP TRIGGER node_text_changed"),
-         QStringLiteral("DROP TRIGGER node_text_removed"), QStringLiteral("DROP TABLE node_text"),
-         QStringLiteral("DROP INDEX nodes_occurred_at"),
-         QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at"),
-         QStringLiteral("DROP TABLE automation_run_nodes"),
-         QStringLiteral("DROP TABLE automation_runs"),
-         QStringLiteral("DROP TABLE automation_versions"),
-         QStringLiteral("DROP TABLE automation_defs"),
-         QStringLiteral("DROP TABLE automation_reviews"),
-         QStringLiteral("DROP TABLE automation_compensation_actions"),
-         QStringLiteral("DROP TABLE automation_shadow_requests"),
-         QStringLiteral("DELETE FROM schema_migrations WHERE name IN "
-                        "('lexical_index', 'node_occurred_at', 'automations')")});
+    const QString failed
+        = runSqlOnFile(file, {QStringLiteral("DROP TRIGGER node_text_added"),
+                              QStringLiteral("DROP TRIGGER node_text_changed"),
+                              QStringLiteral("DROP TRIGGER node_text_removed"),
+                              QStringLiteral("DROP TABLE node_text"),
+                              QStringLiteral("DROP INDEX nodes_occurred_at"),
+                              QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at"),
+                              QStringLiteral("DROP TABLE automation_run_nodes"),
+                              QStringLiteral("DROP TABLE automation_runs"),
+                              QStringLiteral("DROP TABLE automation_versions"),
+                              QStringLiteral("DROP TABLE automation_defs"),
+                              QStringLiteral("DROP TABLE automation_reviews"),
+                              QStringLiteral("DROP TABLE automation_compensation_actions"),
+                              QStringLiteral("DROP TABLE automation_shadow_requests"),
+                              QStringLiteral("DROP INDEX nodes_scope_salience"),
+                              QStringLiteral("DELETE FROM schema_migrations WHERE name IN "
+                                             "('lexical_index', 'node_occurred_at', 'automations',"
+                                             " 'nodes_salience_order')")});
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
     // Title and slot text were indexed by the upgrade.
