@@ -26,10 +26,12 @@ class RulesPage;
 class RecallPage;
 class ReplayPage;
 class ServerPage;
+class WelcomePage;
 struct SampleLoadReport;
 
 /// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules, Decisions,
-/// Replay, Audit and Automations pages, menus and a status bar.
+/// Replay, Audit and Automations pages, menus and a status bar. An empty store opens on the
+/// Welcome page instead (Help > Welcome shows it later).
 /// It only routes; the pages do the work. It owns the executor every page runs its facade calls
 /// on, and on destruction drops the pages first, then waits for the calls still running. The
 /// service must outlive the window.
@@ -37,8 +39,19 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Sidebar order; Ctrl+1 .. Ctrl+9.
-    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions, Replay, Audit, Automations };
+    /// Sidebar order; Ctrl+1 .. Ctrl+9. Welcome is not in the sidebar.
+    enum class Page {
+        Server,
+        Memory,
+        Recall,
+        Graph,
+        Rules,
+        Decisions,
+        Replay,
+        Audit,
+        Automations,
+        Welcome
+    };
 
     explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -52,7 +65,11 @@ public:
     ReplayPage *replayPage() const { return m_replayPage; }
     AuditPage *auditPage() const { return m_auditPage; }
     AutomationsPage *automationsPage() const { return m_automationsPage; }
+    WelcomePage *welcomePage() const { return m_welcomePage; }
     Page currentPage() const;
+
+    /// What the Welcome page's Import button runs; the button is hidden while there is none.
+    void setImportAction(QAction *action);
 
 public Q_SLOTS:
     void showPage(MemoryGraph::Ui::MainWindow::Page page);
@@ -75,6 +92,9 @@ private:
     void createStatusBar();
     void onSamplesLoaded(const SampleLoadReport &report);
     void refreshCounts();
+    void connectWelcomePage();
+    /// Tells the Welcome page where agents connect, as the Server page has it now.
+    void updateWelcomeListener();
 
     MemoryService *m_service;
     UiExecutor m_executor;
@@ -90,8 +110,11 @@ private:
     ReplayPage *m_replayPage = nullptr;
     AuditPage *m_auditPage = nullptr;
     AutomationsPage *m_automationsPage = nullptr;
+    WelcomePage *m_welcomePage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
+    QAction *m_welcomeAction = nullptr;
+    QAction *m_importAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QActionGroup *m_pageActions = nullptr;
@@ -102,6 +125,9 @@ private:
     QTimer *m_countsTimer = nullptr;
     quint64 m_countsGeneration = 0;
     bool m_loadingSamples = false;
+    /// The first store count decides between the Welcome page and the usual one, unless the
+    /// operator has gone to a page by then.
+    bool m_openingPageUndecided = false;
 };
 
 } // namespace MemoryGraph::Ui
