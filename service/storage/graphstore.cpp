@@ -484,12 +484,14 @@ Result<QVector<EdgeRecord>> edgesWithinSalientRanks(QSqlDatabase &db, const QStr
     if (batchIds.isEmpty() || ranks <= 0)
         return QVector<EdgeRecord>();
     // The ranked ids come from the index as a subquery: no id list however deep the ranks go.
+    // The unary plus keeps SQLite on the per-end indexes instead of walking every edge of the
+    // scope through (tenant_id, scope, ...).
     const QString batch = SqlText::placeholders(batchIds.size());
     const QString sql
         = QStringLiteral("WITH ranked(id) AS (SELECT id FROM nodes WHERE tenant_id = ? AND"
                          " scope = ?")
           + kSalienceOrder + QStringLiteral(" LIMIT ?) SELECT ") + kEdgeColumns
-          + QStringLiteral(" FROM edges WHERE tenant_id = ? AND scope = ? AND ((src_id IN (%1)"
+          + QStringLiteral(" FROM edges WHERE +tenant_id = ? AND +scope = ? AND ((src_id IN (%1)"
                            " AND dst_id IN ranked) OR (dst_id IN (%1) AND src_id IN ranked))"
                            " ORDER BY weight DESC, id")
                 .arg(batch);

@@ -219,6 +219,9 @@ void tst_MainWindow::serverPageFollowsHostState()
 
 void tst_MainWindow::waitForSamples(MainWindow &window, const SampleFacts &facts)
 {
+    // Loaded from any page but Welcome (which keeps the operator there), the samples open on
+    // the Memory page.
+    window.showPage(MainWindow::Page::Server);
     QSignalSpy loaded(&window, &MainWindow::sampleMemoriesLoaded);
     window.loadSampleMemories();
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
