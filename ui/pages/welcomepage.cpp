@@ -279,6 +279,9 @@ void WelcomePage::setListener(ServerPage::State state, const QString &baseUrl,
     m_state = state;
     m_baseUrl = baseUrl;
     m_addressLabel->setText(baseUrl.isEmpty() ? tr("no address yet") : baseUrl);
+    // Greyed while nothing answers there.
+    m_addressLabel->setForegroundRole(
+        state == ServerPage::State::Running ? QPalette::WindowText : QPalette::PlaceholderText);
     m_copyAddressButton->setEnabled(!baseUrl.isEmpty());
 
     QString text;
