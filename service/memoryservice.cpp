@@ -574,6 +574,35 @@ Result<GraphNeighbourhood> MemoryService::neighbourhood(const QString &tenantId,
     return out;
 }
 
+Result<SalientNodePage> MemoryService::salientNodes(const QString &tenantId, const QString &scope,
+                                                    int offset, int limit) const
+{
+    auto conn = m_db->connection();
+    if (!conn)
+        return conn.error();
+    QSqlDatabase db = conn.value();
+    offset = qMax(0, offset);
+    limit = qBound(1, limit, MaxSalientBatch);
+    SalientNodePage page;
+    auto total = GraphStore::countNodesInScope(db, tenantId, scope);
+    if (!total)
+        return total.error();
+    page.total = total.value();
+    auto nodes = GraphStore::mostSalientNodes(db, tenantId, scope, offset, limit);
+    if (!nodes)
+        return nodes.error();
+    page.nodes = nodes.value();
+    QStringList batchIds;
+    for (const NodeRecord &n : std::as_const(page.nodes))
+        batchIds << n.id;
+    auto edges = GraphStore::edgesWithinSalientRanks(db, tenantId, scope, batchIds,
+                                                     offset + int(page.nodes.size()));
+    if (!edges)
+        return edges.error();
+    page.edges = edges.value();
+    return page;
+}
+
 Result<QVector<CommitRecord>> MemoryService::listCommits(const QString &tenantId,
                                                          const QString &scope, int offset,
                                                          int limit) const

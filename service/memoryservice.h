@@ -178,6 +178,12 @@ public:
     Result<GraphNeighbourhood> neighbourhood(const QString &tenantId, const QString &scope,
                                              const QStringList &centreIds, int hops = 1,
                                              int maxNodes = 300) const;
+    /// The scope's most salient nodes (every lane, as the other console reads), most salient
+    /// first, then the most recently changed: ranks offset .. offset + limit - 1, limit
+    /// clamped to 1 .. MaxSalientBatch.
+    Result<SalientNodePage> salientNodes(const QString &tenantId, const QString &scope,
+                                         int offset = 0, int limit = 25) const;
+    static constexpr int MaxSalientBatch = 500;
     Result<QVector<CommitRecord>> listCommits(const QString &tenantId, const QString &scope,
                                               int offset = 0, int limit = 200) const;
     HealthInfo health() const;

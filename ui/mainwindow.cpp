@@ -12,6 +12,7 @@
 #include "ui/pages/replaypage.h"
 #include "ui/pages/rulespage.h"
 #include "ui/pages/serverpage.h"
+#include "ui/pages/welcomepage.h"
 #include "ui/sampleloader.h"
 #include "ui/settingsdialog.h"
 
@@ -64,6 +65,8 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_auditPage->setObjectName(QStringLiteral("auditPage"));
     m_automationsPage = new AutomationsPage(m_service, &m_executor, this);
     m_automationsPage->setObjectName(QStringLiteral("automationsPage"));
+    m_welcomePage = new WelcomePage(this);
+    m_welcomePage->setObjectName(QStringLiteral("welcomePage"));
 
     // In Page order.
     m_stack = new QStackedWidget(this);
@@ -76,6 +79,7 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     m_stack->addWidget(m_replayPage);
     m_stack->addWidget(m_auditPage);
     m_stack->addWidget(m_automationsPage);
+    m_stack->addWidget(m_welcomePage);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -114,9 +118,11 @@ MainWindow::MainWindow(MemoryService *service, QWidget *parent)
     connect(m_replayPage, &ReplayPage::nodeRequested, this, &MainWindow::showNodeInGraph);
     connect(m_auditPage, &AuditPage::loadFailed, this, showFailure);
     connect(m_automationsPage, &AutomationsPage::loadFailed, this, showFailure);
+    connectWelcomePage();
 
     resize(1280, 800);
     showPage(Page::Server);
+    m_openingPageUndecided = true;
     refreshCounts();
 }
 
@@ -164,6 +170,7 @@ QWidget *MainWindow::createSidebar()
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
+        m_openingPageUndecided = false;
         m_stack->setCurrentIndex(row);
         if (QAction *action = m_pageActionList.value(row))
             action->setChecked(true);
@@ -198,16 +205,27 @@ void MainWindow::createActions()
     m_preferencesAction->setEnabled(false); // until setClosePolicy() and setAutoStart()
     connect(m_preferencesAction, &QAction::triggered, this, &MainWindow::showPreferences);
 
+    m_welcomeAction = new QAction(tr("&Welcome"), this);
+    m_welcomeAction->setObjectName(QStringLiteral("welcomeAction"));
+    m_welcomeAction->setStatusTip(
+        tr("Where agents connect, client snippets, sample memories and import"));
+    connect(m_welcomeAction, &QAction::triggered, this, [this]() { showPage(Page::Welcome); });
+
     m_aboutAction = new QAction(tr("&About Memory Graph"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 
     m_pageActions = new QActionGroup(this);
+    // None is checked while the Welcome page shows.
+    m_pageActions->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
     const auto addPageAction = [this](const QString &text, int key, Page page) {
         auto *action = new QAction(text, m_pageActions);
         action->setShortcut(QKeySequence(Qt::CTRL | key));
         action->setCheckable(true);
-        connect(action, &QAction::triggered, this, [this, page]() { showPage(page); });
+        connect(action, &QAction::triggered, this, [this, action, page]() {
+            action->setChecked(true); // triggering the checked one again must not uncheck it
+            showPage(page);
+        });
         m_pageActionList.append(action);
     };
     // In Page order.
@@ -237,6 +255,8 @@ void MainWindow::createMenus()
         view->addAction(action);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_welcomeAction);
+    help->addSeparator();
     help->addAction(m_aboutAction);
 }
 
@@ -257,13 +277,55 @@ void MainWindow::createStatusBar()
 MainWindow::Page MainWindow::currentPage() const
 {
     const int index = m_stack->currentIndex();
-    return index >= int(Page::Server) && index <= int(Page::Automations) ? Page(index)
-                                                                         : Page::Server;
+    return index >= int(Page::Server) && index <= int(Page::Welcome) ? Page(index) : Page::Server;
 }
 
 void MainWindow::showPage(Page page)
 {
-    m_sidebar->setCurrentRow(int(page));
+    m_openingPageUndecided = false;
+    if (page != Page::Welcome) {
+        m_sidebar->setCurrentRow(int(page));
+        return;
+    }
+    updateWelcomeListener();
+    m_stack->setCurrentWidget(m_welcomePage);
+    m_sidebar->setCurrentRow(-1);
+    if (QAction *checked = m_pageActions->checkedAction())
+        checked->setChecked(false);
+}
+
+void MainWindow::setImportAction(QAction *action)
+{
+    m_importAction = action;
+    m_welcomePage->setImportAvailable(action != nullptr);
+}
+
+void MainWindow::connectWelcomePage()
+{
+    connect(m_welcomePage, &WelcomePage::loadSamplesRequested, this,
+            &MainWindow::loadSampleMemories);
+    connect(m_welcomePage, &WelcomePage::importRequested, this, [this]() {
+        if (m_importAction)
+            m_importAction->trigger();
+    });
+    connect(m_welcomePage, &WelcomePage::browseRequested, this,
+            [this]() { showPage(Page::Memory); });
+    connect(m_welcomePage, &WelcomePage::graphRequested, this, [this]() { showPage(Page::Graph); });
+    connect(m_welcomePage, &WelcomePage::serverPageRequested, this,
+            [this]() { showPage(Page::Server); });
+    connect(m_serverPage, &ServerPage::agentAddressChanged, this,
+            &MainWindow::updateWelcomeListener);
+    updateWelcomeListener();
+}
+
+void MainWindow::updateWelcomeListener()
+{
+    const ServerPage::State state = m_serverPage->state();
+    // Port 0 means "pick one at start": there is no address to give before that.
+    const bool known = state == ServerPage::State::Running || m_serverPage->port() != 0;
+    m_welcomePage->setListener(state, known ? m_serverPage->baseUrl() : QString(),
+                               m_serverPage->stateDetail());
+    m_welcomePage->setClientTarget(m_serverPage->mcpTarget());
 }
 
 void MainWindow::showNodeInGraph(const QString &tenantId, const QString &scope,
@@ -281,6 +343,7 @@ void MainWindow::loadSampleMemories()
         return;
     m_loadingSamples = true;
     m_loadSamplesAction->setEnabled(false);
+    m_welcomePage->setLoadingSamples(true);
     statusBar()->showMessage(tr("Loading sample memories\u2026"));
 
     MemoryService *service = m_service;
@@ -295,6 +358,7 @@ void MainWindow::onSamplesLoaded(const SampleLoadReport &report)
 {
     m_loadingSamples = false;
     m_loadSamplesAction->setEnabled(true);
+    m_welcomePage->setLoadingSamples(false);
 
     QString summary = tr("Loaded %1 of %2 sample writes: %3 nodes, %4 edges.")
                           .arg(report.written)
@@ -321,7 +385,9 @@ void MainWindow::onSamplesLoaded(const SampleLoadReport &report)
         m_memoryPage->refresh();
         m_recallPage->selectScope(m_service->config().defaultTenant, QStringLiteral("default"));
         m_graphPage->refresh();
-        showPage(Page::Memory);
+        // From the Welcome page the operator stays there; its banner offers the pages.
+        if (currentPage() != Page::Welcome)
+            showPage(Page::Memory);
     }
     refreshCounts();
     Q_EMIT sampleMemoriesLoaded(report.ok(), summary);
@@ -337,6 +403,12 @@ void MainWindow::refreshCounts()
         [this, generation](const HealthInfo &health) {
             if (generation != m_countsGeneration)
                 return;
+            m_welcomePage->setStoredNodes(health.nodes);
+            if (m_openingPageUndecided) {
+                m_openingPageUndecided = false;
+                if (health.nodes == 0)
+                    showPage(Page::Welcome);
+            }
             const QString scopes
                 = health.scopes == 1 ? tr("1 scope") : tr("%1 scopes").arg(health.scopes);
             m_countsLabel->setText(tr("%1 nodes \u00b7 %2 edges \u00b7 %3 commits in %4")

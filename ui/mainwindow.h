@@ -29,10 +29,12 @@ class RulesPage;
 class RecallPage;
 class ReplayPage;
 class ServerPage;
+class WelcomePage;
 struct SampleLoadReport;
 
 /// The shell: a sidebar switching between the Server, Memory, Recall, Graph, Rules, Decisions,
-/// Replay, Audit and Automations pages, menus and a status bar.
+/// Replay, Audit and Automations pages, menus and a status bar. An empty store opens on the
+/// Welcome page instead (Help > Welcome shows it later).
 /// It only routes; the pages do the work. It owns the executor every page runs its facade calls
 /// on, and on destruction drops the pages first, then waits for the calls still running. The
 /// service must outlive the window.
@@ -43,8 +45,19 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Sidebar order; Ctrl+1 .. Ctrl+9.
-    enum class Page { Server, Memory, Recall, Graph, Rules, Decisions, Replay, Audit, Automations };
+    /// Sidebar order; Ctrl+1 .. Ctrl+9. Welcome is not in the sidebar.
+    enum class Page {
+        Server,
+        Memory,
+        Recall,
+        Graph,
+        Rules,
+        Decisions,
+        Replay,
+        Audit,
+        Automations,
+        Welcome
+    };
 
     explicit MainWindow(MemoryService *service, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -58,6 +71,7 @@ public:
     ReplayPage *replayPage() const { return m_replayPage; }
     AuditPage *auditPage() const { return m_auditPage; }
     AutomationsPage *automationsPage() const { return m_automationsPage; }
+    WelcomePage *welcomePage() const { return m_welcomePage; }
     Page currentPage() const;
 
     /// What closing the window does; none (the default): a close is a quit. Not owned.
@@ -67,6 +81,8 @@ public:
     void setAutoStart(AutoStart *autoStart);
     /// The application is quitting: from now on a close closes, even with a tray.
     void setQuitting() { m_quitting = true; }
+    /// What the Welcome page's Import button runs; the button is hidden while there is none.
+    void setImportAction(QAction *action);
 
 public Q_SLOTS:
     void showPage(MemoryGraph::Ui::MainWindow::Page page);
@@ -104,6 +120,9 @@ private:
     void onSamplesLoaded(const SampleLoadReport &report);
     void refreshCounts();
     void updatePreferencesAction();
+    void connectWelcomePage();
+    /// Tells the Welcome page where agents connect, as the Server page has it now.
+    void updateWelcomeListener();
 
     MemoryService *m_service;
     UiExecutor m_executor;
@@ -119,8 +138,11 @@ private:
     ReplayPage *m_replayPage = nullptr;
     AuditPage *m_auditPage = nullptr;
     AutomationsPage *m_automationsPage = nullptr;
+    WelcomePage *m_welcomePage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
+    QAction *m_welcomeAction = nullptr;
+    QAction *m_importAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_preferencesAction = nullptr;
     QAction *m_aboutAction = nullptr;
@@ -136,6 +158,9 @@ private:
     ClosePolicy *m_closePolicy = nullptr;
     AutoStart *m_autoStart = nullptr;
     bool m_quitting = false;
+    /// The first store count decides between the Welcome page and the usual one, unless the
+    /// operator has gone to a page by then.
+    bool m_openingPageUndecided = false;
 };
 
 } // namespace MemoryGraph::Ui

@@ -44,6 +44,16 @@ struct GraphNeighbourhood
     bool truncated = false;    ///< more nodes were reachable than maxNodes
 };
 
+/// A batch of a scope's most salient nodes, for the graph view's overview.
+struct SalientNodePage
+{
+    QVector<NodeRecord> nodes; ///< most salient first
+    /// Edges from the batch to itself and to the nodes ranked before it, so batches drawn one
+    /// after another show every edge among the nodes drawn.
+    QVector<EdgeRecord> edges;
+    qint64 total = 0; ///< nodes in the scope
+};
+
 /// A rule with its state and statistics, for the rules table.
 struct RuleSummary
 {

@@ -470,6 +470,59 @@ Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db)
         });
 }
 
+namespace {
+
+/// One order for the overview's nodes and the ranks its edges are drawn among.
+const QString kSalienceOrder = QStringLiteral(" ORDER BY salience DESC, updated_at DESC, id");
+
+} // namespace
+
+Result<QVector<NodeRecord>> mostSalientNodes(QSqlDatabase &db, const QString &tenantId,
+                                             const QString &scope, int offset, int limit)
+{
+    return many<NodeRecord>(db,
+                            QStringLiteral("SELECT ") + kNodeColumns
+                                + QStringLiteral(" FROM nodes WHERE tenant_id = ? AND scope = ?")
+                                + kSalienceOrder + QStringLiteral(" LIMIT ? OFFSET ?"),
+                            {tenantId, scope, qMax(0, limit), qMax(0, offset)}, readNode);
+}
+
+Result<QVector<EdgeRecord>> edgesWithinSalientRanks(QSqlDatabase &db, const QString &tenantId,
+                                                    const QString &scope,
+                                                    const QStringList &batchIds, int ranks)
+{
+    if (batchIds.isEmpty() || ranks <= 0)
+        return QVector<EdgeRecord>();
+    // The ranked ids come from the index as a subquery: no id list however deep the ranks go.
+    // The unary plus keeps SQLite on the per-end indexes instead of walking every edge of the
+    // scope through (tenant_id, scope, ...).
+    const QString batch = SqlText::placeholders(batchIds.size());
+    const QString sql
+        = QStringLiteral("WITH ranked(id) AS (SELECT id FROM nodes WHERE tenant_id = ? AND"
+                         " scope = ?")
+          + kSalienceOrder + QStringLiteral(" LIMIT ?) SELECT ") + kEdgeColumns
+          + QStringLiteral(" FROM edges WHERE +tenant_id = ? AND +scope = ? AND ((src_id IN (%1)"
+                           " AND dst_id IN ranked) OR (dst_id IN (%1) AND src_id IN ranked))"
+                           " ORDER BY weight DESC, id")
+                .arg(batch);
+    QVariantList args{tenantId, scope, ranks, tenantId, scope};
+    for (int side = 0; side < 2; ++side) {
+        for (const QString &id : batchIds)
+            args << id;
+    }
+    return many<EdgeRecord>(db, sql, args, readEdge);
+}
+
+Result<qint64> countNodesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+{
+    auto q
+        = runSql(db, QStringLiteral("SELECT COUNT(*) FROM nodes WHERE tenant_id = ? AND scope = ?"),
+                 {tenantId, scope});
+    if (!q)
+        return q.error();
+    return q.value().next() ? q.value().value(0).toLongLong() : qint64(0);
+}
+
 Result<StoreTotals> storeTotals(QSqlDatabase &db)
 {
     auto q = runSql(db, QStringLiteral("SELECT name, value FROM row_counts"

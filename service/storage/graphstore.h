@@ -60,6 +60,18 @@ Result<QVector<CommitRecord>> listCommits(QSqlDatabase &db, const QString &tenan
                                           const QString &scope, int offset, int limit);
 Result<QVector<ScopeSummary>> listScopes(QSqlDatabase &db);
 
+/// The graph view's overview, in one order: most salient first, then most recently changed,
+/// then by id (the nodes_scope_salience index, so a batch costs its size on any scope).
+/// mostSalientNodes: ranks offset .. offset + limit - 1 of the scope, every lane.
+Result<QVector<NodeRecord>> mostSalientNodes(QSqlDatabase &db, const QString &tenantId,
+                                             const QString &scope, int offset, int limit);
+/// Edges of the scope with one end among batchIds and the other among the first `ranks` nodes
+/// of that order (batchIds included).
+Result<QVector<EdgeRecord>> edgesWithinSalientRanks(QSqlDatabase &db, const QString &tenantId,
+                                                    const QString &scope,
+                                                    const QStringList &batchIds, int ranks);
+Result<qint64> countNodesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope);
+
 /// Store-wide totals, kept by triggers (schema step "row_counts"): a lookup of four rows, never
 /// a count over the tables, so a frequent caller such as /health costs the same on any store.
 struct StoreTotals

@@ -340,6 +340,13 @@ const std::vector<Migration> &schemaMigrations()
          },
          // Dropping the column shrinks each row where it lies, one node a page.
          true},
+        {QStringLiteral("nodes_salience_order"),
+         {
+             // The graph view's overview lists a scope's most salient nodes in batches; in
+             // this order the index hands over a batch without sorting the scope.
+             QStringLiteral("CREATE INDEX nodes_scope_salience"
+                            " ON nodes(tenant_id, scope, salience DESC, updated_at DESC, id)"),
+         }},
     };
     return steps;
 }

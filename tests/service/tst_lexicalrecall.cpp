@@ -216,8 +216,10 @@ void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
                           QStringLiteral("DROP TABLE automation_reviews"),
                           QStringLiteral("DROP TABLE automation_compensation_actions"),
                           QStringLiteral("DROP TABLE automation_shadow_requests"),
+                          QStringLiteral("DROP INDEX nodes_scope_salience"),
                           QStringLiteral("DELETE FROM schema_migrations WHERE name IN "
-                                         "('lexical_index', 'node_occurred_at', 'automations')")});
+                                         "('lexical_index', 'node_occurred_at', 'automations',"
+                                         " 'nodes_salience_order')")});
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
     // Title and slot text were indexed by the upgrade.

@@ -112,9 +112,10 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
               << QStringLiteral("DROP TABLE automation_reviews")
               << QStringLiteral("DROP TABLE automation_compensation_actions")
               << QStringLiteral("DROP TABLE automation_shadow_requests")
+              << QStringLiteral("DROP INDEX nodes_scope_salience")
               << QStringLiteral(
                      "DELETE FROM schema_migrations WHERE name IN ('row_counts', 'lexical_index', "
-                     "'node_occurred_at', 'automations')");
+                     "'node_occurred_at', 'automations', 'nodes_salience_order')");
     const QString failed = runSqlOnFile(file, downgrade);
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
 

@@ -82,7 +82,7 @@ class tst_MainWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void opensOnServerPageWithTitle();
+    void opensWithTitleAndStatusBar();
     void shortcutsSwitchPages();
     void serverLogShowsAppendedRequests();
     void serverPageFollowsHostState();
@@ -94,7 +94,7 @@ private:
     static void waitForSamples(MainWindow &window, const SampleFacts &facts);
 };
 
-void tst_MainWindow::opensOnServerPageWithTitle()
+void tst_MainWindow::opensWithTitleAndStatusBar()
 {
     Test::TempService service;
     QVERIFY2(service.isValid(), qPrintable(service.errorText()));
@@ -109,6 +109,8 @@ void tst_MainWindow::opensOnServerPageWithTitle()
     auto *counts = window.statusBar()->findChild<QLabel *>(QStringLiteral("countsStatus"));
     QVERIFY(counts);
     QTRY_VERIFY(counts->text().startsWith(QStringLiteral("0 nodes")));
+    // An empty store then shows the Welcome page (tst_welcomepage has the details).
+    QCOMPARE(window.currentPage(), MainWindow::Page::Welcome);
 }
 
 void tst_MainWindow::shortcutsSwitchPages()
@@ -217,6 +219,9 @@ void tst_MainWindow::serverPageFollowsHostState()
 
 void tst_MainWindow::waitForSamples(MainWindow &window, const SampleFacts &facts)
 {
+    // Loaded from any page but Welcome (which keeps the operator there), the samples open on
+    // the Memory page.
+    window.showPage(MainWindow::Page::Server);
     QSignalSpy loaded(&window, &MainWindow::sampleMemoriesLoaded);
     window.loadSampleMemories();
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);

@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
@@ -32,6 +33,12 @@ namespace {
 
 constexpr int SearchDelayMs = 250;
 constexpr int NodeIdRole = Qt::UserRole + 1;
+
+QString startPlaceholder()
+{
+    return GraphPage::tr("Search for a start node on the left, or use \u201cShow in graph\u201d "
+                         "on the Memory or Recall page.");
+}
 
 QString titleOf(const NodeRecord &n)
 {
@@ -100,12 +107,14 @@ GraphPage::GraphPage(MemoryService *service, UiExecutor *executor, QWidget *pare
     setTabOrder(m_hopsSpin, m_searchEdit);
     setTabOrder(m_searchEdit, m_results);
     setTabOrder(m_results, m_canvas);
-    setTabOrder(m_canvas, m_inspector);
+    setTabOrder(m_canvas, m_moreButton);
+    setTabOrder(m_moreButton, m_overviewButton);
+    setTabOrder(m_overviewButton, m_inspector);
 
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
-    m_canvas->setPlaceholderText(tr("Search for a start node on the left, or use \u201cShow in "
-                                    "graph\u201d on the Memory or Recall page."));
+    m_canvas->setPlaceholderText(startPlaceholder());
     setStatus(tr("No graph yet."));
+    updateOverviewControls();
 }
 
 QWidget *GraphPage::createTopBar()
@@ -120,7 +129,10 @@ QWidget *GraphPage::createTopBar()
     m_hopsSpin->setRange(1, MaxHops);
     m_hopsSpin->setValue(1);
     m_hopsSpin->setToolTip(tr("How many edges away from the start node to draw"));
-    connect(m_hopsSpin, &QSpinBox::valueChanged, this, &GraphPage::reloadGraph);
+    connect(m_hopsSpin, &QSpinBox::valueChanged, this, [this]() {
+        if (!isShowingOverview()) // the overview has no hops
+            reloadGraph();
+    });
     auto *hopsLabel = new QLabel(tr("&Hops:"), bar);
     hopsLabel->setBuddy(m_hopsSpin);
 
@@ -225,11 +237,24 @@ QWidget *GraphPage::createCanvasPanel()
     zoomIn->setObjectName(QStringLiteral("zoomInButton"));
     fit->setObjectName(QStringLiteral("fitButton"));
 
+    m_moreButton = new QPushButton(tr("Show &more"), box);
+    m_moreButton->setObjectName(QStringLiteral("showMoreButton"));
+    m_moreButton->setToolTip(
+        tr("Add the next %1 most salient nodes to the picture").arg(SalientBatch));
+    connect(m_moreButton, &QPushButton::clicked, this, &GraphPage::showMoreSalient);
+    m_overviewButton = new QPushButton(tr("Most &salient"), box);
+    m_overviewButton->setObjectName(QStringLiteral("overviewButton"));
+    m_overviewButton->setToolTip(tr("Leave this neighbourhood and show the scope's most salient "
+                                    "nodes again"));
+    connect(m_overviewButton, &QPushButton::clicked, this, &GraphPage::showOverview);
+
     QLabel *status = statusLine();
     status->setWordWrap(true);
 
     auto *bottom = new QHBoxLayout;
     bottom->addWidget(status, 1);
+    bottom->addWidget(m_moreButton);
+    bottom->addWidget(m_overviewButton);
     bottom->addWidget(zoomOut);
     bottom->addWidget(zoomIn);
     bottom->addWidget(fit);
@@ -312,14 +337,17 @@ void GraphPage::showCanvasMenu(const QPoint &pos)
 
 void GraphPage::onNodeForgotten(const QString &nodeId)
 {
+    const bool wasOverview = isShowingOverview();
     m_centres.removeAll(nodeId);
     runSearch();
+    // succeeded() follows and redraws: around the remaining centres, else the overview.
     if (!m_centres.isEmpty())
-        return; // succeeded() redraws around the remaining centres
+        return;
     ++m_graphGeneration;
     ++m_detailGeneration;
-    m_canvas->clearGraph();
-    m_inspector->showMessage(tr("The node was forgotten. Pick another start node."));
+    if (!wasOverview)
+        m_inspector->showMessage(tr("The node was forgotten. Back to the most salient nodes."));
+    updateOverviewControls();
 }
 
 int GraphPage::hops() const
@@ -336,6 +364,8 @@ void GraphPage::showNode(const QString &tenantId, const QString &scope, const QS
     m_graphScope = scope;
     m_centres = {nodeId};
     m_centreTitle.clear();
+    ++m_overviewGeneration; // an overview still on its way would draw over the neighbourhood
+    updateOverviewControls();
     selectScope(tenantId, scope);
     loadNeighbourhood(QString(), false);
 }
@@ -344,6 +374,11 @@ void GraphPage::expandNode(const QString &nodeId)
 {
     if (m_graphTenant.isEmpty() || nodeId.isEmpty())
         return;
+    if (isShowingOverview()) {
+        // In the overview a double-click picks the start node.
+        showNode(m_graphTenant, m_graphScope, nodeId);
+        return;
+    }
     if (!m_centres.contains(nodeId))
         m_centres.append(nodeId);
     loadNeighbourhood(nodeId, true);
@@ -351,9 +386,100 @@ void GraphPage::expandNode(const QString &nodeId)
 
 void GraphPage::reloadGraph()
 {
-    if (m_centres.isEmpty())
+    if (isShowingOverview()) {
+        if (!m_graphTenant.isEmpty())
+            loadOverview(std::max(SalientBatch, m_overviewShown), false);
         return;
+    }
     loadNeighbourhood(QString(), false);
+}
+
+void GraphPage::showOverview()
+{
+    if (m_graphTenant.isEmpty())
+        return;
+    ++m_graphGeneration;
+    m_centres.clear();
+    m_centreTitle.clear();
+    m_canvas->setHighlightedNodes({});
+    updateOverviewControls();
+    loadOverview(SalientBatch, false);
+}
+
+void GraphPage::showMoreSalient()
+{
+    if (!isShowingOverview() || m_graphTenant.isEmpty())
+        return;
+    loadOverview(std::min(SalientBatch, GraphCanvas::MaxNodes - m_overviewShown), true);
+}
+
+void GraphPage::loadOverview(int count, bool more)
+{
+    if (count <= 0)
+        return;
+    const QString tenant = m_graphTenant;
+    const QString scope = m_graphScope;
+    const int offset = more ? m_overviewShown : 0;
+    m_moreButton->setEnabled(false); // until this batch is drawn
+    setStatus(more ? tr("Loading more salient nodes\u2026")
+                   : tr("Loading the most salient nodes\u2026"));
+    loadLatest(
+        m_overviewGeneration,
+        [tenant, scope, offset, count](MemoryService *service) {
+            return service->salientNodes(tenant, scope, offset, count);
+        },
+        [this, offset, more](const SalientNodePage &page) { applyOverview(page, offset, more); },
+        [this](const Error &error) {
+            updateOverviewControls();
+            reportLoadFailure(
+                tr("Loading the most salient nodes failed: %1: %2").arg(error.code, error.message));
+        });
+}
+
+void GraphPage::applyOverview(const SalientNodePage &page, int offset, bool more)
+{
+    if (!isShowingOverview())
+        return; // a start node was picked meanwhile
+    m_overviewTotal = page.total;
+    m_overviewShown = offset + int(page.nodes.size());
+    m_canvas->setPlaceholderText(page.total == 0
+                                     ? tr("This scope has no nodes yet. What agents write "
+                                          "into it will show here.")
+                                     : startPlaceholder());
+    m_canvas->setHighlightedNodes({});
+    if (more)
+        m_canvas->mergeGraph(page.nodes, page.edges, false, QString());
+    else
+        m_canvas->setGraph(page.nodes, page.edges, false);
+    updateOverviewControls();
+    Q_EMIT overviewLoaded(m_overviewShown, m_overviewTotal);
+}
+
+void GraphPage::updateOverviewControls()
+{
+    const bool hasScope = !m_graphTenant.isEmpty();
+    const bool overview = isShowingOverview() && hasScope && m_overviewTotal >= 0;
+    m_moreButton->setVisible(overview);
+    m_moreButton->setEnabled(overview && m_overviewShown < m_overviewTotal
+                             && m_overviewShown < GraphCanvas::MaxNodes);
+    m_overviewButton->setVisible(hasScope && !overview);
+}
+
+QString GraphPage::overviewStatus() const
+{
+    if (m_overviewTotal == 0)
+        return tr("No nodes in this scope yet.");
+    QString text
+        = m_overviewShown >= m_overviewTotal
+              ? tr("All %1 nodes of the scope, most salient first").arg(m_overviewTotal)
+              : tr("The %1 most salient of %2 nodes").arg(m_overviewShown).arg(m_overviewTotal);
+    text += QStringLiteral(" \u00b7 ")
+            + (m_canvas->edgeCount() == 1 ? tr("1 edge")
+                                          : tr("%1 edges").arg(m_canvas->edgeCount()));
+    if (m_overviewShown < m_overviewTotal && m_overviewShown >= GraphCanvas::MaxNodes)
+        text += QStringLiteral(" \u00b7 ")
+                + tr("the graph shows at most %1").arg(GraphCanvas::MaxNodes);
+    return text + QLatin1String(". ") + tr("Double-click a node to draw its neighbourhood.");
 }
 
 void GraphPage::refresh()
@@ -367,6 +493,9 @@ void GraphPage::onScopeReloaded()
 {
     if (m_searchTimer->isActive() || m_results->count() == 0)
         runSearch();
+    // The first nodes of an empty scope appear on their own; a drawn picture waits for F5.
+    if (isShowingOverview() && !m_graphTenant.isEmpty() && m_canvas->nodeCount() == 0)
+        loadOverview(SalientBatch, false);
 }
 
 void GraphPage::onScopeChanged()
@@ -378,14 +507,23 @@ void GraphPage::onScopeChanged()
         return; // showNode() switched here on purpose
     ++m_graphGeneration;
     ++m_detailGeneration;
+    ++m_overviewGeneration;
     m_graphTenant = tenantId;
     m_graphScope = scope;
     m_centres.clear();
     m_centreTitle.clear();
+    m_overviewShown = 0;
+    m_overviewTotal = -1;
     m_canvas->clearGraph();
+    m_canvas->setPlaceholderText(startPlaceholder());
     m_nodeActions->clearNode();
     m_inspector->showMessage(tr("Select a node on the graph to inspect it."));
-    setStatus(tenantId.isEmpty() ? tr("No scope selected.") : tr("Pick a start node."));
+    updateOverviewControls();
+    if (tenantId.isEmpty()) {
+        setStatus(tr("No scope selected."));
+        return;
+    }
+    loadOverview(SalientBatch, false);
 }
 
 void GraphPage::runSearch()
@@ -502,6 +640,10 @@ void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QStrin
                       .arg(m_centres.value(0), m_graphTenant, m_graphScope),
                   true);
         m_centres.clear();
+        // No overview is drawn either: "Most salient" brings it back.
+        m_overviewShown = 0;
+        m_overviewTotal = -1;
+        updateOverviewControls();
         Q_EMIT graphLoaded(0, 0, false);
         return;
     }
@@ -520,8 +662,17 @@ void GraphPage::applyNeighbourhood(const GraphNeighbourhood &graph, const QStrin
 void GraphPage::onCanvasChanged()
 {
     m_inspector->setNodeTitles(m_canvas->nodeTitles());
+    if (isShowingOverview() && m_overviewTotal >= 0 && !m_graphTenant.isEmpty())
+        setStatus(overviewStatus());
     if (m_canvas->nodeCount() == 0) {
         m_pendingSelection.clear();
+        return;
+    }
+    if (isShowingOverview()) {
+        const QString select = m_pendingSelection;
+        m_pendingSelection.clear();
+        if (!select.isEmpty() && m_canvas->containsNode(select))
+            m_canvas->selectNode(select);
         return;
     }
     const QString hopText = hops() == 1 ? tr("1 hop") : tr("%1 hops").arg(hops());

@@ -7,6 +7,7 @@
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QSpinBox;
 class QTimer;
 class QToolButton;
@@ -15,6 +16,7 @@ namespace MemoryGraph {
 class MemoryService;
 struct GraphNeighbourhood;
 struct NodePage;
+struct SalientNodePage;
 } // namespace MemoryGraph
 
 namespace MemoryGraph::Ui {
@@ -29,6 +31,11 @@ class NodeInspector;
 /// (still capped at GraphCanvas::MaxNodes). The selected node is shown in an inspector beside
 /// the canvas. Other pages jump here through showNode().
 ///
+/// Before a start node is picked the canvas shows the overview: the scope's most salient nodes
+/// (SalientBatch at a time, "Show more" adds the next batch up to GraphCanvas::MaxNodes) with
+/// the edges among them; double-clicking one of them picks it as the start node, and "Most
+/// salient" goes back to the overview.
+///
 /// Each kind of load carries a generation number so an outdated answer never overwrites a newer
 /// one. The service and the executor must outlive the page.
 class GraphPage : public PageSkeleton
@@ -37,6 +44,7 @@ class GraphPage : public PageSkeleton
 public:
     static constexpr int MaxHops = 3;
     static constexpr int SearchLimit = 100;
+    static constexpr int SalientBatch = 25;
 
     GraphPage(MemoryService *service, UiExecutor *executor, QWidget *parent = nullptr);
 
@@ -46,6 +54,13 @@ public:
     QLineEdit *searchEdit() const { return m_searchEdit; }
     QListWidget *searchResults() const { return m_results; }
     QSpinBox *hopsSpin() const { return m_hopsSpin; }
+    QPushButton *showMoreButton() const { return m_moreButton; }
+    QPushButton *overviewButton() const { return m_overviewButton; }
+
+    /// No start node is picked: the canvas shows the scope's most salient nodes.
+    bool isShowingOverview() const { return m_centres.isEmpty(); }
+    /// Nodes in the overview's scope, as of its last load.
+    qint64 overviewTotal() const { return m_overviewTotal; }
 
     /// (tenant, scope) and centre of the graph on the canvas; empty before the first one.
     QString graphTenant() const { return m_graphTenant; }
@@ -64,10 +79,16 @@ public Q_SLOTS:
     void reloadGraph();
     /// Reloads the scope list, the search results and the graph.
     void refresh() override;
+    /// Forgets the start node and shows the scope's most salient nodes again.
+    void showOverview();
+    /// Adds the next SalientBatch most salient nodes to the overview.
+    void showMoreSalient();
 
 Q_SIGNALS:
     /// A neighbourhood arrived and is being drawn.
     void graphLoaded(int nodes, int edges, bool truncated);
+    /// A batch of the overview arrived: `shown` of the scope's `total` nodes are drawn.
+    void overviewLoaded(int shown, qint64 total);
 
 protected:
     void onScopeChanged() override;
@@ -89,6 +110,12 @@ private:
     void loadNeighbourhood(const QString &anchorId, bool merge);
     void applyNeighbourhood(const GraphNeighbourhood &graph, const QString &anchorId, bool merge);
     void loadDetail(const QString &nodeId);
+    /// Loads the first `count` salient nodes (replacing the picture), or with `more` the next
+    /// batch after those drawn (added to it).
+    void loadOverview(int count, bool more);
+    void applyOverview(const SalientNodePage &page, int offset, bool more);
+    void updateOverviewControls();
+    QString overviewStatus() const;
     void onCanvasChanged();
     void connectNodeActions();
     void showCanvasMenu(const QPoint &pos);
@@ -97,6 +124,9 @@ private:
     quint64 m_searchGeneration = 0;
     quint64 m_graphGeneration = 0;
     quint64 m_detailGeneration = 0;
+    quint64 m_overviewGeneration = 0;
+    int m_overviewShown = 0;     ///< salient nodes drawn, by rank
+    qint64 m_overviewTotal = -1; ///< nodes in the scope; -1 before the first answer
 
     QString m_graphTenant;
     QString m_graphScope;
@@ -113,6 +143,8 @@ private:
     GraphCanvas *m_canvas = nullptr;
     NodeInspector *m_inspector = nullptr;
     NodeActions *m_nodeActions = nullptr;
+    QPushButton *m_moreButton = nullptr;
+    QPushButton *m_overviewButton = nullptr;
 };
 
 } // namespace MemoryGraph::Ui

@@ -36,19 +36,19 @@ bool isLoopbackAddress(const QString &address)
            || a.startsWith(QLatin1String("127."));
 }
 
-QString stateColor(ServerPage::State state)
+} // namespace
+
+QString ServerPage::stateColor(State state)
 {
     switch (state) {
-    case ServerPage::State::Running: return QStringLiteral("#2e9e4f");
-    case ServerPage::State::Starting:
-    case ServerPage::State::Stopping: return QStringLiteral("#d08a1a");
-    case ServerPage::State::Failed: return QStringLiteral("#d94f4f");
-    case ServerPage::State::Stopped: break;
+    case State::Running: return QStringLiteral("#2e9e4f");
+    case State::Starting:
+    case State::Stopping: return QStringLiteral("#d08a1a");
+    case State::Failed: return QStringLiteral("#d94f4f");
+    case State::Stopped: break;
     }
     return QStringLiteral("#8a8a8a");
 }
-
-} // namespace
 
 ServerPage::ServerPage(QWidget *parent) : QWidget(parent)
 {
@@ -72,6 +72,7 @@ QWidget *ServerPage::createListenerGroup()
     m_addressEdit->setObjectName(QStringLiteral("bindAddressEdit"));
     m_addressEdit->setToolTip(tr("Address the /v1 API listens on"));
     connect(m_addressEdit, &QLineEdit::textChanged, this, &ServerPage::updateLoopbackHint);
+    connect(m_addressEdit, &QLineEdit::textChanged, this, &ServerPage::agentAddressChanged);
 
     m_portSpin = new QSpinBox(group);
     m_portSpin->setObjectName(QStringLiteral("portSpin"));
@@ -80,6 +81,7 @@ QWidget *ServerPage::createListenerGroup()
     // Port 0 lets the system pick a free port; show that instead of a bare zero.
     m_portSpin->setSpecialValueText(tr("any free port"));
     connect(m_portSpin, &QSpinBox::valueChanged, this, &ServerPage::updateControls);
+    connect(m_portSpin, &QSpinBox::valueChanged, this, &ServerPage::agentAddressChanged);
 
     m_startStopButton = new QPushButton(group);
     m_startStopButton->setObjectName(QStringLiteral("startStopButton"));
@@ -228,6 +230,15 @@ void ServerPage::setPort(quint16 port)
 void ServerPage::setDataDir(const QString &dataDir)
 {
     m_dataDir = dataDir;
+    Q_EMIT agentAddressChanged();
+}
+
+QString ServerPage::baseUrl() const
+{
+    const QString host = bindAddress().contains(QLatin1Char(':'))
+                             ? QStringLiteral("[%1]").arg(bindAddress())
+                             : bindAddress();
+    return QStringLiteral("http://%1:%2").arg(host).arg(port());
 }
 
 QString ServerPage::mcpEndpoint() const
@@ -240,10 +251,18 @@ QString ServerPage::serviceUrl() const
 {
     if (m_state != State::Running)
         return {};
-    const QString host = bindAddress().contains(QLatin1Char(':'))
-                             ? QStringLiteral("[%1]").arg(bindAddress())
-                             : bindAddress();
-    return QStringLiteral("http://%1:%2").arg(host).arg(port());
+    return baseUrl();
+}
+
+McpClientConfig::Target ServerPage::mcpTarget() const
+{
+    McpClientConfig::Target target;
+    target.endpoint = baseUrl() + QStringLiteral("/mcp");
+    target.program = QCoreApplication::applicationFilePath();
+    target.port = port();
+    target.dataDir = m_dataDir;
+    target.needsKey = m_authMode.compare(QLatin1String("off"), Qt::CaseInsensitive) != 0;
+    return target;
 }
 
 void ServerPage::buildMcpMenu()
@@ -257,17 +276,7 @@ void ServerPage::buildMcpMenu()
                       : tr("%1 (HTTP, for %2)").arg(clientName(client), destination(client));
             QAction *action = m_mcpMenu->addAction(label);
             connect(action, &QAction::triggered, this, [this, client, transport] {
-                Target target;
-                const QString host = bindAddress().contains(QLatin1Char(':'))
-                                         ? QStringLiteral("[%1]").arg(bindAddress())
-                                         : bindAddress();
-                target.endpoint = QStringLiteral("http://%1:%2/mcp").arg(host).arg(port());
-                target.program = QCoreApplication::applicationFilePath();
-                target.port = port();
-                target.dataDir = m_dataDir;
-                target.needsKey
-                    = m_authMode.compare(QLatin1String("off"), Qt::CaseInsensitive) != 0;
-                QGuiApplication::clipboard()->setText(text(client, transport, target));
+                QGuiApplication::clipboard()->setText(text(client, transport, mcpTarget()));
             });
         }
     }
@@ -278,6 +287,7 @@ void ServerPage::setAuthMode(const QString &mode)
     m_authMode = mode;
     m_authLabel->setText(mode);
     updateLoopbackHint();
+    Q_EMIT agentAddressChanged();
 }
 
 void ServerPage::onServerStarted(const QString &address, quint16 port)
@@ -350,6 +360,7 @@ void ServerPage::setState(State state, const QString &detail)
     m_stateLabel->setToolTip(detail);
     updateControls();
     Q_EMIT stateChanged(stateSummary());
+    Q_EMIT agentAddressChanged();
 }
 
 void ServerPage::updateControls()
@@ -363,10 +374,7 @@ void ServerPage::updateControls()
     m_startStopButton->setText(m_state == State::Running ? tr("Stop") : tr("Start"));
 
     if (m_state == State::Running) {
-        const QString host = bindAddress().contains(QLatin1Char(':'))
-                                 ? QStringLiteral("[%1]").arg(bindAddress())
-                                 : bindAddress();
-        m_urlLabel->setText(QStringLiteral("http://%1:%2/v1").arg(host).arg(port()));
+        m_urlLabel->setText(baseUrl() + QStringLiteral("/v1"));
         m_mcpLabel->setText(mcpEndpoint());
     } else {
         m_urlLabel->setText(tr("not listening"));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/core/requestlog.h"
+#include "ui/pages/mcpclientconfig.h"
 
 #include <QVector>
 #include <QWidget>
@@ -30,6 +31,9 @@ public:
     explicit ServerPage(QWidget *parent = nullptr);
     ~ServerPage() override;
 
+    /// The colour of a state's dot (green running, amber in between, red failed, grey stopped).
+    static QString stateColor(State state);
+
     QString bindAddress() const;
     quint16 port() const;
     QString authMode() const { return m_authMode; }
@@ -38,12 +42,18 @@ public:
     QString stateSummary() const;
     RequestLogModel *requestLogModel() const { return m_logModel; }
     QTableView *requestLogView() const { return m_logView; }
+    /// Why the listener failed (State::Failed), else empty.
+    QString stateDetail() const { return m_stateDetail; }
+    /// http://host:port of the bind address and port shown, whether or not it listens.
+    QString baseUrl() const;
     /// The MCP endpoint (http://host:port/mcp) while listening, else empty.
     QString mcpEndpoint() const;
     /// The address agents use (http://host:port) while listening, else empty.
     QString serviceUrl() const;
     /// Requests served since the page was created; Clear empties the log but not this count.
     qint64 requestsServed() const { return m_requestsServed; }
+    /// What the client configurations name: endpoint, program, port, data folder, key.
+    McpClientConfig::Target mcpTarget() const;
     /// "Copy client configuration": one action per client and transport.
     QMenu *mcpConfigMenu() const { return m_mcpMenu; }
 
@@ -73,6 +83,8 @@ Q_SIGNALS:
     void stateChanged(const QString &summary);
     /// requestsServed() grew; emitted with the log's batches, a few times a second at most.
     void requestsServedChanged(qint64 total);
+    /// What agents are told changed: the state, address, port, auth mode or data folder.
+    void agentAddressChanged();
 
 private:
     QWidget *createListenerGroup();
