@@ -160,11 +160,11 @@ Result<void> writeMarker(const QString &dataDir, const PendingRestore &p)
 Result<RestoreOutcome> restore(const QString &dataDir, const QString &sourceFile,
                                const ProgressCallback &progress)
 {
-    if (auto folder = PrivateFiles::ensureFolder(dataDir); !folder)
-        return folder.error();
     auto source = checkSource(dataDir, sourceFile);
     if (!source)
         return source.error();
+    if (auto folder = PrivateFiles::ensureFolder(dataDir); !folder)
+        return folder.error();
     StoreFiles::ScratchFile copy(StoreFiles::databasePath(dataDir));
     if (copy.path().isEmpty())
         return Error::internal(
