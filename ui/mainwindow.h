@@ -19,6 +19,7 @@ namespace MemoryGraph::Ui {
 
 class AuditPage;
 class AutomationsPage;
+class BackupActions;
 class DecisionsPage;
 class GraphPage;
 class MemoryPage;
@@ -52,6 +53,8 @@ public:
     ReplayPage *replayPage() const { return m_replayPage; }
     AuditPage *auditPage() const { return m_auditPage; }
     AutomationsPage *automationsPage() const { return m_automationsPage; }
+    /// File → Back up… and File → Restore….
+    BackupActions *backupActions() const { return m_backupActions; }
     Page currentPage() const;
 
 public Q_SLOTS:
@@ -91,6 +94,7 @@ private:
     AuditPage *m_auditPage = nullptr;
     AutomationsPage *m_automationsPage = nullptr;
 
+    BackupActions *m_backupActions = nullptr;
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_aboutAction = nullptr;
