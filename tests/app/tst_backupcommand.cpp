@@ -2,6 +2,8 @@
 // real headless instance: a backup of the store it serves, a restore refused while it holds the
 // folder, and a restore into a fresh folder whose recall answers as the original did.
 
+#include "service/memoryservice.h"
+
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -185,6 +187,7 @@ private slots:
     void backupWithoutAStoreIsAConfigurationError();
     void backupWhileServingRestoreElsewhereAnswersTheSame();
     void restoreRefusesAFileThatIsNoStore();
+    void restorePreparedInTheWindowIsAppliedByTheNextStart();
 };
 
 void tst_BackupCommand::helpListsTheCommands()
@@ -277,6 +280,49 @@ void tst_BackupCommand::restoreRefusesAFileThatIsNoStore()
     QCOMPARE(refused.exitCode, 5);
     QVERIFY2(refused.err.contains(s("is not a Memory Graph store")), qPrintable(refused.err));
     QVERIFY(!QFileInfo::exists(QDir(folder).filePath(s("memorygraph.sqlite"))));
+}
+
+void tst_BackupCommand::restorePreparedInTheWindowIsAppliedByTheNextStart()
+{
+    QTemporaryDir dir;
+    const QString folder = QDir(dir.path()).filePath(s("data"));
+    const QString file = QDir(dir.path()).filePath(s("three.sqlite"));
+    {
+        // What File > Restore... does in a running window, here on a service of this process.
+        MemoryGraph::ServiceConfig config;
+        config.dataDir = folder;
+        config.embeddingProvider = s("none");
+        auto service = MemoryGraph::MemoryService::open(config);
+        QVERIFY2(service, qPrintable(service ? QString() : service.error().message));
+        const auto writeOne = [&service](int i) {
+            auto req = MemoryGraph::WriteRequest::fromJson(
+                {{s("input_text"), s("n%1").arg(i)},
+                 {s("nodes"), QJsonArray{QJsonObject{{s("client_id"), s("n%1").arg(i)},
+                                                     {s("type"), s("event")},
+                                                     {s("text_summary"), s("note %1").arg(i)}}}}});
+            return req && service.value()->write(req.value(), {}).ok();
+        };
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(writeOne(i));
+        QVERIFY(service.value()->backup(file));
+        for (int i = 3; i < 5; ++i)
+            QVERIFY(writeOne(i));
+        QVERIFY(service.value()->scheduleRestore(file));
+    }
+
+    // The next start swaps it in before it opens the store, and says so.
+    QProcess p;
+    p.setProcessEnvironment(childEnvironment());
+    p.start(kBinary, {s("--headless"), s("--port"), s("0"), s("--data-dir"), folder});
+    QString err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += QString::fromUtf8(p.readAllStandardError()),
+                              err.contains(s("restored the store from"))),
+                             kTimeoutMs);
+    QVERIFY2(err.contains(s("3 nodes")), qPrintable(err));
+    p.terminate();
+    QVERIFY(p.waitForFinished(kTimeoutMs));
+    QCOMPARE(QDir(folder).entryList({s("memorygraph.sqlite.before-restore-*")}).size(), 1);
+    QVERIFY(!QFileInfo::exists(QDir(folder).filePath(s("memorygraph.restore-pending.json"))));
 }
 
 QTEST_GUILESS_MAIN(tst_BackupCommand)
