@@ -1,5 +1,6 @@
 #include "app/appcontroller.h"
 
+#include "app/backupcommand.h"
 #include "app/instanceactivation.h"
 #include "app/instancelock.h"
 #include "app/servicehost.h"
@@ -24,6 +25,7 @@
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QMessageBox>
 #include <QProcessEnvironment>
 #include <QSettings>
 #include <QStandardPaths>
@@ -93,6 +95,10 @@ int AppController::start()
     if (!m_headless)
         listenForActivation();
 
+    // A restore chosen in the window (File > Restore...) waits for this moment: the folder is
+    // ours and the store not open yet.
+    const PendingRestoreNotice restored = applyPendingRestore(m_dataDir);
+
     ServiceConfig serviceConfig = config.value();
     serviceConfig.dataDir = m_dataDir;
     m_authMode = authModeName(serviceConfig.authMode);
@@ -124,8 +130,18 @@ int AppController::start()
             &AppController::onTerminationRequested);
     m_signals->watchTermination();
 
-    if (!m_headless)
+    if (!m_headless) {
         showWindow();
+        if (restored.kind != PendingRestoreNotice::Kind::None) {
+            // Non-modal: the window is usable at once.
+            const bool ok = restored.kind == PendingRestoreNotice::Kind::Applied;
+            auto *box
+                = new QMessageBox(ok ? QMessageBox::Information : QMessageBox::Warning,
+                                  tr("Restore"), restored.text, QMessageBox::Ok, m_window.get());
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+    }
 
     m_host->startHttp(m_options.bindAddress, m_options.port);
     m_host->startMaintenance();

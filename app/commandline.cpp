@@ -69,12 +69,47 @@ Options setUp(QCommandLineParser &parser)
     parser.addOption(o.dark);
     parser.addOption(o.minimized);
     parser.addOption(o.mcpStdio);
+    // One entry per command; their usage pieces read "[mcp | backup FILE | restore FILE]".
     parser.addPositionalArgument(
         QStringLiteral("mcp"),
         QCoreApplication::translate("CommandLine",
-                                    "Optional command: `mcp` runs the MCP stdio server."),
-        QStringLiteral("[mcp]"));
+                                    "Command: run the MCP stdio server (same as --mcp-stdio)."),
+        QStringLiteral("[mcp"));
+    parser.addPositionalArgument(
+        QStringLiteral("backup FILE"),
+        QCoreApplication::translate(
+            "CommandLine",
+            "Command: copy the store of the data folder to FILE (one SQLite file), also while "
+            "another memorygraph serves it; progress on stderr."),
+        QStringLiteral("| backup FILE"));
+    parser.addPositionalArgument(
+        QStringLiteral("restore FILE"),
+        QCoreApplication::translate(
+            "CommandLine",
+            "Command: replace the store of the data folder with the backup FILE; refused while "
+            "another memorygraph has the folder open. The previous store is kept beside it."),
+        QStringLiteral("| restore FILE]"));
     return o;
+}
+
+/// The command's FILE argument, when the positionals start with `backup` or `restore`.
+QString storeCommandFile(const QStringList &positional, QString *error)
+{
+    if (positional.size() < 2 || positional.at(1).trimmed().isEmpty()) {
+        *error = QStringLiteral("%1: name the backup FILE").arg(positional.constFirst());
+        return QString();
+    }
+    if (positional.size() > 2) {
+        *error = QStringLiteral("unexpected argument '%1'").arg(positional.at(2));
+        return QString();
+    }
+    return positional.at(1);
+}
+
+bool isCommand(const QString &word)
+{
+    return word == QLatin1String("mcp") || word == QLatin1String("backup")
+           || word == QLatin1String("restore");
 }
 
 CommandLineResult failure(const QString &text)
@@ -109,6 +144,20 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
     if (!positional.isEmpty() && positional.constFirst() == QLatin1String("mcp")) {
         opts.mcpStdio = true;
         positional.removeFirst();
+    } else if (!positional.isEmpty()
+               && (positional.constFirst() == QLatin1String("backup")
+                   || positional.constFirst() == QLatin1String("restore"))) {
+        QString error;
+        opts.storeFile = storeCommandFile(positional, &error);
+        if (!error.isEmpty())
+            return failure(error);
+        opts.storeCommand = positional.constFirst() == QLatin1String("backup")
+                                ? CommandLineOptions::StoreCommand::Backup
+                                : CommandLineOptions::StoreCommand::Restore;
+        if (opts.mcpStdio)
+            return failure(QStringLiteral("--mcp-stdio cannot be combined with %1")
+                               .arg(positional.constFirst()));
+        positional.clear();
     }
     if (!positional.isEmpty())
         return failure(QStringLiteral("unexpected argument '%1'").arg(positional.constFirst()));
@@ -158,9 +207,8 @@ bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnviro
     // errors but still registers every option it recognises.
     (void)parser.parse(arguments);
     if (parser.isSet(o.headless) || parser.isSet(o.mcpStdio)
-        || parser.positionalArguments().value(0) == QLatin1String("mcp")
-        || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
-        || parser.isSet(QStringLiteral("version")))
+        || isCommand(parser.positionalArguments().value(0)) || parser.isSet(QStringLiteral("help"))
+        || parser.isSet(QStringLiteral("help-all")) || parser.isSet(QStringLiteral("version")))
         return true;
 
 #if defined(Q_OS_WIN) || defined(Q_OS_MACOS)

@@ -17,6 +17,10 @@ struct CommandLineOptions
     quint16 port = 8787;                               ///< --port (0 = ephemeral)
     QString dataDir;                                   ///< --data-dir; empty = platform default
     bool mcpStdio = false;                             ///< `mcp` or --mcp-stdio
+    /// `backup FILE` / `restore FILE`: copy the store to FILE, or replace it with FILE.
+    enum class StoreCommand { None, Backup, Restore };
+    StoreCommand storeCommand = StoreCommand::None;
+    QString storeFile; ///< FILE of backup / restore
 };
 
 /// Outcome of parsing: run with options, print help or version, or report an error.
@@ -37,9 +41,9 @@ CommandLineResult parseCommandLine(const QStringList &arguments);
 QString commandLineHelpText();
 
 /// Decides, before any application object exists, whether the process must run without a GUI:
-/// --headless, --help or --version was given, or (X11/Wayland systems only) no display can be
-/// reached (QT_QPA_PLATFORM unset, no -platform argument, and neither DISPLAY nor
-/// WAYLAND_DISPLAY set). Windows and macOS always have a desktop.
+/// --headless, --help or --version was given, a command (mcp, backup, restore), or (X11/Wayland
+/// systems only) no display can be reached (QT_QPA_PLATFORM unset, no -platform argument, and
+/// neither DISPLAY nor WAYLAND_DISPLAY set). Windows and macOS always have a desktop.
 bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnvironment &env);
 
 } // namespace MemoryGraph

@@ -1,4 +1,5 @@
 #include "app/appcontroller.h"
+#include "app/backupcommand.h"
 #include "app/commandline.h"
 #include "app/mcpstdio.h"
 #include "app/parentconsole.h"
@@ -51,6 +52,12 @@ int main(int argc, char *argv[])
                      qUtf8Printable(parsed.errorText));
         return ExitUsage;
     case CommandLineResult::Action::Run: break;
+    }
+
+    switch (parsed.options.storeCommand) {
+    case CommandLineOptions::StoreCommand::Backup: return runBackupCommand(parsed.options);
+    case CommandLineOptions::StoreCommand::Restore: return runRestoreCommand(parsed.options);
+    case CommandLineOptions::StoreCommand::None: break;
     }
 
     if (parsed.options.mcpStdio) {

@@ -1,6 +1,7 @@
 #include "app/mcpstdio.h"
 
 #include "app/appcontroller.h"
+#include "app/backupcommand.h"
 #include "app/instancelock.h"
 #include "service/core/config.h"
 #include "service/core/ids.h"
@@ -170,6 +171,7 @@ int McpStdio::openLocally(const QString &dataDir)
         logLine(QStringLiteral("configuration error: %1").arg(config.error().message));
         return ExitConfiguration;
     }
+    (void)applyPendingRestore(dataDir); // says on stderr what it did
     ServiceConfig c = config.value();
     c.dataDir = dataDir;
     auto provider = makeEmbeddingProvider(c);

@@ -3,6 +3,9 @@
 #include "service/api/playbookgateway.h"
 #include "service/assemble/assembleengine.h"
 #include "service/automation/automationengine.h"
+#include "service/backup/storebackup.h"
+#include "service/backup/storefiles.h"
+#include "service/backup/storerestore.h"
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
 #include "service/core/vocabulary.h"
@@ -26,22 +29,15 @@
 #include "service/tools/toolengine.h"
 #include "service/write/writeengine.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QSet>
 
 namespace MemoryGraph {
 
-namespace {
-const QString kDatabaseFile = QStringLiteral("memorygraph.sqlite");
-
-} // namespace
-
 MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Database> db,
                              std::unique_ptr<EmbeddingProvider> provider)
     : m_config(config), m_db(std::move(db)),
-      m_indexes(std::make_unique<IndexManager>(
-          *m_db, QDir(config.dataDir).filePath(QStringLiteral("index")))),
+      m_indexes(std::make_unique<IndexManager>(*m_db, StoreFiles::indexFolder(config.dataDir))),
       m_provider(std::move(provider)), m_audit(std::make_unique<RecallAudit>(*m_db))
 {
     if (m_provider) {
@@ -83,7 +79,7 @@ MemoryService::open(const ServiceConfig &config, std::unique_ptr<EmbeddingProvid
             return offline.error();
         provider = std::move(offline).value();
     }
-    auto db = Database::open(QDir(config.dataDir).filePath(kDatabaseFile));
+    auto db = Database::open(StoreFiles::databasePath(config.dataDir));
     if (!db)
         return db.error();
     return std::unique_ptr<MemoryService>(
@@ -645,17 +641,61 @@ DecaySweep MemoryService::runAdaptiveDecayAllScopes(const QDateTime &now)
 }
 
 Result<ConsolidationReport> MemoryService::consolidate(const QString &tenantId,
-                                                       const QString &scope, bool apply)
+                                                       const QString &scope, bool apply,
+                                                       const ProgressCallback &progress)
 {
-    auto report = ConsolidationJob(*m_db, *m_indexes, m_config).run(tenantId, scope, apply);
+    auto report
+        = ConsolidationJob(*m_db, *m_indexes, m_config).run(tenantId, scope, apply, progress);
     if (report && !report.value().commitId.isEmpty())
         emit committed(tenantId, scope, report.value().commitId);
     return report;
 }
 
-Result<ChainReport> MemoryService::verifyChain(const QString &tenantId, const QString &scope) const
+Result<ChainReport> MemoryService::verifyChain(const QString &tenantId, const QString &scope,
+                                               const ProgressCallback &progress) const
 {
-    return ChainVerifier(*m_db, m_config).verify(tenantId, scope);
+    return ChainVerifier(*m_db, m_config).verify(tenantId, scope, progress);
+}
+
+Result<BackupOutcome> MemoryService::backup(const QString &targetFile,
+                                            const ProgressCallback &progress) const
+{
+    return StoreBackup::run(m_db->filePath(), targetFile, progress);
+}
+
+Result<BackupOutcome> MemoryService::backupDataDir(const QString &dataDir,
+                                                   const QString &targetFile,
+                                                   const ProgressCallback &progress)
+{
+    return StoreBackup::run(StoreFiles::databasePath(dataDir), targetFile, progress);
+}
+
+Result<RestoreOutcome> MemoryService::restoreDataDir(const QString &dataDir,
+                                                     const QString &sourceFile,
+                                                     const ProgressCallback &progress)
+{
+    return StoreRestore::restore(dataDir, sourceFile, progress);
+}
+
+Result<std::optional<RestoreOutcome>> MemoryService::applyPendingRestore(const QString &dataDir)
+{
+    return StoreRestore::applyPending(dataDir);
+}
+
+Result<PendingRestore> MemoryService::scheduleRestore(const QString &sourceFile,
+                                                      const ProgressCallback &progress)
+{
+    return StoreRestore::schedule(m_config.dataDir, sourceFile, progress);
+}
+
+std::optional<PendingRestore> MemoryService::pendingRestore() const
+{
+    return StoreRestore::pending(m_config.dataDir);
+}
+
+void MemoryService::discardPendingRestore()
+{
+    StoreRestore::discardPending(m_config.dataDir);
 }
 
 HealthInfo MemoryService::health() const

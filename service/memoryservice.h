@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/api/assembleoutcome.h"
+#include "service/api/backuptypes.h"
 #include "service/api/browsetypes.h"
 #include "service/api/chainreport.h"
 #include "service/api/consolidationreport.h"
@@ -9,6 +10,7 @@
 #include "service/api/lifecyclerequests.h"
 #include "service/api/playbookgateway.h"
 #include "service/api/playbookrequests.h"
+#include "service/api/progress.h"
 #include "service/api/recalloutcome.h"
 #include "service/api/recallrequest.h"
 #include "service/api/replayrequests.h"
@@ -27,6 +29,7 @@
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 namespace MemoryGraph {
 
@@ -194,11 +197,40 @@ public:
                                          const QDateTime &now = QDateTime());
     /// Adaptive decay of every scope in the store (the scheduled job).
     DecaySweep runAdaptiveDecayAllScopes(const QDateTime &now = QDateTime());
-    /// Offline consolidation of duplicates; a dry run unless apply (then one commit).
+    /// Offline consolidation of duplicates; a dry run unless apply (then one commit). progress
+    /// sees stages "reading nodes", "comparing embeddings" (done/total in nodes) and "applying";
+    /// cancelled, it writes nothing.
     Result<ConsolidationReport> consolidate(const QString &tenantId, const QString &scope,
-                                            bool apply);
-    /// Recomputes the scope's commit hash chain and reports the first break.
-    Result<ChainReport> verifyChain(const QString &tenantId, const QString &scope) const;
+                                            bool apply, const ProgressCallback &progress = {});
+    /// Recomputes the scope's commit hash chain and reports the first break. progress sees stage
+    /// "verifying commits" (done/total in commits).
+    Result<ChainReport> verifyChain(const QString &tenantId, const QString &scope,
+                                    const ProgressCallback &progress = {}) const;
+
+    // Backup and restore of the whole store (service/backup). A backup is one SQLite file; the
+    // vector indexes are not in it: they are rebuilt from the store after a restore.
+    /// Copies the store as it is now to targetFile while the service goes on serving writes:
+    /// stages "copying pages" and "checking"; targetFile appears only complete and checked.
+    Result<BackupOutcome> backup(const QString &targetFile,
+                                 const ProgressCallback &progress = {}) const;
+    /// backup() for the store of a data folder this process has not opened, whether another
+    /// process serves it or nobody does (the command line).
+    static Result<BackupOutcome> backupDataDir(const QString &dataDir, const QString &targetFile,
+                                               const ProgressCallback &progress = {});
+    /// Replaces the store of a data folder that nobody has open (the caller holds its lock)
+    /// with the backup sourceFile, after checking it; the previous store is kept beside it.
+    static Result<RestoreOutcome> restoreDataDir(const QString &dataDir, const QString &sourceFile,
+                                                 const ProgressCallback &progress = {});
+    /// Swaps in the restore scheduleRestore() prepared, if any. Call with the folder's lock held,
+    /// before open().
+    static Result<std::optional<RestoreOutcome>> applyPendingRestore(const QString &dataDir);
+    /// Prepares a restore of this store from sourceFile for the next start (the running
+    /// service keeps its store): the file is copied into the data folder and checked now.
+    Result<PendingRestore> scheduleRestore(const QString &sourceFile,
+                                           const ProgressCallback &progress = {});
+    /// The restore waiting for the next start, if any.
+    std::optional<PendingRestore> pendingRestore() const;
+    void discardPendingRestore();
 
 signals:
     /// Emitted from the writing thread after a commit is durable.

@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "service/memoryservice.h"
+#include "ui/backupactions.h"
 #include "ui/closepolicy.h"
 #include "ui/debounce.h"
 #include "ui/pages/auditpage.h"
@@ -131,6 +132,8 @@ MainWindow::~MainWindow()
     // The pages go while the executor still takes calls (their late answers are dropped);
     // the executor's destructor then waits for what is still running, such as a sample load.
     delete takeCentralWidget();
+    // A backup still running is cancelled, so the executor's wait below ends soon.
+    delete m_backupActions;
 }
 
 QWidget *MainWindow::createSidebar()
@@ -186,6 +189,13 @@ void MainWindow::createActions()
     m_loadSamplesAction->setStatusTip(
         tr("Write a small example memory graph into the default scope"));
     connect(m_loadSamplesAction, &QAction::triggered, this, &MainWindow::loadSampleMemories);
+
+    m_backupActions = new BackupActions(m_service, &m_executor, this);
+    const auto showOutcome = [this](bool, const QString &message) {
+        statusBar()->showMessage(message, StatusMessageMs);
+    };
+    connect(m_backupActions, &BackupActions::backupFinished, this, showOutcome);
+    connect(m_backupActions, &BackupActions::restorePrepared, this, showOutcome);
 
     m_quitAction = new QAction(tr("&Quit"), this);
     // Spelled out: QKeySequence::Quit is empty on some platforms.
@@ -244,6 +254,9 @@ void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_loadSamplesAction);
+    file->addSeparator();
+    file->addAction(m_backupActions->backUpAction());
+    file->addAction(m_backupActions->restoreAction());
     file->addSeparator();
     file->addAction(m_quitAction);
 

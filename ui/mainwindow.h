@@ -21,6 +21,7 @@ namespace MemoryGraph::Ui {
 class AuditPage;
 class AutoStart;
 class AutomationsPage;
+class BackupActions;
 class ClosePolicy;
 class DecisionsPage;
 class GraphPage;
@@ -72,6 +73,8 @@ public:
     AuditPage *auditPage() const { return m_auditPage; }
     AutomationsPage *automationsPage() const { return m_automationsPage; }
     WelcomePage *welcomePage() const { return m_welcomePage; }
+    /// File → Back up… and File → Restore….
+    BackupActions *backupActions() const { return m_backupActions; }
     Page currentPage() const;
 
     /// What closing the window does; none (the default): a close is a quit. Not owned.
@@ -140,6 +143,7 @@ private:
     AutomationsPage *m_automationsPage = nullptr;
     WelcomePage *m_welcomePage = nullptr;
 
+    BackupActions *m_backupActions = nullptr;
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_welcomeAction = nullptr;
     QAction *m_importAction = nullptr;

@@ -31,4 +31,10 @@ Error Error::internal(const QString &message)
     return make(500, QStringLiteral("internal_error"), message);
 }
 
+Error Error::cancelled(const QString &message)
+{
+    // 499: the caller went away or asked to stop (no response is owed to it).
+    return make(499, QStringLiteral("cancelled"), message);
+}
+
 } // namespace MemoryGraph

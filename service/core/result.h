@@ -23,6 +23,8 @@ struct Error
                       const QJsonObject &details = {});
     static Error notFound(const QString &message, const QJsonObject &details = {});
     static Error internal(const QString &message);
+    /// A long operation stopped because its ProgressCallback returned false: code `cancelled`.
+    static Error cancelled(const QString &message);
 };
 
 /// Either a value or an Error. Never throws.

@@ -72,7 +72,7 @@ ChainVerifier::ChainVerifier(Database &db, const ServiceConfig &config) : m_db(d
 }
 
 Result<ChainReport> ChainVerifier::verify(const QString &tenantId, const QString &scope,
-                                          int pageSize)
+                                          const ProgressCallback &progress, int pageSize)
 {
     auto conn = m_db.connection();
     if (!conn)
@@ -82,11 +82,26 @@ Result<ChainReport> ChainVerifier::verify(const QString &tenantId, const QString
     ChainReport report;
     report.tenantId = tenantId;
     report.scope = scope;
+    qint64 total = 0;
+    if (progress) {
+        auto newest = CommitStore::newestSequence(db, tenantId, scope);
+        if (!newest)
+            return newest.error();
+        total = newest.value();
+    }
     qint64 expectedSequence = 1;
     QString previousId;
     QString previousHash = QStringLiteral("");
     qint64 after = 0;
     for (;;) {
+        // Commits appended while this runs make the chain longer than the total said.
+        if (progress
+            && !progress(Progress{QStringLiteral("verifying commits"), report.commitsChecked,
+                                  qMax(total, report.commitsChecked)}))
+            return Error::cancelled(
+                QStringLiteral("chain verification cancelled after %1 of %2 commits")
+                    .arg(report.commitsChecked)
+                    .arg(total));
         auto rows = CommitStore::chainPage(db, tenantId, scope, after, qMax(1, pageSize));
         if (!rows)
             return rows.error();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/api/chainreport.h"
+#include "service/api/progress.h"
 #include "service/core/config.h"
 #include "service/core/result.h"
 
@@ -17,13 +18,15 @@ class Database;
 /// hash chain): sequence continuity from 1, parent id/hash equal to the previous commit,
 /// diff_sha256 = sha256(stable(diff)), commit_hash over the same fields as CommitLog::append,
 /// and the id derived from the hash. Reads the chain in pages, so memory stays flat for
-/// scopes with very many commits.
+/// scopes with very many commits. Reports stage "verifying commits" once per page; a false
+/// from the callback stops it with the error `cancelled`.
 class ChainVerifier
 {
 public:
     ChainVerifier(Database &db, const ServiceConfig &config);
 
-    Result<ChainReport> verify(const QString &tenantId, const QString &scope, int pageSize = 500);
+    Result<ChainReport> verify(const QString &tenantId, const QString &scope,
+                               const ProgressCallback &progress = {}, int pageSize = 500);
 
 private:
     Database &m_db;

@@ -75,6 +75,22 @@ bool contradicts(const NodeRecord &a, const NodeRecord &b)
     return false;
 }
 
+const QString kReading = QStringLiteral("reading nodes");
+const QString kComparing = QStringLiteral("comparing embeddings");
+const QString kApplying = QStringLiteral("applying");
+
+/// Asks the callback (if any) whether to go on.
+bool goOn(const ProgressCallback &progress, const QString &stage, qint64 done = 0, qint64 total = 0)
+{
+    return !progress || progress(Progress{stage, done, total});
+}
+
+Error cancelledAt(const QString &stage)
+{
+    return Error::cancelled(
+        QStringLiteral("consolidation cancelled while %1; nothing was changed").arg(stage));
+}
+
 /// A candidate duplicate pair found by text or by embedding.
 struct Link
 {
@@ -153,14 +169,18 @@ void linkTextDuplicates(const QVector<NodeRecord> &nodes, Links &links)
 /// the scope's index for each embedded node's nearest neighbours.
 Result<void> linkEmbeddingNeighbours(QSqlDatabase &db, IndexManager &indexes,
                                      const QString &tenantId, const QString &scope,
-                                     const QVector<NodeRecord> &nodes, Links &links)
+                                     const QVector<NodeRecord> &nodes, Links &links,
+                                     const ProgressCallback &progress)
 {
     QHash<qint64, int> byLabel;
     for (int i = 0; i < nodes.size(); ++i) {
         if (nodes.at(i).embeddingStatus == QLatin1String("ready"))
             byLabel.insert(nodes.at(i).vectorLabel, i);
     }
-    for (auto it = byLabel.constBegin(); it != byLabel.constEnd(); ++it) {
+    qint64 compared = 0;
+    for (auto it = byLabel.constBegin(); it != byLabel.constEnd(); ++it, ++compared) {
+        if (!goOn(progress, kComparing, compared, byLabel.size()))
+            return cancelledAt(kComparing);
         const int i = it.value();
         auto bytes = GraphStore::nodeEmbedding(db, nodes.at(i).id);
         if (!bytes)
@@ -217,8 +237,10 @@ void assignMerges(const QVector<NodeRecord> &nodes, const Links &links, Plan &ou
 
 /// Finds the duplicate pairs (by text, then by embedding) and decides which merges to make.
 Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenantId,
-                  const QString &scope)
+                  const QString &scope, const ProgressCallback &progress)
 {
+    if (!goOn(progress, kReading))
+        return cancelledAt(kReading);
     auto nodes = mergeableNodes(db, tenantId, scope);
     if (!nodes)
         return nodes.error();
@@ -226,7 +248,8 @@ Result<Plan> plan(QSqlDatabase &db, IndexManager &indexes, const QString &tenant
     out.scanned = int(nodes.value().size());
     Links links(nodes.value().size());
     linkTextDuplicates(nodes.value(), links);
-    if (auto linked = linkEmbeddingNeighbours(db, indexes, tenantId, scope, nodes.value(), links);
+    if (auto linked
+        = linkEmbeddingNeighbours(db, indexes, tenantId, scope, nodes.value(), links, progress);
         !linked)
         return linked.error();
     assignMerges(nodes.value(), links, out);
@@ -399,7 +422,7 @@ ConsolidationJob::ConsolidationJob(Database &db, IndexManager &indexes, const Se
 }
 
 Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const QString &scope,
-                                                  bool apply)
+                                                  bool apply, const ProgressCallback &progress)
 {
     ConsolidationReport report;
     report.tenantId = tenantId;
@@ -411,7 +434,7 @@ Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const
     auto conn = m_db.connection();
     if (!conn)
         return conn.error();
-    auto planned = plan(conn.value(), m_indexes, tenantId, scope);
+    auto planned = plan(conn.value(), m_indexes, tenantId, scope, progress);
     if (!planned)
         return planned.error();
     report.nodesScanned = planned.value().scanned;
@@ -423,6 +446,9 @@ Result<ConsolidationReport> ConsolidationJob::run(const QString &tenantId, const
     const CallScope cs{tenantId, scope, scopeKey(tenantId, scope, m_config.defaultTenant)};
     const QDateTime now = QDateTime::currentDateTimeUtc();
     auto written = m_db.write([&](QSqlDatabase &db) -> Result<void> {
+        // The last moment to stop: past it the commit goes through whole.
+        if (!goOn(progress, kApplying))
+            return cancelledAt(kApplying);
         auto current = currentNodes(db, tenantId, scope, report.merges);
         if (!current)
             return current.error();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/api/consolidationreport.h"
+#include "service/api/progress.h"
 #include "service/core/config.h"
 #include "service/core/result.h"
 
@@ -28,7 +29,11 @@ public:
 
     ConsolidationJob(Database &db, IndexManager &indexes, const ServiceConfig &config);
 
-    Result<ConsolidationReport> run(const QString &tenantId, const QString &scope, bool apply);
+    /// progress sees "reading nodes", "comparing embeddings" (done/total in nodes) and, when
+    /// applying, "applying"; a false from it stops the job with the error `cancelled` before
+    /// anything is written (the apply is one transaction, rolled back when cancelled in it).
+    Result<ConsolidationReport> run(const QString &tenantId, const QString &scope, bool apply,
+                                    const ProgressCallback &progress = {});
 
 private:
     Database &m_db;

@@ -37,4 +37,15 @@ Result<QVector<StoredCommit>> chainPage(QSqlDatabase &db, const QString &tenantI
     return rows;
 }
 
+Result<qint64> newestSequence(QSqlDatabase &db, const QString &tenantId, const QString &scope)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT COALESCE(MAX(seq), 0) FROM commits"
+                                   " WHERE tenant_id = ? AND scope = ?"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    return q.value().next() ? q.value().value(0).toLongLong() : qint64(0);
+}
+
 } // namespace MemoryGraph::CommitStore

@@ -30,4 +30,8 @@ struct StoredCommit
 Result<QVector<StoredCommit>> chainPage(QSqlDatabase &db, const QString &tenantId,
                                         const QString &scope, qint64 afterSequence, int limit);
 
+/// The sequence of the scope's newest commit (0 for a scope without commits): how long its
+/// chain is.
+Result<qint64> newestSequence(QSqlDatabase &db, const QString &tenantId, const QString &scope);
+
 } // namespace MemoryGraph::CommitStore

@@ -72,6 +72,19 @@ QString commitIdAt(MemoryService *svc, qint64 sequence)
     return {};
 }
 
+/// Records every progress report.
+struct ChainVerifierProbe
+{
+    QVector<Progress> seen;
+    ProgressCallback callback()
+    {
+        return [this](const Progress &p) {
+            seen.append(p);
+            return true;
+        };
+    }
+};
+
 } // namespace
 
 class tst_ChainVerifier : public QObject
@@ -89,6 +102,8 @@ private slots:
     void changedIdIsReported();
     void consistentRewriteStillBreaksTheHash();
     void breakBeyondTheFirstPageIsFound();
+    void progressCountsCommits();
+    void cancelStopsVerification();
 };
 
 void tst_ChainVerifier::intactChainIsOk()
@@ -233,6 +248,31 @@ void tst_ChainVerifier::breakBeyondTheFirstPageIsFound()
     QCOMPARE(report.value().firstBreak->sequence, qint64(510));
     QCOMPARE(report.value().firstBreak->reason, QStringLiteral("hash_mismatch"));
     QCOMPARE(report.value().commitsChecked, qint64(510));
+}
+
+void tst_ChainVerifier::progressCountsCommits()
+{
+    TempService svc(quietEnv());
+    QVERIFY(writeCommits(svc.service(), 12));
+    ChainVerifierProbe probe;
+    auto report
+        = svc->verifyChain(QStringLiteral("default"), QStringLiteral("default"), probe.callback());
+    QVERIFY(report && report.value().ok);
+    QVERIFY(!probe.seen.isEmpty());
+    QCOMPARE(probe.seen.first().stage, QStringLiteral("verifying commits"));
+    QCOMPARE(probe.seen.first().done, qint64(0));
+    QCOMPARE(probe.seen.first().total, qint64(12));
+}
+
+void tst_ChainVerifier::cancelStopsVerification()
+{
+    TempService svc(quietEnv());
+    QVERIFY(writeCommits(svc.service(), 3));
+    auto report = svc->verifyChain(QStringLiteral("default"), QStringLiteral("default"),
+                                   [](const Progress &) { return false; });
+    QVERIFY(!report);
+    QCOMPARE(report.error().code, QStringLiteral("cancelled"));
+    QVERIFY(report.error().message.contains(QStringLiteral("cancelled")));
 }
 
 QTEST_GUILESS_MAIN(tst_ChainVerifier)

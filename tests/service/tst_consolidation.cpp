@@ -103,6 +103,8 @@ private slots:
     void contradictoryTopicsAreSkipped();
     void differentPolarityIsContradictory();
     void recallReturnsConsolidationSlots();
+    void progressNamesTheStages();
+    void cancelledApplyWritesNothing();
 };
 
 void tst_Consolidation::negationAndNormalisation()
@@ -337,6 +339,68 @@ void tst_Consolidation::recallReturnsConsolidationSlots()
     QCOMPARE(byId.value(b).slotData.value(QStringLiteral("alias_of")).toString(), a);
     QCOMPARE(toStrings(byId.value(a).slotData.value(QStringLiteral("merged_from"))),
              QStringList{b});
+}
+
+namespace {
+
+/// Text duplicates plus embedded nodes, so every stage of the job has work.
+bool writeDuplicatesWithEmbeddings(MemoryService *svc)
+{
+    return writeInOrder(
+        svc,
+        {node(QStringLiteral("a"), QStringLiteral("entity"), QStringLiteral("Paris"),
+              QStringLiteral("Capital of France."), {{QStringLiteral("embedding"), vector(0.0)}}),
+         node(QStringLiteral("b"), QStringLiteral("entity"), QStringLiteral("Paris"),
+              QStringLiteral("Capital of France."), {{QStringLiteral("embedding"), vector(0.3)}}),
+         node(QStringLiteral("c"), QStringLiteral("entity"), QStringLiteral("Lyon"),
+              QStringLiteral("A city."), {{QStringLiteral("embedding"), vector(0.6)}})});
+}
+
+} // namespace
+
+void tst_Consolidation::progressNamesTheStages()
+{
+    TempService svc(quietEnv());
+    QVERIFY(writeDuplicatesWithEmbeddings(svc.service()));
+    QStringList stages;
+    qint64 comparedTotal = 0;
+    auto report = svc->consolidate(kTenant, kScope, true, [&](const Progress &p) {
+        if (stages.isEmpty() || stages.last() != p.stage)
+            stages << p.stage;
+        if (p.stage == QLatin1String("comparing embeddings"))
+            comparedTotal = p.total;
+        return true;
+    });
+    QVERIFY(report);
+    QCOMPARE(report.value().merges.size(), 1);
+    QCOMPARE(stages,
+             (QStringList{QStringLiteral("reading nodes"), QStringLiteral("comparing embeddings"),
+                          QStringLiteral("applying")}));
+    QCOMPARE(comparedTotal, qint64(3));
+}
+
+void tst_Consolidation::cancelledApplyWritesNothing()
+{
+    TempService svc(quietEnv());
+    QVERIFY(writeDuplicatesWithEmbeddings(svc.service()));
+    const qint64 commits = commitCount(svc.service());
+    QSignalSpy committed(svc.service(), &MemoryService::committed);
+    // Cancelled at each stage in turn: never a commit, never a marked node.
+    for (const QString &stopAt :
+         {QStringLiteral("reading nodes"), QStringLiteral("comparing embeddings"),
+          QStringLiteral("applying")}) {
+        auto report = svc->consolidate(kTenant, kScope, true,
+                                       [&stopAt](const Progress &p) { return p.stage != stopAt; });
+        QVERIFY2(!report, qPrintable(stopAt));
+        QCOMPARE(report.error().code, QStringLiteral("cancelled"));
+        QCOMPARE(commitCount(svc.service()), commits);
+        QCOMPARE(committed.count(), 0);
+        const NodeRecord b = byClientId(svc.service(), QStringLiteral("b"));
+        QVERIFY(!b.slotData.contains(QStringLiteral("alias_of")));
+    }
+    // Not cancelled, the same job applies.
+    auto report = svc->consolidate(kTenant, kScope, true);
+    QVERIFY(report && !report.value().commitId.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_Consolidation)

@@ -1,5 +1,7 @@
 #include "tests/support/tempservice.h"
+#include "tests/ui/laneblocker.h"
 #include "ui/models/commitlistmodel.h"
+#include "ui/operationprogress.h"
 #include "ui/pages/auditpage.h"
 #include "ui/uiexecutor.h"
 #include "ui/widgets/consolidationdialog.h"
@@ -10,6 +12,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -116,6 +119,8 @@ private slots:
     void showJumpsToAnOldCommit();
     void decayButtonRunsTheJob();
     void consolidationPreviewThenApply();
+    void cancelledVerificationSaysSo();
+    void cancelledConsolidationApplyChangesNothing();
 };
 
 void tst_AuditPage::commitsAppearWithDiff()
@@ -306,6 +311,71 @@ void tst_AuditPage::consolidationPreviewThenApply()
     QVERIFY(waitForRows(page, 4));
     QCOMPARE(cell(page, 0, Column::Kind), QStringLiteral("consolidation"));
     QCOMPARE(cell(page, 0, Column::CommitId), commitId);
+}
+
+void tst_AuditPage::cancelledVerificationSaysSo()
+{
+    Test::TempService svc(quietEnv());
+    QVERIFY(writeCommits(svc.service(), 4));
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
+    QVERIFY(waitForRows(page, 4));
+    // Verification waits behind the blocked reads; Cancel is pressed before it starts.
+    Test::LaneBlocker blocker(executor, Ui::UiExecutor::Lane::Reads, executor.maxReadThreads());
+    QSignalSpy verified(&page, &AuditPage::chainVerified);
+    page.verifyChain();
+    QVERIFY(page.verifyProgress() && page.verifyProgress()->dialog());
+    QVERIFY(Test::pressCancel(page.verifyProgress()->dialog()));
+    blocker.release();
+    QVERIFY(verified.wait(kWaitMs));
+    QCOMPARE(verified.first().at(0).toBool(), false);
+    QVERIFY2(page.verificationText().contains(QStringLiteral("cancelled")),
+             qPrintable(page.verificationText()));
+    QVERIFY(!page.verifyProgress());
+    QVERIFY(page.verifyButton()->isEnabled());
+
+    // Not cancelled, it verifies as before.
+    page.verifyChain();
+    QVERIFY(verified.wait(kWaitMs));
+    QCOMPARE(verified.last().at(0).toBool(), true);
+}
+
+void tst_AuditPage::cancelledConsolidationApplyChangesNothing()
+{
+    Test::TempService svc(quietEnv());
+    const auto twin = [](const QString &id) {
+        return QJsonObject{{QStringLiteral("client_id"), id},
+                           {QStringLiteral("type"), QStringLiteral("entity")},
+                           {QStringLiteral("title"), QStringLiteral("Paris")},
+                           {QStringLiteral("text_summary"), QStringLiteral("Capital of France")}};
+    };
+    QVERIFY(writeNodes(svc.service(), {twin(QStringLiteral("a"))}));
+    QTest::qWait(3);
+    QVERIFY(writeNodes(svc.service(), {twin(QStringLiteral("b"))}));
+    Ui::UiExecutor executor;
+    AuditPage page(svc.service(), &executor);
+    QVERIFY(waitForRows(page, 2));
+    QTest::mouseClick(page.consolidateButton(), Qt::LeftButton);
+    ConsolidationDialog *dialog = page.consolidationDialog();
+    QVERIFY(dialog);
+    QSignalSpy preview(dialog, &ConsolidationDialog::previewReady);
+    QSignalSpy applied(dialog, &ConsolidationDialog::applied);
+    QVERIFY(preview.wait(kWaitMs));
+    QCOMPARE(dialog->mergeTable()->rowCount(), 1);
+
+    Test::LaneBlocker blocker(executor, Ui::UiExecutor::Lane::Changes, 1);
+    QTest::mouseClick(dialog->applyButton(), Qt::LeftButton);
+    QVERIFY(dialog->progress() && dialog->progress()->dialog());
+    QVERIFY(Test::pressCancel(dialog->progress()->dialog()));
+    blocker.release();
+    QVERIFY(applied.wait(kWaitMs));
+    QCOMPARE(applied.first().at(0).toBool(), false);
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("cancelled")),
+             qPrintable(dialog->statusText()));
+    QVERIFY(dialog->applyButton()->isEnabled()); // it may be applied after all
+    auto commits = svc->listCommits(kTenant, kScope, 0, 10);
+    QVERIFY(commits);
+    QCOMPARE(commits.value().size(), 2);
 }
 
 QTEST_MAIN(tst_AuditPage)

@@ -3,6 +3,7 @@
 #include "service/memoryservice.h"
 #include "ui/displayformat.h"
 #include "ui/models/commitlistmodel.h"
+#include "ui/operationprogress.h"
 #include "ui/widgets/consolidationdialog.h"
 #include "ui/widgets/jsonhighlighter.h"
 #include "ui/widgets/messagestack.h"
@@ -348,13 +349,37 @@ void AuditPage::verifyChain()
     setBusy(true);
     const QString tenant = currentTenant();
     const QString scope = currentScope();
+    delete m_verifyProgress; // an older run (of another scope) stops: its answer is outdated
+    m_verifyProgress = new OperationProgress(
+        tr("Verify chain"), tr("Verifying the commit chain of %1 / %2").arg(tenant, scope), this);
+    QPointer<OperationProgress> progress = m_verifyProgress;
+    const ProgressCallback report = m_verifyProgress->callback();
     callService(
-        [tenant, scope](MemoryService *service) { return service->verifyChain(tenant, scope); },
-        [this, generation](const Result<ChainReport> &result) {
+        [tenant, scope, report](MemoryService *service) {
+            return service->verifyChain(tenant, scope, report);
+        },
+        [this, generation, progress](const Result<ChainReport> &result) {
             setBusy(false);
             m_verifyButton->setEnabled(hasScope());
+            const Progress reached = progress ? progress->lastProgress() : Progress();
+            if (progress) {
+                progress->finish();
+                progress->deleteLater();
+                if (m_verifyProgress == progress)
+                    m_verifyProgress = nullptr;
+            }
             if (generation != m_verifyGeneration)
                 return;
+            if (!result && result.error().code == QLatin1String("cancelled")) {
+                m_verifyLabel->setText(
+                    tr("Verification cancelled after %1 of %2 commits; the chain was not fully "
+                       "checked.")
+                        .arg(reached.done)
+                        .arg(reached.total));
+                m_verifyLabel->setStyleSheet(QString());
+                Q_EMIT chainVerified(false);
+                return;
+            }
             if (!result) {
                 m_verifyLabel->setText(
                     tr("Verification failed: %1").arg(result.error().message.toHtmlEscaped()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/operationprogress.h"
 #include "ui/pages/pageskeleton.h"
 
 #include <QPointer>
@@ -53,9 +54,12 @@ public:
     QPushButton *consolidateButton() const { return m_consolidateButton; }
     /// The open consolidation dialog, if any.
     ConsolidationDialog *consolidationDialog() const;
+    /// The running chain verification's progress (its dialog has Cancel); null when none runs.
+    OperationProgress *verifyProgress() const { return m_verifyProgress; }
 
 public Q_SLOTS:
-    /// Recomputes the scope's hash chain off the GUI thread (Ctrl+Shift+V).
+    /// Recomputes the scope's hash chain off the GUI thread (Ctrl+Shift+V), with a progress
+    /// dialog whose Cancel stops it.
     void verifyChain();
     /// Runs the adaptive decay on the current scope now.
     void runDecay();
@@ -108,6 +112,7 @@ private:
     QLabel *m_diffTitle = nullptr;
     QPlainTextEdit *m_diffView = nullptr;
     QPointer<ConsolidationDialog> m_dialog;
+    QPointer<OperationProgress> m_verifyProgress;
 };
 
 } // namespace MemoryGraph::Ui

@@ -2,6 +2,7 @@
 
 #include "service/memoryservice.h"
 #include "ui/displayformat.h"
+#include "ui/operationprogress.h"
 #include "ui/uiexecutor.h"
 #include "ui/widgets/detailpane.h"
 #include "ui/widgets/statustext.h"
@@ -94,16 +95,42 @@ QString ConsolidationDialog::statusText() const
     return m_status->text();
 }
 
+ProgressCallback ConsolidationDialog::startProgress(const QString &label)
+{
+    endProgress();
+    m_progress = new OperationProgress(windowTitle(), label, this);
+    return m_progress->callback();
+}
+
+void ConsolidationDialog::endProgress()
+{
+    if (!m_progress)
+        return;
+    m_progress->finish();
+    m_progress->deleteLater();
+    m_progress = nullptr;
+}
+
 void ConsolidationDialog::runPreview()
 {
     setBusy(true, tr("Looking for duplicates (dry run)\u2026"));
     MemoryService *service = m_service;
     const QString tenant = m_tenantId;
     const QString scope = m_scope;
+    const ProgressCallback report = startProgress(tr("Looking for duplicates (dry run)"));
     m_executor->run(
-        this, [service, tenant, scope]() { return service->consolidate(tenant, scope, false); },
+        this,
+        [service, tenant, scope, report]() {
+            return service->consolidate(tenant, scope, false, report);
+        },
         [this](const Result<ConsolidationReport> &result) {
             setBusy(false, QString());
+            endProgress();
+            if (!result && result.error().code == QLatin1String("cancelled")) {
+                setStatus(tr("Dry run cancelled; nothing was changed."));
+                Q_EMIT previewReady(false, 0, 0);
+                return;
+            }
             if (!result) {
                 setStatus(tr("Dry run failed: %1").arg(result.error().message), true);
                 Q_EMIT previewReady(false, 0, 0);
@@ -129,10 +156,21 @@ void ConsolidationDialog::apply()
     MemoryService *service = m_service;
     const QString tenant = m_tenantId;
     const QString scope = m_scope;
+    const ProgressCallback report = startProgress(tr("Marking the duplicates"));
     m_executor->run(
-        this, [service, tenant, scope]() { return service->consolidate(tenant, scope, true); },
+        this,
+        [service, tenant, scope, report]() {
+            return service->consolidate(tenant, scope, true, report);
+        },
         [this](const Result<ConsolidationReport> &result) {
             setBusy(false, QString());
+            endProgress();
+            if (!result && result.error().code == QLatin1String("cancelled")) {
+                setStatus(tr("Apply cancelled; nothing was changed."));
+                m_apply->setEnabled(true);
+                Q_EMIT applied(false, QString());
+                return;
+            }
             if (!result) {
                 setStatus(tr("Apply failed: %1").arg(result.error().message), true);
                 m_apply->setEnabled(true);

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "ui/operationprogress.h"
+
 #include <QDialog>
+#include <QPointer>
 
 class QLabel;
 class QProgressBar;
@@ -19,8 +22,10 @@ class UiExecutor;
 /// "Consolidate duplicates": runs a dry run of the offline consolidation for one scope as soon
 /// as it opens, lists the merges it would make (canonical <- duplicate, basis, similarity) and
 /// the candidate pairs skipped as contradictory, and applies the plan on "Apply" (one commit).
-/// Both calls run on the shared executor (the apply on its lane for changes); a dialog closed
-/// before an answer arrives just never shows it. The service and the executor must outlive it.
+/// Both calls run on the shared executor (the apply on its lane for changes) with a progress
+/// dialog whose Cancel stops them (a cancelled apply changes nothing); a dialog closed before an
+/// answer arrives cancels the call and never shows it. The service and the executor must
+/// outlive it.
 class ConsolidationDialog : public QDialog
 {
     Q_OBJECT
@@ -32,6 +37,8 @@ public:
     QTableWidget *skippedTable() const { return m_skipped; }
     QPushButton *applyButton() const { return m_apply; }
     QString statusText() const;
+    /// The running dry run's or apply's progress (its dialog has Cancel); null when none runs.
+    OperationProgress *progress() const { return m_progress; }
 
 Q_SIGNALS:
     /// The dry run finished (ok = false when it failed).
@@ -45,6 +52,9 @@ private:
     void showReport(const ConsolidationReport &report);
     void setBusy(bool busy, const QString &text);
     void setStatus(const QString &text, bool isError = false);
+    /// A progress dialog for a call about to start (the previous one's is gone by then).
+    ProgressCallback startProgress(const QString &label);
+    void endProgress();
 
     MemoryService *m_service;
     UiExecutor *m_executor;
@@ -57,6 +67,7 @@ private:
     QLabel *m_status = nullptr;
     QProgressBar *m_busy = nullptr;
     QPushButton *m_apply = nullptr;
+    QPointer<OperationProgress> m_progress;
 };
 
 } // namespace MemoryGraph::Ui
