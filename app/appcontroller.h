@@ -28,6 +28,7 @@ enum ExitCode : int {
     ExitConfiguration = 2, ///< bad environment, data folder or store that cannot be opened
     ExitHttp = 3,          ///< headless run whose HTTP server could not start
     ExitInUse = 4,         ///< another process owns the data folder (its lock file says which)
+    ExitFailed = 5,        ///< an export or import did not complete (bad file, conflict, cancel)
 };
 
 /// Composition root: builds the configuration from the environment and the command line, opens

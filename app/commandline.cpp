@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QHostAddress>
 
+#include <optional>
+
 namespace MemoryGraph {
 
 namespace {
@@ -40,6 +42,39 @@ struct Options
     QCommandLineOption dark{QStringLiteral("dark"),
                             QCoreApplication::translate(
                                 "CommandLine", "Use the dark colour theme in the admin window.")};
+    // export / import
+    QCommandLineOption tenant{
+        QStringLiteral("tenant"),
+        QCoreApplication::translate("CommandLine",
+                                    "export/import: the tenant (default: the configured one for "
+                                    "export, the file's for import)."),
+        QStringLiteral("tenant")};
+    QCommandLineOption scope{
+        QStringLiteral("scope"),
+        QCoreApplication::translate("CommandLine",
+                                    "export/import: the scope (default: the configured one for "
+                                    "export, the file's for import)."),
+        QStringLiteral("scope")};
+    QCommandLineOption dryRun{
+        QStringLiteral("dry-run"),
+        QCoreApplication::translate("CommandLine",
+                                    "import: report what would be added and what conflicts; "
+                                    "write nothing.")};
+    QCommandLineOption remapIds{
+        QStringLiteral("remap-ids"),
+        QCoreApplication::translate("CommandLine",
+                                    "import: give every record a new id and rename client ids "
+                                    "the target scope already uses.")};
+    QCommandLineOption remapClientIds{
+        QStringLiteral("remap-client-ids"),
+        QCoreApplication::translate("CommandLine",
+                                    "import: keep the ids, rename only client ids the target "
+                                    "scope already uses.")};
+    QCommandLineOption noEmbeddings{
+        QStringLiteral("no-embeddings"),
+        QCoreApplication::translate("CommandLine",
+                                    "export: leave the vectors out (the importing store embeds "
+                                    "again).")};
 };
 
 /// Configures parser with every option; the returned Options name them for look-ups.
@@ -62,11 +97,16 @@ Options setUp(QCommandLineParser &parser)
     parser.addOption(o.dataDir);
     parser.addOption(o.dark);
     parser.addOption(o.mcpStdio);
+    for (const QCommandLineOption *option :
+         {&o.tenant, &o.scope, &o.dryRun, &o.remapIds, &o.remapClientIds, &o.noEmbeddings})
+        parser.addOption(*option);
     parser.addPositionalArgument(
-        QStringLiteral("mcp"),
-        QCoreApplication::translate("CommandLine",
-                                    "Optional command: `mcp` runs the MCP stdio server."),
-        QStringLiteral("[mcp]"));
+        QStringLiteral("command"),
+        QCoreApplication::translate(
+            "CommandLine",
+            "Optional command: `mcp` runs the MCP stdio server; `export FILE` writes a "
+            "tenant/scope to an export file; `import FILE` reads one into this store."),
+        QStringLiteral("[mcp | export FILE | import FILE]"));
     return o;
 }
 
@@ -76,6 +116,46 @@ CommandLineResult failure(const QString &text)
     r.action = CommandLineResult::Action::Error;
     r.errorText = text;
     return r;
+}
+
+/// `export FILE` / `import FILE` and the options that belong to them; what is wrong otherwise.
+std::optional<QString> readPortability(const QCommandLineParser &parser, const Options &o,
+                                       QStringList *positional, PortabilityOptions *out)
+{
+    const QString command = positional->value(0);
+    const bool isExport = command == QLatin1String("export");
+    const bool isImport = command == QLatin1String("import");
+    if (isExport || isImport) {
+        positional->removeFirst();
+        if (positional->isEmpty() || positional->constFirst().trimmed().isEmpty())
+            return QStringLiteral("%1 needs a FILE").arg(command);
+        out->command = command;
+        out->file = positional->takeFirst();
+    }
+    struct Scoped
+    {
+        const QCommandLineOption *option;
+        bool allowed;
+        const char *owner;
+    };
+    const Scoped scoped[] = {{&o.tenant, isExport || isImport, "export and import"},
+                             {&o.scope, isExport || isImport, "export and import"},
+                             {&o.dryRun, isImport, "import"},
+                             {&o.remapIds, isImport, "import"},
+                             {&o.remapClientIds, isImport, "import"},
+                             {&o.noEmbeddings, isExport, "export"}};
+    for (const Scoped &s : scoped) {
+        if (parser.isSet(*s.option) && !s.allowed)
+            return QStringLiteral("--%1 belongs to %2")
+                .arg(s.option->names().constFirst(), QLatin1String(s.owner));
+    }
+    out->tenant = parser.value(o.tenant).trimmed();
+    out->scope = parser.value(o.scope).trimmed();
+    out->dryRun = parser.isSet(o.dryRun);
+    out->remapIds = parser.isSet(o.remapIds);
+    out->remapClientIds = parser.isSet(o.remapClientIds);
+    out->embeddings = !parser.isSet(o.noEmbeddings);
+    return std::nullopt;
 }
 
 } // namespace
@@ -103,6 +183,8 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         opts.mcpStdio = true;
         positional.removeFirst();
     }
+    if (auto problem = readPortability(parser, o, &positional, &opts.portability))
+        return failure(*problem);
     if (!positional.isEmpty())
         return failure(QStringLiteral("unexpected argument '%1'").arg(positional.constFirst()));
 
@@ -149,8 +231,9 @@ bool needsCoreApplicationOnly(const QStringList &arguments, const QProcessEnviro
     // Unknown options (e.g. Qt's own -platform, -style) are fine here: parse() records them as
     // errors but still registers every option it recognises.
     (void)parser.parse(arguments);
-    if (parser.isSet(o.headless) || parser.isSet(o.mcpStdio)
-        || parser.positionalArguments().value(0) == QLatin1String("mcp")
+    const QString command = parser.positionalArguments().value(0);
+    if (parser.isSet(o.headless) || parser.isSet(o.mcpStdio) || command == QLatin1String("mcp")
+        || command == QLatin1String("export") || command == QLatin1String("import")
         || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
         || parser.isSet(QStringLiteral("version")))
         return true;

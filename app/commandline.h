@@ -7,6 +7,19 @@
 
 namespace MemoryGraph {
 
+/// `memorygraph export FILE` / `memorygraph import FILE` and their options.
+struct PortabilityOptions
+{
+    QString command; ///< "export" or "import"; empty: neither
+    QString file;
+    QString tenant;              ///< --tenant; empty: the default (export) or the file's (import)
+    QString scope;               ///< --scope; likewise
+    bool dryRun = false;         ///< --dry-run (import)
+    bool remapIds = false;       ///< --remap-ids (import): new ids, renamed taken client ids
+    bool remapClientIds = false; ///< --remap-client-ids (import): only rename taken client ids
+    bool embeddings = true;      ///< --no-embeddings (export) clears it
+};
+
 /// Options of the memorygraph executable, with their documented defaults.
 struct CommandLineOptions
 {
@@ -16,6 +29,7 @@ struct CommandLineOptions
     quint16 port = 8787;                               ///< --port (0 = ephemeral)
     QString dataDir;                                   ///< --data-dir; empty = platform default
     bool mcpStdio = false;                             ///< `mcp` or --mcp-stdio
+    PortabilityOptions portability;                    ///< `export` / `import`
 };
 
 /// Outcome of parsing: run with options, print help or version, or report an error.

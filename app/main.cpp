@@ -1,6 +1,7 @@
 #include "app/appcontroller.h"
 #include "app/commandline.h"
 #include "app/mcpstdio.h"
+#include "app/portabilitycommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -50,6 +51,9 @@ int main(int argc, char *argv[])
         return ExitUsage;
     case CommandLineResult::Action::Run: break;
     }
+
+    if (!parsed.options.portability.command.isEmpty())
+        return runPortabilityCommand(parsed.options);
 
     if (parsed.options.mcpStdio) {
         McpStdio stdio(parsed.options);
