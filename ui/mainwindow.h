@@ -22,6 +22,7 @@ class AutomationsPage;
 class DecisionsPage;
 class GraphPage;
 class MemoryPage;
+class PortabilityFlow;
 class RulesPage;
 class RecallPage;
 class ReplayPage;
@@ -53,6 +54,10 @@ public:
     AuditPage *auditPage() const { return m_auditPage; }
     AutomationsPage *automationsPage() const { return m_automationsPage; }
     Page currentPage() const;
+    /// File → Export… and File → Import… (the welcome page's "Import…" triggers the latter).
+    QAction *exportAction() const { return m_exportAction; }
+    QAction *importAction() const { return m_importAction; }
+    PortabilityFlow *portability() const { return m_portability; }
 
 public Q_SLOTS:
     void showPage(MemoryGraph::Ui::MainWindow::Page page);
@@ -62,6 +67,12 @@ public Q_SLOTS:
     /// them on the Memory page. Progress and the outcome go to the status bar; failures also
     /// open a (non-modal) message box. Ignored while a load is running.
     void loadSampleMemories();
+    /// Asks which scope and which file, then exports it behind a progress dialog.
+    void exportMemories();
+    /// Asks for an export file (unless given), checks it with a dry run and shows what the
+    /// import would add and what conflicts before importing; the imported scope opens on the
+    /// Memory page.
+    void importMemories(const QString &path = QString());
     void showAbout();
 
 Q_SIGNALS:
@@ -92,6 +103,9 @@ private:
     AutomationsPage *m_automationsPage = nullptr;
 
     QAction *m_loadSamplesAction = nullptr;
+    QAction *m_exportAction = nullptr;
+    QAction *m_importAction = nullptr;
+    PortabilityFlow *m_portability = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QActionGroup *m_pageActions = nullptr;
