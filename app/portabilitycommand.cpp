@@ -104,13 +104,16 @@ QString dataFolder(const QString &given, const Console &console)
 }
 
 /// What to run instead while another process owns the folder: its HTTP route, when it serves.
-QString useTheOwnerInstead(const PortabilityOptions &p, const InstanceLock::Owner &owner)
+QString useTheOwnerInstead(const PortabilityOptions &p, const InstanceLock::Owner &owner,
+                           const ServiceConfig &config)
 {
     if (owner.url.isEmpty())
         return QStringLiteral("stop it first, or let it serve HTTP and use POST /v1/admin/%1")
             .arg(p.command);
-    const QString token
-        = QStringLiteral(" -H 'X-Admin-Token: <ADMIN_TOKEN>'"); // needed when ADMIN_TOKEN is set
+    // The admin routes need the token when one is configured (the shell fills it in).
+    const QString token = config.adminToken.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" -H \"X-Admin-Token: $ADMIN_TOKEN\"");
     if (p.command == QLatin1String("export"))
         return QStringLiteral("export through it instead:\n  curl -s -X POST %1/v1/admin/export%2"
                               " -H 'Content-Type: application/json' -d '{\"tenant_id\": \"%3\","
@@ -127,7 +130,8 @@ QString useTheOwnerInstead(const PortabilityOptions &p, const InstanceLock::Owne
     else if (p.remapClientIds)
         query += QStringLiteral("&client_id_policy=remap");
     return QStringLiteral("import through it instead:\n  curl -s -X POST '%1/v1/admin/import?%2'%3"
-                          " -H 'Content-Type: application/x-ndjson' --data-binary @%4")
+                          " -H 'Content-Type: application/x-ndjson' -H 'Expect:'"
+                          " --data-binary @%4")
         .arg(owner.url, query, token, p.file);
 }
 
@@ -150,8 +154,8 @@ int runExport(MemoryService &service, const PortabilityOptions &p, const Console
         return failed(console, outcome.error());
     const ExportOutcome &o = outcome.value();
     QStringList counts;
-    for (auto it = o.counts.cbegin(); it != o.counts.cend(); ++it)
-        counts << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+    for (const QString &kind : portableKinds())
+        counts << QStringLiteral("%1 %2").arg(kind).arg(o.counts.value(kind));
     out(QStringLiteral("exported %1/%2 to %3 (%4 bytes): %5")
             .arg(o.tenantId, o.scope, QDir::toNativeSeparators(p.file))
             .arg(o.bytes)
@@ -173,10 +177,10 @@ void printReport(const ImportReport &r)
             .arg(QStringLiteral("conflicts"), 10)
             .arg(QStringLiteral("new ids"), 8)
             .arg(QStringLiteral("renamed client ids"), 19));
-    for (auto it = r.kinds.cbegin(); it != r.kinds.cend(); ++it) {
-        const ImportKindReport &k = it.value();
+    for (const QString &kind : portableKinds()) {
+        const ImportKindReport k = r.kinds.value(kind);
         out(QStringLiteral("%1 %2 %3 %4 %5 %6")
-                .arg(it.key(), -14)
+                .arg(kind, -14)
                 .arg(k.records, 8)
                 .arg(k.added, 10)
                 .arg(k.conflicts, 10)
@@ -244,7 +248,7 @@ int runPortabilityCommand(const CommandLineOptions &options)
         const InstanceLock::Owner owner = lock.owner();
         console.say(QStringLiteral("the data folder %1 is in use by memorygraph %2; %3")
                         .arg(QDir::toNativeSeparators(dir), InstanceLock::describe(owner),
-                             useTheOwnerInstead(p, owner)));
+                             useTheOwnerInstead(p, owner, config.value())));
         return ExitInUse;
     }
     ServiceConfig c = config.value();

@@ -179,8 +179,8 @@ void PortabilityFlow::exportTo(const ExportRequest &request, const QString &path
             }
             const ExportOutcome &o = result.value();
             QStringList parts;
-            for (auto it = o.counts.cbegin(); it != o.counts.cend(); ++it)
-                parts << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+            for (const QString &kind : portableKinds())
+                parts << QStringLiteral("%1 %2").arg(kind).arg(o.counts.value(kind));
             const QString text = tr("Exported %1 / %2 to %3: %4.")
                                      .arg(o.tenantId, o.scope, QDir::toNativeSeparators(path),
                                           parts.join(QStringLiteral(", ")));

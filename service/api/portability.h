@@ -14,6 +14,15 @@
 
 namespace MemoryGraph {
 
+/// The kinds of record an export file holds, in the order it holds them.
+inline const QStringList &portableKinds()
+{
+    static const QStringList kinds{QStringLiteral("node"),          QStringLiteral("edge"),
+                                   QStringLiteral("rule"),          QStringLiteral("decision"),
+                                   QStringLiteral("rule_feedback"), QStringLiteral("commit")};
+    return kinds;
+}
+
 /// What an export writes: one scope, every lane (an operator's operation).
 struct ExportRequest
 {
