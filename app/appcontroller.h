@@ -33,8 +33,9 @@ enum ExitCode : int {
     ExitConfiguration = 2, ///< bad environment, data folder or store that cannot be opened
     ExitHttp = 3,          ///< headless run whose HTTP server could not start
     ExitInUse = 4,         ///< another process owns the data folder (its lock file says which)
-    ExitFailed = 5,        ///< backup / restore failed: a file that is no store, damaged, I/O
-    ExitCancelled = 6,     ///< backup / restore interrupted (Ctrl+C): nothing was changed
+    ExitFailed = 5, ///< a backup, restore, export or import did not complete (bad or damaged file,
+                    ///< conflict, I/O, cancel)
+    ExitCancelled = 6, ///< backup / restore interrupted (Ctrl+C): nothing was changed
 };
 
 /// Composition root: builds the configuration from the environment and the command line, opens

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QHostAddress>
 
+#include <optional>
+
 namespace MemoryGraph {
 
 namespace {
@@ -46,6 +48,39 @@ struct Options
     QCommandLineOption dark{QStringLiteral("dark"),
                             QCoreApplication::translate(
                                 "CommandLine", "Use the dark colour theme in the admin window.")};
+    // export / import
+    QCommandLineOption tenant{
+        QStringLiteral("tenant"),
+        QCoreApplication::translate("CommandLine",
+                                    "export/import: the tenant (default: the configured one for "
+                                    "export, the file's for import)."),
+        QStringLiteral("tenant")};
+    QCommandLineOption scope{
+        QStringLiteral("scope"),
+        QCoreApplication::translate("CommandLine",
+                                    "export/import: the scope (default: the configured one for "
+                                    "export, the file's for import)."),
+        QStringLiteral("scope")};
+    QCommandLineOption dryRun{
+        QStringLiteral("dry-run"),
+        QCoreApplication::translate("CommandLine",
+                                    "import: report what would be added and what conflicts; "
+                                    "write nothing.")};
+    QCommandLineOption remapIds{
+        QStringLiteral("remap-ids"),
+        QCoreApplication::translate("CommandLine",
+                                    "import: give every record a new id and rename client ids "
+                                    "the target scope already uses.")};
+    QCommandLineOption remapClientIds{
+        QStringLiteral("remap-client-ids"),
+        QCoreApplication::translate("CommandLine",
+                                    "import: keep the ids, rename only client ids the target "
+                                    "scope already uses.")};
+    QCommandLineOption noEmbeddings{
+        QStringLiteral("no-embeddings"),
+        QCoreApplication::translate("CommandLine",
+                                    "export: leave the vectors out (the importing store embeds "
+                                    "again).")};
 };
 
 /// Configures parser with every option; the returned Options name them for look-ups.
@@ -69,7 +104,11 @@ Options setUp(QCommandLineParser &parser)
     parser.addOption(o.dark);
     parser.addOption(o.minimized);
     parser.addOption(o.mcpStdio);
-    // One entry per command; their usage pieces read "[mcp | backup FILE | restore FILE]".
+    for (const QCommandLineOption *option :
+         {&o.tenant, &o.scope, &o.dryRun, &o.remapIds, &o.remapClientIds, &o.noEmbeddings})
+        parser.addOption(*option);
+    // One entry per command; their usage pieces read "[mcp | backup FILE | restore FILE | export
+    // FILE | import FILE]".
     parser.addPositionalArgument(
         QStringLiteral("mcp"),
         QCoreApplication::translate("CommandLine",
@@ -88,7 +127,20 @@ Options setUp(QCommandLineParser &parser)
             "CommandLine",
             "Command: replace the store of the data folder with the backup FILE; refused while "
             "another memorygraph has the folder open. The previous store is kept beside it."),
-        QStringLiteral("| restore FILE]"));
+        QStringLiteral("| restore FILE"));
+    parser.addPositionalArgument(
+        QStringLiteral("export FILE"),
+        QCoreApplication::translate("CommandLine",
+                                    "Command: write a tenant/scope (--tenant, --scope) to an "
+                                    "export file; --no-embeddings leaves the vectors out."),
+        QStringLiteral("| export FILE"));
+    parser.addPositionalArgument(
+        QStringLiteral("import FILE"),
+        QCoreApplication::translate(
+            "CommandLine",
+            "Command: read an export file into this store (--tenant, --scope, --dry-run, "
+            "--remap-ids, --remap-client-ids)."),
+        QStringLiteral("| import FILE]"));
     return o;
 }
 
@@ -109,7 +161,8 @@ QString storeCommandFile(const QStringList &positional, QString *error)
 bool isCommand(const QString &word)
 {
     return word == QLatin1String("mcp") || word == QLatin1String("backup")
-           || word == QLatin1String("restore");
+           || word == QLatin1String("restore") || word == QLatin1String("export")
+           || word == QLatin1String("import");
 }
 
 CommandLineResult failure(const QString &text)
@@ -118,6 +171,46 @@ CommandLineResult failure(const QString &text)
     r.action = CommandLineResult::Action::Error;
     r.errorText = text;
     return r;
+}
+
+/// `export FILE` / `import FILE` and the options that belong to them; what is wrong otherwise.
+std::optional<QString> readPortability(const QCommandLineParser &parser, const Options &o,
+                                       QStringList *positional, PortabilityOptions *out)
+{
+    const QString command = positional->value(0);
+    const bool isExport = command == QLatin1String("export");
+    const bool isImport = command == QLatin1String("import");
+    if (isExport || isImport) {
+        positional->removeFirst();
+        if (positional->isEmpty() || positional->constFirst().trimmed().isEmpty())
+            return QStringLiteral("%1 needs a FILE").arg(command);
+        out->command = command;
+        out->file = positional->takeFirst();
+    }
+    struct Scoped
+    {
+        const QCommandLineOption *option;
+        bool allowed;
+        const char *owner;
+    };
+    const Scoped scoped[] = {{&o.tenant, isExport || isImport, "export and import"},
+                             {&o.scope, isExport || isImport, "export and import"},
+                             {&o.dryRun, isImport, "import"},
+                             {&o.remapIds, isImport, "import"},
+                             {&o.remapClientIds, isImport, "import"},
+                             {&o.noEmbeddings, isExport, "export"}};
+    for (const Scoped &s : scoped) {
+        if (parser.isSet(*s.option) && !s.allowed)
+            return QStringLiteral("--%1 belongs to %2")
+                .arg(s.option->names().constFirst(), QLatin1String(s.owner));
+    }
+    out->tenant = parser.value(o.tenant).trimmed();
+    out->scope = parser.value(o.scope).trimmed();
+    out->dryRun = parser.isSet(o.dryRun);
+    out->remapIds = parser.isSet(o.remapIds);
+    out->remapClientIds = parser.isSet(o.remapClientIds);
+    out->embeddings = !parser.isSet(o.noEmbeddings);
+    return std::nullopt;
 }
 
 } // namespace
@@ -159,6 +252,8 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
                                .arg(positional.constFirst()));
         positional.clear();
     }
+    if (auto problem = readPortability(parser, o, &positional, &opts.portability))
+        return failure(*problem);
     if (!positional.isEmpty())
         return failure(QStringLiteral("unexpected argument '%1'").arg(positional.constFirst()));
 

@@ -7,6 +7,19 @@
 
 namespace MemoryGraph {
 
+/// `memorygraph export FILE` / `memorygraph import FILE` and their options.
+struct PortabilityOptions
+{
+    QString command; ///< "export" or "import"; empty: neither
+    QString file;
+    QString tenant;              ///< --tenant; empty: the default (export) or the file's (import)
+    QString scope;               ///< --scope; likewise
+    bool dryRun = false;         ///< --dry-run (import)
+    bool remapIds = false;       ///< --remap-ids (import): new ids, renamed taken client ids
+    bool remapClientIds = false; ///< --remap-client-ids (import): only rename taken client ids
+    bool embeddings = true;      ///< --no-embeddings (export) clears it
+};
+
 /// Options of the memorygraph executable, with their documented defaults.
 struct CommandLineOptions
 {
@@ -20,7 +33,8 @@ struct CommandLineOptions
     /// `backup FILE` / `restore FILE`: copy the store to FILE, or replace it with FILE.
     enum class StoreCommand { None, Backup, Restore };
     StoreCommand storeCommand = StoreCommand::None;
-    QString storeFile; ///< FILE of backup / restore
+    QString storeFile;              ///< FILE of backup / restore
+    PortabilityOptions portability; ///< `export` / `import`
 };
 
 /// Outcome of parsing: run with options, print help or version, or report an error.

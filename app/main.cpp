@@ -3,6 +3,7 @@
 #include "app/commandline.h"
 #include "app/mcpstdio.h"
 #include "app/parentconsole.h"
+#include "app/portabilitycommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -59,6 +60,8 @@ int main(int argc, char *argv[])
     case CommandLineOptions::StoreCommand::Restore: return runRestoreCommand(parsed.options);
     case CommandLineOptions::StoreCommand::None: break;
     }
+    if (!parsed.options.portability.command.isEmpty())
+        return runPortabilityCommand(parsed.options);
 
     if (parsed.options.mcpStdio) {
         McpStdio stdio(parsed.options);

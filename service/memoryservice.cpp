@@ -17,6 +17,8 @@
 #include "service/lifecycle/decayjob.h"
 #include "service/lifecycle/lifecycleengine.h"
 #include "service/playbooks/playbookengine.h"
+#include "service/portability/scopeexporter.h"
+#include "service/portability/scopeimporter.h"
 #include "service/recall/recallaudit.h"
 #include "service/recall/recallengine.h"
 #include "service/replay/replayengine.h"
@@ -30,6 +32,8 @@
 #include "service/write/writeengine.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QSaveFile>
 #include <QSet>
 
 namespace MemoryGraph {
@@ -696,6 +700,68 @@ std::optional<PendingRestore> MemoryService::pendingRestore() const
 void MemoryService::discardPendingRestore()
 {
     StoreRestore::discardPending(m_config.dataDir);
+}
+
+Result<ExportOutcome> MemoryService::exportScope(const ExportRequest &request, QIODevice *out,
+                                                 const ProgressCallback &progress) const
+{
+    return ScopeExporter(*m_db, m_config).run(request, out, progress);
+}
+
+Result<ExportOutcome> MemoryService::exportScopeToFile(const ExportRequest &request,
+                                                       const QString &path,
+                                                       const ProgressCallback &progress) const
+{
+    const auto fileError = [&path](const QString &why) {
+        return Error::make(500, QStringLiteral("export_write_failed"),
+                           QStringLiteral("cannot write %1: %2").arg(path, why),
+                           {{QStringLiteral("path"), path}});
+    };
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fileError(file.errorString());
+    // The file holds memories of every lane: as private as the database.
+    file.setPermissions(PrivateFiles::kFilePermissions);
+    auto outcome = exportScope(request, &file, progress);
+    if (!outcome) {
+        file.cancelWriting();
+        return outcome;
+    }
+    if (!file.commit())
+        return fileError(file.errorString());
+    return outcome;
+}
+
+Result<ImportReport> MemoryService::importScope(const ImportRequest &request, QIODevice *in,
+                                                const RequestMeta &meta,
+                                                const ProgressCallback &progress)
+{
+    ScopeImporter importer(*m_db, m_config, m_provider.get());
+    auto report = importer.run(request, in, meta, progress);
+    if (!report || report.value().dryRun)
+        return report;
+    const ImportReport &r = report.value();
+    if (auto mirrored = importer.mirrorVectors(*m_indexes, r.tenantId, r.scope); !mirrored)
+        qWarning("import: vectors will reach the index on its next load: %s",
+                 qUtf8Printable(mirrored.error().message));
+    if (r.vectorsPending > 0 && m_backfill)
+        m_backfill->wake();
+    for (const QString &commitId : r.commitIds)
+        emit committed(r.tenantId, r.scope, commitId);
+    return report;
+}
+
+Result<ImportReport> MemoryService::importScopeFromFile(const ImportRequest &request,
+                                                        const QString &path,
+                                                        const RequestMeta &meta,
+                                                        const ProgressCallback &progress)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::make(400, QStringLiteral("invalid_import"),
+                           QStringLiteral("cannot read %1: %2").arg(path, file.errorString()),
+                           {{QStringLiteral("path"), path}});
+    return importScope(request, &file, meta, progress);
 }
 
 HealthInfo MemoryService::health() const

@@ -10,6 +10,7 @@
 #include "service/api/lifecyclerequests.h"
 #include "service/api/playbookgateway.h"
 #include "service/api/playbookrequests.h"
+#include "service/api/portability.h"
 #include "service/api/progress.h"
 #include "service/api/recalloutcome.h"
 #include "service/api/recallrequest.h"
@@ -30,6 +31,8 @@
 
 #include <memory>
 #include <optional>
+
+class QIODevice;
 
 namespace MemoryGraph {
 
@@ -231,6 +234,27 @@ public:
     /// The restore waiting for the next start, if any.
     std::optional<PendingRestore> pendingRestore() const;
     void discardPendingRestore();
+
+    // Export and import of a scope (docs/export-format.md). Operator operations: every lane.
+    /// Writes the scope to `out` as an export file, streamed from one read snapshot. 404 when
+    /// the scope holds nothing; `cancelled` when progress asks to stop (`out` is then partial).
+    Result<ExportOutcome> exportScope(const ExportRequest &request, QIODevice *out,
+                                      const ProgressCallback &progress = {}) const;
+    /// The same into the file at `path`, owner-only, which appears complete or not at all.
+    Result<ExportOutcome> exportScopeToFile(const ExportRequest &request, const QString &path,
+                                            const ProgressCallback &progress = {}) const;
+    /// Imports an export file read from `in` (seekable): the whole file is checked first, then
+    /// one commit of kind "import" per batch in one transaction (a cancel or failure writes
+    /// nothing). A dry run writes nothing and reports what would be added and what conflicts;
+    /// a real import with conflicts under the preserve policies is refused (409
+    /// import_conflict). Emits committed() for each commit.
+    Result<ImportReport> importScope(const ImportRequest &request, QIODevice *in,
+                                     const RequestMeta &meta,
+                                     const ProgressCallback &progress = {});
+    /// The same from the file at `path`.
+    Result<ImportReport> importScopeFromFile(const ImportRequest &request, const QString &path,
+                                             const RequestMeta &meta,
+                                             const ProgressCallback &progress = {});
 
 signals:
     /// Emitted from the writing thread after a commit is durable.

@@ -14,8 +14,10 @@
 #include "ui/pages/rulespage.h"
 #include "ui/pages/serverpage.h"
 #include "ui/pages/welcomepage.h"
+#include "ui/portabilityflow.h"
 #include "ui/sampleloader.h"
 #include "ui/settingsdialog.h"
+#include "ui/widgets/scopepicker.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -196,6 +198,30 @@ void MainWindow::createActions()
     };
     connect(m_backupActions, &BackupActions::backupFinished, this, showOutcome);
     connect(m_backupActions, &BackupActions::restorePrepared, this, showOutcome);
+    m_portability = new PortabilityFlow(m_service, &m_executor, this);
+    m_exportAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
+                                 tr("&Export\u2026"), this);
+    m_exportAction->setObjectName(QStringLiteral("exportAction"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportAction->setStatusTip(tr("Write a scope to a file another Memory Graph can import"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportMemories);
+    m_importAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
+                                 tr("&Import\u2026"), this);
+    m_importAction->setObjectName(QStringLiteral("importAction"));
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_importAction->setStatusTip(tr("Check an export file and import it into a scope"));
+    connect(m_importAction, &QAction::triggered, this, [this] { importMemories(); });
+    setImportAction(m_importAction);
+    connect(m_portability, &PortabilityFlow::exportFinished, this, showOutcome);
+    connect(m_portability, &PortabilityFlow::importFinished, this,
+            [this, showOutcome](bool ok, const QString &message, const QString &tenantId,
+                                const QString &scope) {
+                showOutcome(ok, message);
+                if (!ok)
+                    return;
+                m_memoryPage->scopePicker()->selectScope(tenantId, scope);
+                showPage(Page::Memory);
+            });
 
     m_quitAction = new QAction(tr("&Quit"), this);
     // Spelled out: QKeySequence::Quit is empty on some platforms.
@@ -255,6 +281,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_loadSamplesAction);
     file->addSeparator();
+    file->addAction(m_importAction);
+    file->addAction(m_exportAction);
     file->addAction(m_backupActions->backUpAction());
     file->addAction(m_backupActions->restoreAction());
     file->addSeparator();
@@ -365,6 +393,16 @@ void MainWindow::loadSampleMemories()
         this, [service]() { return SampleLoader::run(service); },
         [this](const SampleLoadReport &report) { onSamplesLoaded(report); },
         UiExecutor::Lane::Changes);
+}
+
+void MainWindow::exportMemories()
+{
+    m_portability->exportInteractively(m_memoryPage->currentTenant(), m_memoryPage->currentScope());
+}
+
+void MainWindow::importMemories(const QString &path)
+{
+    m_portability->importInteractively(path);
 }
 
 void MainWindow::onSamplesLoaded(const SampleLoadReport &report)

@@ -26,6 +26,7 @@ class ClosePolicy;
 class DecisionsPage;
 class GraphPage;
 class MemoryPage;
+class PortabilityFlow;
 class RulesPage;
 class RecallPage;
 class ReplayPage;
@@ -76,6 +77,10 @@ public:
     /// File → Back up… and File → Restore….
     BackupActions *backupActions() const { return m_backupActions; }
     Page currentPage() const;
+    /// File → Export… and File → Import… (the welcome page's "Import…" triggers the latter).
+    QAction *exportAction() const { return m_exportAction; }
+    QAction *importAction() const { return m_importAction; }
+    PortabilityFlow *portability() const { return m_portability; }
 
     /// What closing the window does; none (the default): a close is a quit. Not owned.
     void setClosePolicy(ClosePolicy *policy);
@@ -95,6 +100,12 @@ public Q_SLOTS:
     /// them on the Memory page. Progress and the outcome go to the status bar; failures also
     /// open a (non-modal) message box. Ignored while a load is running.
     void loadSampleMemories();
+    /// Asks which scope and which file, then exports it behind a progress dialog.
+    void exportMemories();
+    /// Asks for an export file (unless given), checks it with a dry run and shows what the
+    /// import would add and what conflicts before importing; the imported scope opens on the
+    /// Memory page.
+    void importMemories(const QString &path = QString());
     void showAbout();
     /// Edit → Preferences (non-modal; one at a time).
     void showPreferences();
@@ -146,7 +157,9 @@ private:
     BackupActions *m_backupActions = nullptr;
     QAction *m_loadSamplesAction = nullptr;
     QAction *m_welcomeAction = nullptr;
+    QAction *m_exportAction = nullptr;
     QAction *m_importAction = nullptr;
+    PortabilityFlow *m_portability = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_preferencesAction = nullptr;
     QAction *m_aboutAction = nullptr;

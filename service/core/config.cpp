@@ -186,6 +186,11 @@ Result<void> readRequestLimits(const QProcessEnvironment &env, ServiceConfig &c)
     if (!body)
         return body.error();
     c.maxBodyBytes = body.value();
+    auto importBody = readInt(env, QStringLiteral("MEMORY_MAX_IMPORT_BODY_BYTES"),
+                              c.maxImportBodyBytes, 1024, qint64(4) << 30);
+    if (!importBody)
+        return importBody.error();
+    c.maxImportBodyBytes = importBody.value();
 
     auto textLen = readInt(env, QStringLiteral("MAX_TEXT_LEN"), c.maxTextLength, 100, 1000000);
     if (!textLen)

@@ -70,7 +70,9 @@ struct ServiceConfig
     bool writeRequireNodes = false;                      ///< MEMORY_WRITE_REQUIRE_NODES
     bool production = false;                             ///< APP_ENV=prod or NODE_ENV=production
     qint64 maxBodyBytes = 5 * 1024 * 1024;               ///< MEMORY_MAX_BODY_BYTES
-    int maxTextLength = 8000;                            ///< MAX_TEXT_LEN
+    /// MEMORY_MAX_IMPORT_BODY_BYTES: the larger cap of POST /v1/admin/import (an export file)
+    qint64 maxImportBodyBytes = qint64(256) * 1024 * 1024;
+    int maxTextLength = 8000; ///< MAX_TEXT_LEN
 
     // Browser guards (DESIGN trust model): extra Host names and Origins the listener accepts.
     QStringList allowedHosts;   ///< MEMORY_ALLOWED_HOSTS (comma-separated)

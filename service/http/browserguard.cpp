@@ -120,11 +120,11 @@ bool isLoopbackOrigin(const QString &origin)
     return loopback.match(origin).hasMatch();
 }
 
-bool isJsonMediaType(const QByteArray &contentType)
+bool isMediaType(const QByteArray &contentType, const QByteArray &expected)
 {
     const qsizetype semicolon = contentType.indexOf(';');
     const QByteArray mediaType = semicolon < 0 ? contentType : contentType.left(semicolon);
-    return mediaType.trimmed().toLower() == QByteArrayLiteral("application/json");
+    return mediaType.trimmed().toLower() == expected;
 }
 
 Error misdirected(const QByteArray &host, bool present)
@@ -144,13 +144,14 @@ Error forbiddenOrigin(const QByteArray &origin, const QString &reason)
         {{QStringLiteral("reason"), reason}, {QStringLiteral("origin"), echoed(origin)}});
 }
 
-Error unsupportedMediaType(const QByteArray &contentType, bool present)
+Error unsupportedMediaType(const QByteArray &contentType, bool present, const QByteArray &expected)
 {
+    const QString type = QString::fromLatin1(expected);
     return Error::make(
         415, QStringLiteral("unsupported_media_type"),
-        QStringLiteral("a POST body must be sent with Content-Type: application/json"),
+        QStringLiteral("a POST body must be sent with Content-Type: ") + type,
         {{QStringLiteral("content_type"), present ? echoed(contentType) : QJsonValue()},
-         {QStringLiteral("expected"), QStringLiteral("application/json")}});
+         {QStringLiteral("expected"), type}});
 }
 
 QList<QPair<QByteArray, QByteArray>> corsHeadersFor(const QByteArray &origin)
@@ -173,7 +174,8 @@ QList<QPair<QByteArray, QByteArray>> preflightHeadersFor(const QByteArray &origi
 } // namespace
 
 Result<BrowserAdmission> check(const QString &method, const QHash<QByteArray, QByteArray> &headers,
-                               const ListenerEndpoint &listener, const ServiceConfig &config)
+                               const ListenerEndpoint &listener, const ServiceConfig &config,
+                               const QByteArray &postMediaType)
 {
     const auto host = headers.constFind(QByteArrayLiteral("host"));
     if (host == headers.constEnd())
@@ -208,9 +210,9 @@ Result<BrowserAdmission> check(const QString &method, const QHash<QByteArray, QB
     if (method == QLatin1String("POST")) {
         const auto contentType = headers.constFind(QByteArrayLiteral("content-type"));
         if (contentType == headers.constEnd())
-            return unsupportedMediaType({}, false);
-        if (!isJsonMediaType(*contentType))
-            return unsupportedMediaType(*contentType, true);
+            return unsupportedMediaType({}, false, postMediaType);
+        if (!isMediaType(*contentType, postMediaType))
+            return unsupportedMediaType(*contentType, true, postMediaType);
     }
     return admission;
 }

@@ -42,9 +42,13 @@ namespace BrowserGuard {
 bool isLoopbackAddress(const QHostAddress &address);
 
 /// headers: lower-case names. The checks run in the order Host, Origin (and preflight), then
-/// Content-Type, and the first failing one is the answer.
+/// Content-Type, and the first failing one is the answer. postMediaType: what a POST must send;
+/// JSON everywhere but the import route, whose body is application/x-ndjson (no more a simple
+/// request than JSON: a page cannot send it without a preflight).
 Result<BrowserAdmission> check(const QString &method, const QHash<QByteArray, QByteArray> &headers,
-                               const ListenerEndpoint &listener, const ServiceConfig &config);
+                               const ListenerEndpoint &listener, const ServiceConfig &config,
+                               const QByteArray &postMediaType
+                               = QByteArrayLiteral("application/json"));
 
 } // namespace BrowserGuard
 } // namespace MemoryGraph

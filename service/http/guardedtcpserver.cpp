@@ -4,6 +4,7 @@
 #include "service/core/ids.h"
 #include "service/http/dto.h"
 #include "service/http/requestscanner.h"
+#include "service/http/routes.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -88,6 +89,9 @@ public:
           m_scanner({server->limits().maxHeaderBytes, server->limits().maxBodyBytes}),
           m_idleTimeoutMs(server->limits().idleTimeoutMs)
     {
+        const auto &larger = server->limits().largerBodies;
+        for (auto it = larger.cbegin(); it != larger.cend(); ++it)
+            m_scanner.allowLargerBody(it.key(), it.value());
         m_idleTimer.setSingleShot(true);
         m_lingerTimer.setSingleShot(true);
         connect(&m_idleTimer, &QTimer::timeout, this, &ConnectionGuard::onIdleTimeout);
@@ -245,6 +249,8 @@ GuardedTcpServer::Limits GuardedTcpServer::Limits::fromConfig(const ServiceConfi
     limits.maxConnections = config.listener.maxConnections;
     limits.maxHeaderBytes = config.listener.maxHeaderBytes;
     limits.maxBodyBytes = config.maxBodyBytes;
+    limits.largerBodies.insert(QByteArray(Routes::kAdminImportPath),
+                               qMax(config.maxBodyBytes, config.maxImportBodyBytes));
     return limits;
 }
 

@@ -3,6 +3,7 @@
 #include "service/core/requestlog.h"
 #include "service/core/result.h"
 
+#include <QHash>
 #include <QTcpServer>
 
 class QTcpSocket;
@@ -35,6 +36,8 @@ public:
         int maxConnections = 128;
         qint64 maxHeaderBytes = 32768;
         qint64 maxBodyBytes = 5 * 1024 * 1024;
+        /// Paths whose bodies may be larger than maxBodyBytes, with their own cap.
+        QHash<QByteArray, qint64> largerBodies;
 
         static Limits fromConfig(const ServiceConfig &config);
     };

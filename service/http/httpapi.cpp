@@ -5,6 +5,7 @@
 #include "service/core/ids.h"
 #include "service/http/browserguard.h"
 #include "service/http/dto.h"
+#include "service/http/filereply.h"
 #include "service/http/mcpendpoint.h"
 #include "service/http/routes.h"
 #include "service/memoryservice.h"
@@ -203,6 +204,7 @@ void HttpApi::registerRoutes()
                  Routes::automation(m_service, path));
     addRoute(QStringLiteral("POST"), QStringLiteral("/v1/memory/forget"), RouteClass::Write,
              Routes::memoryForget(m_service));
+    registerAdminRoutes();
     // MCP (Streamable HTTP): authenticated like /v1; the body is JSON-RPC, parsed by the
     // endpoint; each tool call is charged as the /v1 route it runs.
     m_mcp = std::make_unique<McpEndpoint>(m_service);
@@ -238,6 +240,20 @@ void HttpApi::registerPlaybookRoutes()
              Routes::playbookGet(m_service));
     addRoute(QStringLiteral("POST"), base + QStringLiteral("candidate"), RouteClass::Recall,
              Routes::playbookCandidate(m_service));
+}
+
+void HttpApi::registerAdminRoutes()
+{
+    // The admin token, not memory credentials, and no quota: operator routes over every lane.
+    Route exportRoute{{QStringLiteral("POST")}, false, true,
+                      RouteClass::None,         false, Routes::adminExport(m_service)};
+    m_routes.insert(QString::fromLatin1(Routes::kAdminExportPath), exportRoute);
+    Route importRoute{{QStringLiteral("POST")}, false, false,
+                      RouteClass::None,         false, Routes::adminImport(m_service)};
+    importRoute.maxBodyBytes
+        = qMax(m_service->config().maxBodyBytes, m_service->config().maxImportBodyBytes);
+    importRoute.mediaType = QByteArrayLiteral("application/x-ndjson");
+    m_routes.insert(QString::fromLatin1(Routes::kAdminImportPath), importRoute);
 }
 
 Result<QJsonObject> HttpApi::invoke(const QString &path, const QJsonObject &body,
@@ -359,7 +375,8 @@ std::optional<Error> HttpApi::routeFor(const HttpCall &call, qint64 bodySize, Ro
             call.path + QStringLiteral(" accepts ") + allow,
             {{QStringLiteral("allow"), allow}, {QStringLiteral("method"), call.method}});
     }
-    const qint64 maxBody = m_service->config().maxBodyBytes;
+    const qint64 maxBody
+        = found->maxBodyBytes > 0 ? found->maxBodyBytes : m_service->config().maxBodyBytes;
     if (bodySize > maxBody)
         return Error::make(413, QStringLiteral("payload_too_large"),
                            QStringLiteral("request body is larger than %1 bytes").arg(maxBody),
@@ -375,6 +392,7 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
     auto call = std::make_shared<HttpCall>();
     call->method = methodName(request.method());
     call->path = request.url().path();
+    call->query = request.url().query();
     for (const auto &[name, value] : request.headers())
         call->headers.insert(name.toLower(), value);
     call->peer = request.remoteAddress();
@@ -384,8 +402,12 @@ void HttpApi::handle(const QHttpServerRequest &request, QHttpServerResponder &&r
     call->meta.adminAuthorized = m_authenticator.adminTokenMatches(call->header("x-admin-token"));
 
     // The browser guards come first, for every path, known or not.
-    const auto admission = BrowserGuard::check(call->method, call->headers,
-                                               listenerOf(responder.socket()), m_service->config());
+    const auto known = m_routes.constFind(call->path);
+    const QByteArray mediaType
+        = known != m_routes.constEnd() ? known->mediaType : QByteArrayLiteral("application/json");
+    const auto admission
+        = BrowserGuard::check(call->method, call->headers, listenerOf(responder.socket()),
+                              m_service->config(), mediaType);
     const HeaderList corsHeaders = admission ? admission.value().corsHeaders : HeaderList();
     const Finish finish = finisher(call, timer, std::move(responder), corsHeaders);
     if (!admission) {
@@ -459,12 +481,25 @@ HttpApi::Finish HttpApi::finisher(const std::shared_ptr<HttpCall> &call,
         // Back to the server thread: sockets are only touched (and deleted) there.
         if (!context)
             return;
+        std::shared_ptr<ReplyFile> file = reply.file;
+        HeaderList fileHeaders;
+        if (file) {
+            // The file is read on the server thread from now on.
+            file->device->moveToThread(context->thread());
+            fileHeaders = {{QByteArrayLiteral("Content-Type"), file->contentType},
+                           {QByteArrayLiteral("X-Request-Id"), call->meta.requestId.toLatin1()}};
+            fileHeaders.append(reply.headers);
+        }
         QMetaObject::invokeMethod(
             context,
-            [onServed, socket, shared, response, timer, entry]() mutable {
+            [onServed, socket, shared, response, timer, entry, file, fileHeaders]() mutable {
                 if (!socket || socket->state() != QAbstractSocket::ConnectedState)
                     return; // the client went away; nothing to answer
-                response->write(std::move(*shared));
+                if (file)
+                    FileReply::send(std::move(*shared), socket, entry.status, fileHeaders,
+                                    std::move(file->device));
+                else
+                    response->write(std::move(*shared));
                 entry.latencyMs = double(timer->nsecsElapsed()) / 1e6;
                 if (onServed)
                     onServed(entry);

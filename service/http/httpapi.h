@@ -57,6 +57,8 @@ private:
         RouteClass routeClass = RouteClass::None;
         bool embedsText = false;
         RouteHandler handler;
+        qint64 maxBodyBytes = 0;                                      ///< 0: MEMORY_MAX_BODY_BYTES
+        QByteArray mediaType = QByteArrayLiteral("application/json"); ///< of a POST body
     };
 
     using Finish = std::function<void(const Result<HttpReply> &)>;
@@ -66,6 +68,7 @@ private:
                   RouteHandler handler, bool embedsText = false);
     void registerRoutes();
     void registerPlaybookRoutes();
+    void registerAdminRoutes();
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     /// 404 / 405 / 413 for a request the route table cannot serve; else fills *route.
     std::optional<Error> routeFor(const HttpCall &call, qint64 bodySize, Route *route) const;

@@ -58,6 +58,19 @@ QByteArray methodAndPath(QByteArrayView line)
 
 RequestScanner::RequestScanner(Limits limits) : m_limits(limits) { }
 
+void RequestScanner::allowLargerBody(const QByteArray &path, qint64 maxBytes)
+{
+    m_bodyLimitByPath.insert(path, maxBytes);
+}
+
+qint64 RequestScanner::bodyLimit() const
+{
+    // m_requestLine is "METHOD /path?query".
+    const QByteArray target = m_requestLine.mid(m_requestLine.indexOf(' ') + 1);
+    const qsizetype query = target.indexOf('?');
+    return m_bodyLimitByPath.value(query < 0 ? target : target.left(query), m_limits.maxBodyBytes);
+}
+
 std::optional<Error> RequestScanner::feed(QByteArrayView bytes)
 {
     while (!bytes.isEmpty()) {
@@ -173,11 +186,11 @@ std::optional<Error> RequestScanner::checkFields(QByteArrayView fields)
             {{QStringLiteral("refused_header"), QStringLiteral("transfer-encoding")}});
     bool fits = false;
     const qint64 length = contentLength ? contentLength->toLongLong(&fits) : 0;
-    if (contentLength && (!fits || length > m_limits.maxBodyBytes))
-        return Error::make(
-            413, QStringLiteral("payload_too_large"),
-            QStringLiteral("request body is larger than %1 bytes").arg(m_limits.maxBodyBytes),
-            {{QStringLiteral("max_bytes"), m_limits.maxBodyBytes}});
+    const qint64 maxBody = bodyLimit();
+    if (contentLength && (!fits || length > maxBody))
+        return Error::make(413, QStringLiteral("payload_too_large"),
+                           QStringLiteral("request body is larger than %1 bytes").arg(maxBody),
+                           {{QStringLiteral("max_bytes"), maxBody}});
     m_bodyRemaining = length;
     return std::nullopt;
 }

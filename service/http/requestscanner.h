@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QHash>
 
 #include <optional>
 
@@ -38,6 +39,9 @@ public:
 
     explicit RequestScanner(Limits limits);
 
+    /// Requests to `path` (exactly, whatever the query) may carry bodies up to maxBytes instead.
+    void allowLargerBody(const QByteArray &path, qint64 maxBytes);
+
     /// Follows the next bytes the client sent. Returns the answer to give when the request
     /// they belong to must be refused; the connection should then close, so the scanner must
     /// not be fed again.
@@ -57,8 +61,11 @@ private:
     std::optional<Error> checkFields(QByteArrayView fields);
     bool fragmentEndsHead() const;
     Error headerBlockTooLarge() const;
+    /// The body cap of the request being read (its path may have a larger one).
+    qint64 bodyLimit() const;
 
     Limits m_limits;
+    QHash<QByteArray, qint64> m_bodyLimitByPath;
     Phase m_phase = Phase::BetweenRequests;
     QByteArray m_head; ///< request line + header block of the current request
     qsizetype m_fieldsStart

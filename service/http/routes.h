@@ -10,6 +10,11 @@ class MemoryService;
 /// One factory per route: each turns an HttpCall into a reply through the service facade.
 namespace Routes {
 
+inline constexpr char kAdminExportPath[] = "/v1/admin/export";
+/// Its body is an export file: the one route with a larger body cap
+/// (MEMORY_MAX_IMPORT_BODY_BYTES) and an application/x-ndjson body.
+inline constexpr char kAdminImportPath[] = "/v1/admin/import";
+
 RouteHandler health(MemoryService *service, const Authenticator &authenticator);
 RouteHandler write(MemoryService *service);
 /// textQuery: /recall_text (query_text) instead of /recall (query_embedding).
@@ -43,6 +48,9 @@ RouteHandler nodesActivate(MemoryService *service);
 /// One of the /v1/automations/ routes, by its path below that prefix.
 RouteHandler automation(MemoryService *service, const QString &path);
 RouteHandler memoryForget(MemoryService *service);
+/// POST /v1/admin/export and /v1/admin/import (X-Admin-Token; see adminroutes.cpp).
+RouteHandler adminExport(MemoryService *service);
+RouteHandler adminImport(MemoryService *service);
 
 } // namespace Routes
 } // namespace MemoryGraph

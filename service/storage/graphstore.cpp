@@ -673,4 +673,90 @@ Result<void> deleteNodeWithEdges(QSqlDatabase &db, const QString &nodeId)
     return {};
 }
 
+Result<QStringList> nodeIdsInCreationOrder(QSqlDatabase &db, const QString &tenantId,
+                                           const QString &scope)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT id FROM nodes WHERE tenant_id = ? AND scope = ?"
+                                   " ORDER BY created_at, id"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    QStringList ids;
+    while (q.value().next())
+        ids << q.value().value(0).toString();
+    return ids;
+}
+
+Result<void> visitNodes(QSqlDatabase &db, const QStringList &ids, bool withEmbeddings,
+                        const std::function<bool(const NodeRecord &, const QByteArray &)> &visit)
+{
+    constexpr qsizetype kChunk = 200;
+    const QString columns
+        = withEmbeddings ? kNodeColumns + QStringLiteral(", embedding") : kNodeColumns;
+    for (qsizetype start = 0; start < ids.size(); start += kChunk) {
+        const QStringList chunk = ids.mid(start, kChunk);
+        QVariantList args;
+        for (const QString &id : chunk)
+            args << id;
+        auto q = runSql(db,
+                        QStringLiteral("SELECT ") + columns
+                            + QStringLiteral(" FROM nodes WHERE id IN (")
+                            + SqlText::placeholders(chunk.size()) + QLatin1Char(')'),
+                        args);
+        if (!q)
+            return q.error();
+        // Rows come in index order; the walk keeps the order of `ids`.
+        QHash<QString, std::pair<NodeRecord, QByteArray>> rows;
+        while (q.value().next()) {
+            NodeRecord n = readNode(q.value());
+            const QString id = n.id;
+            const QByteArray vector
+                = withEmbeddings ? q.value().value(28).toByteArray() : QByteArray();
+            rows.insert(id, {std::move(n), vector});
+        }
+        for (const QString &id : chunk) {
+            const auto found = rows.constFind(id);
+            if (found != rows.constEnd() && !visit(found->first, found->second))
+                return {};
+        }
+    }
+    return {};
+}
+
+Result<void>
+visitEdgesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                  const std::function<bool(const EdgeRecord &, const QDateTime &)> &visit)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT ") + kEdgeColumns
+                        + QStringLiteral(", updated_at FROM edges WHERE tenant_id = ? AND scope = ?"
+                                         " ORDER BY created_at, id"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    while (q.value().next()) {
+        if (!visit(readEdge(q.value()), fromMillis(q.value().value(11))))
+            return {};
+    }
+    return {};
+}
+
+Result<void> visitCommitsInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                 const std::function<bool(const CommitRecord &)> &visit)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT ") + kCommitColumns
+                        + QStringLiteral(" FROM commits WHERE tenant_id = ? AND scope = ?"
+                                         " ORDER BY seq"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    while (q.value().next()) {
+        if (!visit(readCommit(q.value())))
+            return {};
+    }
+    return {};
+}
+
 } // namespace MemoryGraph::GraphStore

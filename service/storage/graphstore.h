@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QSqlDatabase>
 
+#include <functional>
 #include <optional>
 
 namespace MemoryGraph {
@@ -115,6 +116,23 @@ Result<QVector<NodeRecord>> newestNodesWithClientIdPrefix(QSqlDatabase &db, cons
 /// Deletes a node and every edge that touches it, in the caller's transaction; its rule_defs row
 /// goes with it (ON DELETE CASCADE).
 Result<void> deleteNodeWithEdges(QSqlDatabase &db, const QString &nodeId);
+
+// Streaming reads for the scope export: visitors return false to stop the walk early.
+
+/// The ids of a scope's nodes in creation order (created_at, then id): ids, not rows, so a walk
+/// over a large scope never holds its records at once.
+Result<QStringList> nodeIdsInCreationOrder(QSqlDatabase &db, const QString &tenantId,
+                                           const QString &scope);
+/// The nodes `ids` name, in that order, read a chunk at a time, with their vectors when asked.
+Result<void> visitNodes(QSqlDatabase &db, const QStringList &ids, bool withEmbeddings,
+                        const std::function<bool(const NodeRecord &, const QByteArray &)> &visit);
+/// A scope's edges in creation order, each with its updated_at.
+Result<void>
+visitEdgesInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                  const std::function<bool(const EdgeRecord &, const QDateTime &)> &visit);
+/// A scope's commits in chain order.
+Result<void> visitCommitsInScope(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                                 const std::function<bool(const CommitRecord &)> &visit);
 
 } // namespace GraphStore
 } // namespace MemoryGraph

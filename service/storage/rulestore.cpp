@@ -457,4 +457,57 @@ Result<qint64> feedbackCount(QSqlDatabase &db, const QString &tenantId, const QS
     return q.value().value(0).toLongLong();
 }
 
+Result<void> visitRuleStates(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                             const std::function<bool(const QString &ruleNodeId, const RuleStatus &,
+                                                      const QDateTime &)> &visit)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT rule_node_id, ") + kStatusColumns
+                        + QStringLiteral(", created_at FROM rule_defs WHERE tenant_id = ?"
+                                         " AND scope = ? ORDER BY created_at, rule_node_id"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    while (q.value().next()) {
+        if (!visit(q.value().value(0).toString(), readStatus(q.value(), 1),
+                   fromMillis(q.value().value(7))))
+            return {};
+    }
+    return {};
+}
+
+Result<void> visitDecisions(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                            const std::function<bool(const DecisionRecord &)> &visit)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT ") + kDecisionColumns
+                        + QStringLiteral(" FROM decisions WHERE tenant_id = ? AND scope = ?"
+                                         " ORDER BY seq"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    while (q.value().next()) {
+        if (!visit(readDecision(q.value())))
+            return {};
+    }
+    return {};
+}
+
+Result<void> visitFeedback(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                           const std::function<bool(const FeedbackRecord &)> &visit)
+{
+    auto q = runSql(db,
+                    QStringLiteral("SELECT ") + kFeedbackColumns
+                        + QStringLiteral(" FROM rule_feedback WHERE tenant_id = ? AND scope = ?"
+                                         " ORDER BY seq"),
+                    {tenantId, scope});
+    if (!q)
+        return q.error();
+    while (q.value().next()) {
+        if (!visit(readFeedback(q.value())))
+            return {};
+    }
+    return {};
+}
+
 } // namespace MemoryGraph::RuleStore

@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QSqlDatabase>
 
+#include <functional>
+
 namespace MemoryGraph::RuleStore {
 
 /// Creates the rule's state row (shadow) if it has none.
@@ -79,5 +81,18 @@ Result<QVector<FeedbackRecord>> feedbackWhere(QSqlDatabase &db, const QString &t
 Result<qint64> feedbackCount(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                              const QString &column, const QString &value,
                              const QString &extra = {});
+
+// Streaming reads for the scope export: visitors return false to stop the walk early.
+
+/// A scope's rule state rows in creation order, with their created_at.
+Result<void> visitRuleStates(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                             const std::function<bool(const QString &ruleNodeId, const RuleStatus &,
+                                                      const QDateTime &)> &visit);
+/// A scope's decisions, oldest first (their recording order).
+Result<void> visitDecisions(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                            const std::function<bool(const DecisionRecord &)> &visit);
+/// A scope's rule feedback rows, oldest first.
+Result<void> visitFeedback(QSqlDatabase &db, const QString &tenantId, const QString &scope,
+                           const std::function<bool(const FeedbackRecord &)> &visit);
 
 } // namespace MemoryGraph::RuleStore

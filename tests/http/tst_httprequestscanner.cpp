@@ -45,6 +45,7 @@ private slots:
     void bodyLimitIsInclusive();
     void bodyIsRefusedFromTheHeaderAlone();
     void bodyBytesAreNotMistakenForHeaders();
+    void onePathMayTakeLargerBodies();
 };
 
 void tst_HttpRequestScanner::followsRequestsHoweverTheBytesArrive()
@@ -132,6 +133,29 @@ void tst_HttpRequestScanner::bodyBytesAreNotMistakenForHeaders()
     QVERIFY(!s.feed(post("GET / HTTP/1.1\r\nX: " + QByteArray(kMaxBody - 40, 'y'))));
     QCOMPARE(s.requestsStarted(), 1);
     QCOMPARE(s.phase(), RequestScanner::Phase::BetweenRequests);
+}
+
+void tst_HttpRequestScanner::onePathMayTakeLargerBodies()
+{
+    const QByteArray big(3 * kMaxBody, 'x');
+    const auto to = [&big](const QByteArray &target) {
+        return "POST " + target + " HTTP/1.1\r\nContent-Length: " + QByteArray::number(big.size())
+               + "\r\n\r\n" + big;
+    };
+    RequestScanner s = scanner();
+    s.allowLargerBody("/v1/admin/import", 4 * kMaxBody);
+    QVERIFY(!s.feed(to("/v1/admin/import")));
+    QVERIFY(!s.feed(to("/v1/admin/import?dry_run=true&scope=b")));
+    const auto refused = s.feed(to("/v1/admin/importx"));
+    QVERIFY(refused);
+    QCOMPARE(refused->status, 413);
+    QCOMPARE(refused->details.value(QStringLiteral("max_bytes")).toInteger(), kMaxBody);
+
+    RequestScanner over = scanner();
+    over.allowLargerBody("/v1/admin/import", 2 * kMaxBody);
+    const auto tooBig = over.feed(to("/v1/admin/import"));
+    QVERIFY(tooBig);
+    QCOMPARE(tooBig->details.value(QStringLiteral("max_bytes")).toInteger(), 2 * kMaxBody);
 }
 
 QTEST_GUILESS_MAIN(tst_HttpRequestScanner)
