@@ -13,7 +13,7 @@ namespace MemoryGraph {
 
 InstanceLock::InstanceLock(const QString &dataDir)
     : m_ownerPath(QDir(dataDir).filePath(QStringLiteral("memorygraph.owner.json"))),
-      m_lock(QDir(dataDir).filePath(QStringLiteral("memorygraph.lock")))
+      m_lockPath(QDir(dataDir).filePath(QStringLiteral("memorygraph.lock"))), m_lock(m_lockPath)
 {
     m_lock.setStaleLockTime(0); // stale only when its process is gone, never by age
 }
@@ -30,6 +30,7 @@ bool InstanceLock::tryLock(const QString &mode)
 {
     if (!m_lock.tryLock(0))
         return false;
+    PrivateFiles::restrictFile(m_lockPath); // it names this process and host
     m_locked = true;
     m_mode = mode;
     writeOwner();

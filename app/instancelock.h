@@ -38,6 +38,7 @@ private:
     void writeOwner();
 
     QString m_ownerPath;
+    QString m_lockPath;
     QLockFile m_lock;
     QString m_mode;
     QString m_url;

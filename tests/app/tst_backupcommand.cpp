@@ -194,7 +194,8 @@ void tst_BackupCommand::helpListsTheCommands()
 {
     const Finished help = run({s("--help")});
     QCOMPARE(help.exitCode, 0);
-    QVERIFY2(help.out.contains(s("[mcp | backup FILE | restore FILE]")), qPrintable(help.out));
+    QVERIFY2(help.out.contains(s("[mcp | backup FILE | restore FILE | export FILE | import FILE]")),
+             qPrintable(help.out));
     QVERIFY(help.out.contains(s("backup FILE")));
     QVERIFY(help.out.contains(s("restore FILE")));
     const Finished missing = run({s("backup")});

@@ -2,6 +2,8 @@
 // stderr only; serving the data folder itself, or forwarding to the instance that owns it; and
 // the data folder lock that lets only one process own a folder.
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -352,6 +354,15 @@ void TestMcpStdio::secondStartIsRefused()
     {
         HeadlessInstance owner(dir.path());
         QVERIFY2(!owner.url.isEmpty(), owner.log().constData());
+#ifdef Q_OS_UNIX
+        // The lock and owner files name the process, its host and its address: owner-only.
+        for (const char *name : {"memorygraph.lock", "memorygraph.owner.json"}) {
+            const QFileInfo file(QDir(dir.path()).filePath(QLatin1String(name)));
+            QVERIFY2(file.exists(), name);
+            QCOMPARE(file.permissions() & (QFile::ReadGroup | QFile::ReadOther),
+                     QFile::Permissions());
+        }
+#endif
         QProcess second;
         second.setProcessEnvironment(childEnvironment());
         second.start(kBinary, {s("--headless"), s("--port"), s("0"), s("--data-dir"), dir.path()});

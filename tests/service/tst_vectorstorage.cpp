@@ -166,7 +166,12 @@ void tst_VectorStorage::anUpgradedStoreMovesItsVectorsOutOfTheRows()
     opened.value().reset();
 
     const QString file = QDir(dir.path()).filePath(QStringLiteral("memorygraph.sqlite"));
-    const QString failed = runSqlOnFile(file, undoNodeVectorsSql());
+    // The steps after it go too, as they did not exist then either.
+    const QString failed = runSqlOnFile(
+        file, undoNodeVectorsSql()
+                  << QStringLiteral("DROP INDEX nodes_scope_salience")
+                  << QStringLiteral(
+                         "DELETE FROM schema_migrations WHERE name = 'nodes_salience_order'"));
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM nodes WHERE embedding IS NOT NULL")),
              kNodes);
