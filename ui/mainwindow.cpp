@@ -337,7 +337,7 @@ void MainWindow::showPage(Page page)
 
 void MainWindow::setImportAction(QAction *action)
 {
-    m_importAction = action;
+    m_welcomeImport = action;
     m_welcomePage->setImportAvailable(action != nullptr);
 }
 
@@ -346,8 +346,8 @@ void MainWindow::connectWelcomePage()
     connect(m_welcomePage, &WelcomePage::loadSamplesRequested, this,
             &MainWindow::loadSampleMemories);
     connect(m_welcomePage, &WelcomePage::importRequested, this, [this]() {
-        if (m_importAction)
-            m_importAction->trigger();
+        if (m_welcomeImport)
+            m_welcomeImport->trigger();
     });
     connect(m_welcomePage, &WelcomePage::browseRequested, this,
             [this]() { showPage(Page::Memory); });

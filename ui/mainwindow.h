@@ -159,6 +159,7 @@ private:
     QAction *m_welcomeAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_importAction = nullptr;
+    QAction *m_welcomeImport = nullptr; ///< what the Welcome page's Import… runs
     PortabilityFlow *m_portability = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_preferencesAction = nullptr;

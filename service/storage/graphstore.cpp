@@ -701,7 +701,10 @@ Result<void> visitNodes(QSqlDatabase &db, const QStringList &ids, bool withEmbed
             args << id;
         auto q = runSql(db,
                         QStringLiteral("SELECT ") + columns
-                            + QStringLiteral(" FROM nodes WHERE id IN (")
+                            + (withEmbeddings ? QStringLiteral(
+                                   " FROM nodes LEFT JOIN node_vectors"
+                                   " ON node_vectors.label = nodes.vector_label WHERE id IN (")
+                                              : QStringLiteral(" FROM nodes WHERE id IN ("))
                             + SqlText::placeholders(chunk.size()) + QLatin1Char(')'),
                         args);
         if (!q)

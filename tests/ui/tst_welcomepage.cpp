@@ -287,8 +287,11 @@ void tst_WelcomePage::importButtonFollowsTheWindowsImport()
     QVERIFY(openOnWelcome(window));
     QPushButton *import = button(window.welcomePage(), "importButton");
     QVERIFY(import);
-    QVERIFY(!import->isVisible()); // no import to offer yet
+    QVERIFY(window.importAction());
+    QVERIFY(import->isVisible()); // the window's own File → Import…
 
+    window.setImportAction(nullptr);
+    QVERIFY(!import->isVisible()); // nothing to offer
     QAction action(s("Import"));
     QSignalSpy triggered(&action, &QAction::triggered);
     window.setImportAction(&action);
