@@ -144,22 +144,28 @@ bool seedAllowed(const NodeRecord &n, const Viewer &viewer)
 /// Index hits (VectorMatch or LabelScore) turned into seeds: the filters SQLite knows about
 /// are applied to the nodes behind the labels.
 template<typename Hit>
+/// The seeds the viewer may use among the hits (best first), reading node rows a chunk at a
+/// time until `limit` are found: the index over-fetches to make room for filtered-out nodes,
+/// and most of those hits are never needed.
 Result<QVector<RecallSeed>> seedsFromHits(QSqlDatabase &db, const CallScope &cs,
-                                          const Viewer &viewer, const QVector<Hit> &hits)
+                                          const Viewer &viewer, const QVector<Hit> &hits, int limit)
 {
-    QHash<qint64, float> similarity;
-    QVector<qint64> labels;
-    for (const Hit &h : hits) {
-        similarity.insert(h.label, h.similarity);
-        labels << h.label;
-    }
-    auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
-    if (!nodes)
-        return nodes.error();
+    const qsizetype chunk = qMax(qsizetype(2 * limit), qsizetype(16));
     QVector<RecallSeed> seeds;
-    for (const NodeRecord &n : nodes.value()) {
-        if (seedAllowed(n, viewer))
-            seeds.append({n, double(similarity.value(n.vectorLabel))});
+    for (qsizetype from = 0; from < hits.size() && seeds.size() < limit; from += chunk) {
+        QHash<qint64, float> similarity;
+        QVector<qint64> labels;
+        for (const Hit &h : hits.mid(from, chunk)) {
+            similarity.insert(h.label, h.similarity);
+            labels << h.label;
+        }
+        auto nodes = RecallStore::nodesByLabels(db, cs.tenantId, cs.scope, labels);
+        if (!nodes)
+            return nodes.error();
+        for (const NodeRecord &n : nodes.value()) {
+            if (seedAllowed(n, viewer))
+                seeds.append({n, double(similarity.value(n.vectorLabel))});
+        }
     }
     return seeds;
 }
@@ -184,7 +190,7 @@ Result<AnnSeeds> annSeeds(QSqlDatabase &db, IndexManager &indexes, const CallSco
         if (!hits)
             return hits.error();
         out.annCandidates = int(hits.value().size());
-        auto seeds = seedsFromHits(db, cs, viewer, hits.value());
+        auto seeds = seedsFromHits(db, cs, viewer, hits.value(), limit);
         if (!seeds)
             return seeds.error();
         ann.seeds = std::move(seeds).value();
@@ -211,7 +217,7 @@ Result<QVector<RecallSeed>> vectorSeeds(QSqlDatabase &db, IndexManager &indexes,
                                                 viewer.agentId, viewer.teamId, query, limit);
         if (!exact)
             return exact.error();
-        auto scanned = seedsFromHits(db, cs, viewer, exact.value());
+        auto scanned = seedsFromHits(db, cs, viewer, exact.value(), limit);
         if (!scanned)
             return scanned.error();
         seeds = std::move(scanned).value();
