@@ -2,6 +2,7 @@
 // real headless instance: a backup of the store it serves, a restore refused while it holds the
 // folder, and a restore into a fresh folder whose recall answers as the original did.
 
+#include "childprocess.h"
 #include "service/memoryservice.h"
 
 #include <QDir>
@@ -20,6 +21,8 @@
 #include <QTest>
 #include <QTimer>
 
+using namespace MemoryGraph::AppTest;
+
 namespace {
 
 const QString kBinary = QStringLiteral(MEMORYGRAPH_APP_BINARY);
@@ -30,41 +33,10 @@ QString s(const char *text)
     return QString::fromUtf8(text);
 }
 
-QProcessEnvironment childEnvironment()
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(s("DISPLAY"));
-    env.remove(s("WAYLAND_DISPLAY"));
-    env.remove(s("QT_QPA_PLATFORM"));
-    env.insert(s("EMBEDDING_PROVIDER"), s("local"));
-    env.insert(s("RATE_LIMIT_ENABLED"), s("false"));
-    return env;
-}
-
-struct Finished
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
 /// Runs the executable to its end.
 Finished run(const QStringList &arguments)
 {
-    QProcess p;
-    p.setProcessEnvironment(childEnvironment());
-    p.start(kBinary, arguments);
-    Finished f;
-    if (!p.waitForFinished(kTimeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        f.err = s("did not finish in time");
-        return f;
-    }
-    f.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    f.out = QString::fromUtf8(p.readAllStandardOutput());
-    f.err = QString::fromUtf8(p.readAllStandardError());
-    return f;
+    return runToEnd(kBinary, arguments, kTimeoutMs);
 }
 
 /// A headless instance serving a data folder on a free port.

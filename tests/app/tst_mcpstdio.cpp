@@ -2,6 +2,8 @@
 // stderr only; serving the data folder itself, or forwarding to the instance that owns it; and
 // the data folder lock that lets only one process own a folder.
 
+#include "childprocess.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -12,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace MemoryGraph::AppTest;
+
 namespace {
 
 const QString kBinary = QStringLiteral(MEMORYGRAPH_APP_BINARY);
@@ -20,16 +24,6 @@ constexpr int kTimeoutMs = 30000;
 QString s(const char *text)
 {
     return QString::fromUtf8(text);
-}
-
-QProcessEnvironment childEnvironment()
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(s("DISPLAY"));
-    env.remove(s("WAYLAND_DISPLAY"));
-    env.remove(s("QT_QPA_PLATFORM"));
-    env.insert(s("EMBEDDING_PROVIDER"), s("local"));
-    return env;
 }
 
 QJsonObject request(int id, const QString &method, const QJsonObject &params = {})

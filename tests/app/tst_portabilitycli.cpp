@@ -1,6 +1,7 @@
 // `memorygraph export FILE` and `memorygraph import FILE` as real child processes: progress on
 // stderr, the data folder lock, and the HTTP route suggested while an instance owns the folder.
 
+#include "childprocess.h"
 #include "service/memoryservice.h"
 #include "tests/support/samplescope.h"
 #include "tests/support/tempservice.h"
@@ -13,6 +14,7 @@
 #include <QTest>
 
 using namespace MemoryGraph;
+using namespace MemoryGraph::AppTest;
 
 namespace {
 
@@ -24,39 +26,11 @@ QString s(const char *text)
     return QString::fromUtf8(text);
 }
 
-QProcessEnvironment childEnvironment()
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(s("DISPLAY"));
-    env.remove(s("WAYLAND_DISPLAY"));
-    env.remove(s("QT_QPA_PLATFORM"));
-    env.insert(s("EMBEDDING_PROVIDER"), s("local"));
-    return env;
-}
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = Finished;
 
 Run run(const QStringList &arguments)
 {
-    QProcess process;
-    process.setProcessEnvironment(childEnvironment());
-    process.start(kBinary, arguments);
-    Run r;
-    if (!process.waitForFinished(kTimeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        r.err = s("timed out");
-        return r;
-    }
-    r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    r.out = QString::fromUtf8(process.readAllStandardOutput());
-    r.err = QString::fromUtf8(process.readAllStandardError());
-    return r;
+    return runToEnd(kBinary, arguments, kTimeoutMs);
 }
 
 QByteArray describe(const Run &r)
