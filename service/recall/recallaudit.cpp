@@ -4,6 +4,8 @@
 
 #include <QLoggingCategory>
 
+#include <chrono>
+
 Q_LOGGING_CATEGORY(lcAudit, "memorygraph.service.audit")
 
 namespace MemoryGraph {
@@ -19,27 +21,42 @@ RecallAudit::RecallAudit(Database &db) : m_db(db)
 
 RecallAudit::~RecallAudit()
 {
+    {
+        const std::lock_guard lock(m_mutex);
+        m_closing = true;
+    }
+    m_stopping.notify_all();
     m_pool.waitForDone();
     flush();
 }
 
 void RecallAudit::record(const RecallStore::AuditRow &row)
 {
-    QMutexLocker lock(&m_mutex);
+    const std::lock_guard lock(m_mutex);
     if (m_queue.size() >= kMaxQueued)
         return;
     m_queue.append(row);
     if (m_flushScheduled)
         return;
     m_flushScheduled = true;
-    m_pool.start([this] { flush(); });
+    m_pool.start([this] { flushWhenGathered(); });
+}
+
+void RecallAudit::flushWhenGathered()
+{
+    {
+        std::unique_lock lock(m_mutex);
+        m_stopping.wait_for(lock, std::chrono::milliseconds(kGatherMs),
+                            [this] { return m_closing; });
+    }
+    flush();
 }
 
 void RecallAudit::flush()
 {
     QVector<RecallStore::AuditRow> rows;
     {
-        QMutexLocker lock(&m_mutex);
+        const std::lock_guard lock(m_mutex);
         rows.swap(m_queue);
         m_flushScheduled = false;
     }

@@ -2,9 +2,11 @@
 
 #include "service/storage/recallstore.h"
 
-#include <QMutex>
 #include <QThreadPool>
 #include <QVector>
+
+#include <condition_variable>
+#include <mutex>
 
 namespace MemoryGraph {
 
@@ -22,11 +24,19 @@ public:
     void record(const RecallStore::AuditRow &row);
     void flush();
 
+    /// How long queued rows wait for more: one transaction (and one file sync) per interval
+    /// rather than one per recall, which cost a busy agent a sync for every question.
+    static constexpr int kGatherMs = 250;
+
 private:
+    void flushWhenGathered();
+
     Database &m_db;
-    QMutex m_mutex;
+    std::mutex m_mutex;
+    std::condition_variable m_stopping;
     QVector<RecallStore::AuditRow> m_queue;
     bool m_flushScheduled = false;
+    bool m_closing = false;
     QThreadPool m_pool;
 };
 

@@ -144,6 +144,21 @@ Result<QVector<T>> many(QSqlDatabase &db, const QString &sql, const QVariantList
     return rows;
 }
 
+/// many() for a fixed SQL text: its statement is prepared once per connection and kept.
+template<typename T, typename Reader>
+Result<QVector<T>> manyCached(QSqlDatabase &db, const QString &sql, const QVariantList &args,
+                              Reader read)
+{
+    QVector<T> rows;
+    auto ran = runCachedSql(db, sql, args, [&rows, &read](QSqlQuery &q) {
+        while (q.next())
+            rows.append(read(q));
+    });
+    if (!ran)
+        return ran.error();
+    return rows;
+}
+
 QString likePattern(const QString &needle)
 {
     QString escaped = needle;
@@ -387,6 +402,14 @@ Result<QVector<NodeRecord>> nodesWhere(QSqlDatabase &db, const QString &where,
                                        const QVariantList &args)
 {
     return many<NodeRecord>(
+        db, QStringLiteral("SELECT ") + kNodeColumns + QStringLiteral(" FROM nodes WHERE ") + where,
+        args, readNode);
+}
+
+Result<QVector<NodeRecord>> nodesWhereFixed(QSqlDatabase &db, const QString &where,
+                                            const QVariantList &args)
+{
+    return manyCached<NodeRecord>(
         db, QStringLiteral("SELECT ") + kNodeColumns + QStringLiteral(" FROM nodes WHERE ") + where,
         args, readNode);
 }

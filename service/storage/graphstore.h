@@ -54,6 +54,10 @@ Result<void> insertCommit(QSqlDatabase &db, const CommitRecord &commit, const QS
 /// Nodes matching a WHERE clause (without the keyword) with positional bindings.
 Result<QVector<NodeRecord>> nodesWhere(QSqlDatabase &db, const QString &where,
                                        const QVariantList &args);
+/// nodesWhere() for a clause whose text never varies (values only in the bindings): the
+/// statement is prepared once per connection and kept.
+Result<QVector<NodeRecord>> nodesWhereFixed(QSqlDatabase &db, const QString &where,
+                                            const QVariantList &args);
 
 Result<QVector<NodeRecord>> listNodes(QSqlDatabase &db, const NodeQuery &query, qint64 *total);
 Result<QVector<EdgeRecord>> edgesOfNode(QSqlDatabase &db, const QString &nodeId);

@@ -73,15 +73,20 @@ Result<void> forEachEmbedding(QSqlDatabase &db, const QVector<qint64> &labels,
 Result<qint64> newestEmbeddingVersion(QSqlDatabase &db, const QString &tenantId,
                                       const QString &scope)
 {
-    auto q
-        = runSql(db,
-                 QStringLiteral(
-                     "SELECT embedding_version FROM nodes INDEXED BY nodes_embedding_version"
-                     " WHERE tenant_id = ? AND scope = ? ORDER BY embedding_version DESC LIMIT 1"),
-                 {tenantId, scope});
-    if (!q)
-        return q.error();
-    return q.value().next() ? q.value().value(0).toLongLong() : qint64(0);
+    // Every search asks: the statement is kept rather than parsed each time.
+    qint64 newest = 0;
+    auto ran = runCachedSql(
+        db,
+        QStringLiteral(
+            "SELECT embedding_version FROM nodes INDEXED BY nodes_embedding_version"
+            " WHERE tenant_id = ? AND scope = ? ORDER BY embedding_version DESC LIMIT 1"),
+        {tenantId, scope}, [&newest](QSqlQuery &q) {
+            if (q.next())
+                newest = q.value(0).toLongLong();
+        });
+    if (!ran)
+        return ran.error();
+    return newest;
 }
 
 Result<QVector<ScopeKey>> embeddedScopes(QSqlDatabase &db)

@@ -6,6 +6,7 @@
 #include "service/storage/sqltext.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -16,31 +17,28 @@ namespace MemoryGraph::RecallStore {
 
 namespace {
 
-} // namespace
+/// The keys as one JSON array, the form `IN (SELECT value FROM json_each(?))` reads: one SQL
+/// text for any number of keys, so its statement is prepared once per connection and kept.
+QString jsonArray(const QVariantList &keys)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromVariantList(keys)).toJson(QJsonDocument::Compact));
+}
 
-/// Runs "column IN (...)" in chunks that stay well below SQLite's bound-parameter limit.
 Result<QVector<NodeRecord>> nodesIn(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                                     const QString &column, const QVariantList &keys)
 {
-    constexpr int kChunk = 500;
-    QVector<NodeRecord> out;
-    for (int start = 0; start < keys.size(); start += kChunk) {
-        const QVariantList chunk = keys.mid(start, kChunk);
-        QVariantList args{tenantId, scope};
-        args += chunk;
-        // "+" keeps SQLite from picking the (tenant, scope) indexes, which match the whole
-        // scope, over the key lookup.
-        auto part = GraphStore::nodesWhere(
-            db,
-            QStringLiteral("+tenant_id = ? AND +scope = ? AND ") + column + QStringLiteral(" IN (")
-                + SqlText::placeholders(chunk.size()) + QLatin1Char(')'),
-            args);
-        if (!part)
-            return part.error();
-        out += part.value();
-    }
-    return out;
+    if (keys.isEmpty())
+        return QVector<NodeRecord>();
+    // "+" keeps SQLite from picking the (tenant, scope) indexes, which match the whole scope,
+    // over the key lookup.
+    return GraphStore::nodesWhereFixed(db,
+                                       QStringLiteral("+tenant_id = ? AND +scope = ? AND ") + column
+                                           + QStringLiteral(" IN (SELECT value FROM json_each(?))"),
+                                       {tenantId, scope, jsonArray(keys)});
 }
+
+} // namespace
 
 Result<QVector<NodeRecord>> nodesByLabels(QSqlDatabase &db, const QString &tenantId,
                                           const QString &scope, const QVector<qint64> &labels)
@@ -142,41 +140,39 @@ Result<QVector<EdgeRecord>> edgesAround(QSqlDatabase &db, const QString &tenantI
     if (nodeIds.isEmpty())
         return out;
     QSet<QString> seen;
+    const QString ids = jsonArray(QVariant(nodeIds).toList());
     for (const char *column : {"src_id", "dst_id"}) {
-        QVariantList args{tenantId, scope, minWeight, minConfidence};
-        for (const QString &id : nodeIds)
-            args << id;
-        args << perSide;
-        auto q = runSql(
+        auto ran = runCachedSql(
             db,
             QStringLiteral(
                 "SELECT id, tenant_id, scope, type, src_id, dst_id, weight, confidence, decay_rate,"
                 " commit_id, created_at FROM edges WHERE +tenant_id = ? AND +scope = ?"
                 " AND weight >= ? AND confidence >= ? AND ")
-                + QString::fromLatin1(column) + QStringLiteral(" IN (")
-                + SqlText::placeholders(nodeIds.size())
-                + QStringLiteral(") ORDER BY weight DESC, confidence DESC, id LIMIT ?"),
-            args);
-        if (!q)
-            return q.error();
-        while (q.value().next()) {
-            EdgeRecord e;
-            e.id = q.value().value(0).toString();
-            if (seen.contains(e.id))
-                continue;
-            seen.insert(e.id);
-            e.tenantId = q.value().value(1).toString();
-            e.scope = q.value().value(2).toString();
-            e.type = q.value().value(3).toString();
-            e.fromId = q.value().value(4).toString();
-            e.toId = q.value().value(5).toString();
-            e.weight = q.value().value(6).toDouble();
-            e.confidence = q.value().value(7).toDouble();
-            e.decayRate = q.value().value(8).toDouble();
-            e.commitId = q.value().value(9).toString();
-            e.createdAt = QDateTime::fromMSecsSinceEpoch(q.value().value(10).toLongLong(), Qt::UTC);
-            out.append(e);
-        }
+                + QString::fromLatin1(column)
+                + QStringLiteral(" IN (SELECT value FROM json_each(?))"
+                                 " ORDER BY weight DESC, confidence DESC, id LIMIT ?"),
+            {tenantId, scope, minWeight, minConfidence, ids, perSide}, [&](QSqlQuery &q) {
+                while (q.next()) {
+                    EdgeRecord e;
+                    e.id = q.value(0).toString();
+                    if (seen.contains(e.id))
+                        continue;
+                    seen.insert(e.id);
+                    e.tenantId = q.value(1).toString();
+                    e.scope = q.value(2).toString();
+                    e.type = q.value(3).toString();
+                    e.fromId = q.value(4).toString();
+                    e.toId = q.value(5).toString();
+                    e.weight = q.value(6).toDouble();
+                    e.confidence = q.value(7).toDouble();
+                    e.decayRate = q.value(8).toDouble();
+                    e.commitId = q.value(9).toString();
+                    e.createdAt = QDateTime::fromMSecsSinceEpoch(q.value(10).toLongLong(), Qt::UTC);
+                    out.append(e);
+                }
+            });
+        if (!ran)
+            return ran.error();
     }
     return out;
 }
