@@ -99,7 +99,11 @@ Result<WriteResult> MemoryService::commitWrite(const WriteRequest &request, cons
                                                WriteOrigin origin)
 {
     WriteEngine engine(*m_db, m_config, m_provider != nullptr);
-    auto result = engine.write(request, meta, origin);
+    auto result = [&] {
+        const IndexManager::RequestInFlight writing(*m_indexes,
+                                                    IndexManager::RequestInFlight::Write);
+        return engine.write(request, meta, origin);
+    }();
     if (!result || result.value().replayed)
         return result;
     for (const EmbeddingChange &c : result.value().embeddingChanges)

@@ -41,6 +41,11 @@ constexpr int kDrainBatch = 64;
 // every search more than the drain does (about 25 ms at 1536 dimensions).
 constexpr int kMaxYieldMs = 100;
 constexpr qsizetype kYieldBelowBacklog = 250000;
+// It holds back for writes too while its backlog stays this small: a write then has the CPU
+// the drain would take (a 10k bulk load wrote about a fifth faster with the drain paused), and
+// a search pays little for scanning the backlog exactly. Past it the drain keeps pace with a
+// bulk load, so searches during the load do not scan an ever longer backlog.
+constexpr qsizetype kYieldToWritesBelowBacklog = 20000;
 // No back-pressure: a bulk load may run any distance ahead of its drain, so writers never
 // wait for hnswlib. The backlog is held as VectorCode bytes in CodeBlocks (a quarter of the
 // float32 size, the memory a bulk load holds on top of the index; stored back to back, the
@@ -604,7 +609,7 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
         // No scope lock here: apply() and searches go on while hnswlib inserts.
         const Result<void> inserted
             = conn ? writeChanges(conn.value(), index, labels, changes, Locking::PerVector,
-                                  [this, backlog] { yieldToSearches(backlog); })
+                                  [this, backlog] { yieldToRequests(backlog); })
                    : Result<void>(conn.error());
         QMutexLocker lock(&entry->mutex);
         if (!inserted) {
@@ -635,26 +640,29 @@ void IndexManager::drain(const std::shared_ptr<ScopeIndex> &entry)
     }
 }
 
-void IndexManager::yieldToSearches(qsizetype backlog)
+void IndexManager::yieldToRequests(qsizetype backlog)
 {
     if (backlog >= kYieldBelowBacklog)
         return;
-    std::unique_lock lock(m_searchesLock);
-    m_searchesDone.wait_for(lock, std::chrono::milliseconds(kMaxYieldMs),
-                            [this] { return m_searches == 0; });
+    const bool forWrites = backlog < kYieldToWritesBelowBacklog;
+    std::unique_lock lock(m_requestsLock);
+    m_requestsDone.wait_for(lock, std::chrono::milliseconds(kMaxYieldMs), [this, forWrites] {
+        return m_searches == 0 && (!forWrites || m_writes == 0);
+    });
 }
 
-IndexManager::SearchInFlight::SearchInFlight(IndexManager &manager) : m_manager(manager)
+IndexManager::RequestInFlight::RequestInFlight(IndexManager &manager, Kind kind)
+    : m_manager(manager), m_kind(kind)
 {
-    const std::lock_guard lock(m_manager.m_searchesLock);
-    ++m_manager.m_searches;
+    const std::lock_guard lock(m_manager.m_requestsLock);
+    ++(m_kind == Search ? m_manager.m_searches : m_manager.m_writes);
 }
 
-IndexManager::SearchInFlight::~SearchInFlight()
+IndexManager::RequestInFlight::~RequestInFlight()
 {
-    const std::lock_guard lock(m_manager.m_searchesLock);
-    if (--m_manager.m_searches == 0)
-        m_manager.m_searchesDone.notify_all();
+    const std::lock_guard lock(m_manager.m_requestsLock);
+    if (--(m_kind == Search ? m_manager.m_searches : m_manager.m_writes) == 0)
+        m_manager.m_requestsDone.notify_all();
 }
 
 void IndexManager::flushPendingLocked(ScopeIndex &entry)
@@ -706,7 +714,7 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
                                    QStringLiteral("must have %1 numbers").arg(kDim));
     if (k <= 0)
         return QVector<VectorMatch>();
-    const SearchInFlight running(*this);
+    const RequestInFlight running(*this, RequestInFlight::Search);
     auto entry = scopeIndex(tenantId, scope);
     // Cheap check (indexed MAX) so steady-state searches never wait for each other.
     auto conn = m_db.connection();

@@ -37,7 +37,8 @@ struct VectorMatch
 /// searches score pending vectors (their byte codes, then the best exactly) and let them
 /// override what the index holds, so a ready node is recallable as soon as apply() returns.
 /// Loading reads the index file and the stored changes it lacks into pending; building the
-/// graph for them is the drain's job.
+/// graph for them is the drain's job. The drain holds back between inserts while requests run
+/// (RequestInFlight): it is background work and gets the CPU they leave.
 class IndexManager
 {
 public:
@@ -81,21 +82,25 @@ public:
     /// File of a scope's index (for tests and diagnostics).
     QString indexPath(const QString &tenantId, const QString &scope) const;
 
-private:
-    struct ScopeIndex;
-
-    /// Counts a search while it runs, for the drain to yield to.
-    class SearchInFlight
+    /// A request the drain holds back for while it runs (between two inserts, for at most a
+    /// bounded wait), so the request does not share its core with graph building. Searches are
+    /// counted inside search(); a write holds one around its transaction.
+    class RequestInFlight
     {
     public:
-        explicit SearchInFlight(IndexManager &manager);
-        ~SearchInFlight();
-        SearchInFlight(const SearchInFlight &) = delete;
-        SearchInFlight &operator=(const SearchInFlight &) = delete;
+        enum Kind { Search, Write };
+        RequestInFlight(IndexManager &manager, Kind kind);
+        ~RequestInFlight();
+        RequestInFlight(const RequestInFlight &) = delete;
+        RequestInFlight &operator=(const RequestInFlight &) = delete;
 
     private:
         IndexManager &m_manager;
+        Kind m_kind;
     };
+
+private:
+    struct ScopeIndex;
 
     std::shared_ptr<ScopeIndex> scopeIndex(const QString &tenantId, const QString &scope);
     std::shared_ptr<ScopeIndex> existingScopeIndex(const QString &tenantId,
@@ -108,7 +113,7 @@ private:
     Result<void> waitUntilLoadedLocked(const std::shared_ptr<ScopeIndex> &entry);
     void startDrainLocked(const std::shared_ptr<ScopeIndex> &entry);
     void drain(const std::shared_ptr<ScopeIndex> &entry);
-    void yieldToSearches(qsizetype backlog);
+    void yieldToRequests(qsizetype backlog);
     void flushPendingLocked(ScopeIndex &entry);
     void saveInBackgroundLocked(const std::shared_ptr<ScopeIndex> &entry);
 
@@ -119,9 +124,10 @@ private:
     std::atomic<bool> m_drainPaused{false};
     // std:: types, which ThreadSanitizer understands (a QMutex that QWaitCondition::wait
     // releases still looks held to it).
-    std::mutex m_searchesLock;
-    std::condition_variable m_searchesDone;
-    int m_searches = 0; // searches running now, under m_searchesLock
+    std::mutex m_requestsLock;
+    std::condition_variable m_requestsDone;
+    int m_searches = 0; // searches running now, under m_requestsLock
+    int m_writes = 0;   // write transactions running now, under m_requestsLock
     // Loads, drains and periodic saves; declared last so it is torn down first.
     QThreadPool m_pool;
 };

@@ -71,6 +71,7 @@ Database::Database(const QString &filePath) : m_filePath(filePath), m_instanceTa
 
 Database::~Database()
 {
+    m_checkpointer.reset(); // its thread uses a connection of this store
     // Connections of threads that are still alive are closed here; their thread-exit cleanup
     // then finds the names already gone.
     const QStringList names = QSqlDatabase::connectionNames();
@@ -94,6 +95,7 @@ Result<std::unique_ptr<Database>> Database::open(const QString &filePath)
     if (!migrated)
         return migrated.error();
     db->restrictCompanionFiles();
+    db->startCheckpointer();
     return db;
 }
 
@@ -124,8 +126,12 @@ Result<QSqlDatabase> Database::connection() const
     threadConnections().localData()->names.push_back(name);
     // WAL gives concurrent readers with one writer; FULL sync makes every acknowledged commit
     // survive a crash or power loss.
-    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
-                               "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY"}) {
+    // The WAL is checkpointed by the Checkpointer's thread, not by the commit that crosses the
+    // threshold; the automatic one stays only as a bound (about 40 MB) should that thread fall
+    // behind.
+    for (const char *pragma :
+         {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+          "PRAGMA temp_store=MEMORY", "PRAGMA wal_autocheckpoint=10000"}) {
         QSqlQuery q(db);
         if (!q.exec(QString::fromLatin1(pragma)))
             return sqlError(QString::fromLatin1(pragma), q.lastError());
@@ -154,7 +160,28 @@ Result<void> Database::write(const std::function<Result<void>(QSqlDatabase &)> &
         QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
         return sqlError(QStringLiteral("commit"), err);
     }
+    if (m_checkpointer)
+        m_checkpointer->committed();
     return {};
+}
+
+void Database::startCheckpointer()
+{
+    m_checkpointer = std::make_unique<Checkpointer>([this] {
+        auto conn = connection();
+        if (!conn)
+            return;
+        // PASSIVE: copies what no reader still needs and never blocks a writer or a reader.
+        QSqlQuery q(conn.value());
+        if (!q.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)")))
+            qCWarning(lcStorage) << "checkpoint failed:" << q.lastError().text();
+    });
+}
+
+void Database::waitForCheckpoint()
+{
+    if (m_checkpointer)
+        m_checkpointer->waitIdle();
 }
 
 int Database::schemaVersion() const

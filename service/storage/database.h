@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/core/result.h"
+#include "service/storage/checkpointer.h"
 
 #include <QMutex>
 #include <QSqlDatabase>
@@ -36,15 +37,21 @@ public:
     /// Applied schema version.
     int schemaVersion() const;
 
+    /// Waits until the WAL pages of every commit so far are in the database file (the
+    /// checkpoint runs in the background; tests and copies of the file use this).
+    void waitForCheckpoint();
+
 private:
     explicit Database(const QString &filePath);
     Result<void> migrate();
     Result<void> compactFile();
     void restrictCompanionFiles() const;
+    void startCheckpointer();
 
     QString m_filePath;
     QString m_instanceTag;
     QMutex m_writeLock;
+    std::unique_ptr<Checkpointer> m_checkpointer; // last: stops before the connections close
 };
 
 /// Prepares and runs a statement with positional bindings; the error names the SQL failure.

@@ -2,6 +2,7 @@
 #include "service/storage/schema.h"
 #include "tests/support/tempservice.h"
 
+#include <QFileInfo>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +24,7 @@ private slots:
     void refusesNewerSchema();
     void cachedStatementsAreResetAfterUse();
     void cachedStatementOutlivesItsDatabase();
+    void commitsReachTheFileWithoutAWriterCheckpointing();
 };
 
 void tst_Database::openCreatesSchemaAtLatestVersion()
@@ -285,6 +287,40 @@ void tst_Database::cachedStatementOutlivesItsDatabase()
         QVERIFY2(w.ok(), qPrintable(w ? QString() : w.error().message));
         QCOMPARE(commitsSeenElsewhere(*db.value()), qint64(round));
     }
+}
+
+void tst_Database::commitsReachTheFileWithoutAWriterCheckpointing()
+{
+    // About 4 MB of commits, below the automatic checkpoint's bound: only the background
+    // checkpoint moves them from the WAL into the database file.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("a.sqlite"));
+    auto db = Database::open(path);
+    QVERIFY(db.ok());
+    db.value()->waitForCheckpoint();
+    const qint64 before = QFileInfo(path).size();
+    const QString padding(2000, QLatin1Char('x'));
+    for (int batch = 0; batch < 20; ++batch) {
+        auto w = db.value()->write([&](QSqlDatabase &c) -> Result<void> {
+            for (int i = 0; i < 100; ++i) {
+                const int n = batch * 100 + i + 1;
+                auto r = runCachedSql(
+                    c,
+                    QStringLiteral("INSERT INTO commits (id, tenant_id, scope, seq, parent_hash,"
+                                   " input_sha256, diff_sha256, diff, actor, kind, commit_hash,"
+                                   " created_at) VALUES (?,'default','default',?,'','x','y',?,"
+                                   "'a','write',?,0)"),
+                    {QStringLiteral("c%1").arg(n), n, padding, QStringLiteral("h%1").arg(n)});
+                if (!r)
+                    return r;
+            }
+            return {};
+        });
+        QVERIFY2(w.ok(), qPrintable(w ? QString() : w.error().message));
+    }
+    db.value()->waitForCheckpoint();
+    QVERIFY2(QFileInfo(path).size() > before + 3 * 1024 * 1024,
+             qPrintable(QStringLiteral("%1 -> %2 bytes").arg(before).arg(QFileInfo(path).size())));
 }
 
 QTEST_GUILESS_MAIN(tst_Database)

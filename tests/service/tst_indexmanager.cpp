@@ -184,6 +184,7 @@ private slots:
     void writersRunAheadOfTheDrainWithoutWaiting();
     void aLargeBacklogGivesTheExactTopK();
     void theDrainWaitsWhileASearchRuns();
+    void theDrainWaitsWhileAWriteRuns();
 };
 
 void tst_IndexManager::pendingVectorIsFoundBeforeTheDrain()
@@ -645,6 +646,37 @@ void tst_IndexManager::theDrainWaitsWhileASearchRuns()
     // vector per bounded wait, so at most the batch it was in can finish.
     QVERIFY2(before - during <= 64,
              qPrintable(QStringLiteral("%1 drained while a search ran").arg(before - during)));
+    manager->waitForDrains();
+    QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
+}
+
+void tst_IndexManager::theDrainWaitsWhileAWriteRuns()
+{
+    Fixture f;
+    QVERIFY(f.isValid());
+    auto manager = f.openManager();
+    QVERIFY(manager);
+    manager->setDrainPaused(true);
+    std::mt19937 rng(10);
+    constexpr int kCount = 600;
+    QVector<Fixture::Change> committed;
+    for (int i = 0; i < kCount; ++i)
+        committed.append({i + 1, i + 1, bytesOf(randomVector(rng))});
+    QVERIFY(f.commit(committed));
+    for (const Fixture::Change &c : std::as_const(committed))
+        manager->apply(kTenant, kScope, c.label, c.version, c.vector);
+
+    int drained = 0;
+    {
+        // A write transaction in progress while the drain starts on a small backlog.
+        const IndexManager::RequestInFlight writing(*manager, IndexManager::RequestInFlight::Write);
+        manager->setDrainPaused(false);
+        QThread::msleep(1500);
+        drained = kCount - manager->pendingCount(kTenant, kScope);
+    }
+    // As with a search: one insert per bounded wait, so at most the batch it was in finishes.
+    QVERIFY2(drained <= 64,
+             qPrintable(QStringLiteral("%1 drained while a write ran").arg(drained)));
     manager->waitForDrains();
     QCOMPARE(manager->pendingCount(kTenant, kScope), 0);
 }
