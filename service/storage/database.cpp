@@ -2,6 +2,7 @@
 
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
+#include "service/storage/conceptindex.h"
 #include "service/storage/schema.h"
 
 #include <QDateTime>
@@ -130,6 +131,9 @@ Result<QSqlDatabase> Database::connection() const
         if (!q.exec(QString::fromLatin1(pragma)))
             return sqlError(QString::fromLatin1(pragma), q.lastError());
     }
+    // The concept index's triggers call it on every node write.
+    if (auto registered = ConceptIndex::registerSqlFunction(db); !registered)
+        return registered.error();
     return db;
 }
 

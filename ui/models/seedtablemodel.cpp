@@ -24,6 +24,8 @@ QString foundBy(const RecallSeed &s)
         parts << SeedTableModel::tr("word");
     if (s.timeRank > 0)
         parts << SeedTableModel::tr("date");
+    if (s.conceptRank > 0)
+        parts << SeedTableModel::tr("sense");
     return parts.join(QLatin1Char('+'));
 }
 
@@ -37,6 +39,8 @@ QString channelRanks(const RecallSeed &s)
         parts << SeedTableModel::tr("words #%1").arg(s.lexicalRank);
     if (s.timeRank > 0)
         parts << SeedTableModel::tr("date #%1").arg(s.timeRank);
+    if (s.conceptRank > 0)
+        parts << SeedTableModel::tr("meaning #%1").arg(s.conceptRank);
     return parts.join(QStringLiteral(", "));
 }
 
