@@ -4,6 +4,7 @@
 #include "service/embedding/wordconcepts.h"
 
 #include <QHash>
+#include <QSet>
 
 namespace MemoryGraph::ConceptTerms {
 
@@ -48,10 +49,15 @@ const WordTokens &tokensOf(const QString &word)
 QStringList tokens(const QString &text, int maxDepth)
 {
     QStringList out;
+    QSet<QString> seen;
     for (const QString &word : Lexical::words(text)) {
         const WordTokens &w = tokensOf(word);
-        for (qsizetype i = 0; i < w.tokens.size() && w.depths.at(i) <= maxDepth; ++i)
-            out << w.tokens.at(i);
+        for (qsizetype i = 0; i < w.tokens.size() && w.depths.at(i) <= maxDepth; ++i) {
+            if (!seen.contains(w.tokens.at(i))) {
+                seen.insert(w.tokens.at(i));
+                out << w.tokens.at(i);
+            }
+        }
     }
     return out;
 }

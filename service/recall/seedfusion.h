@@ -17,7 +17,7 @@ constexpr int kRrfK = 10;
 /// How much the concept channel's ranks count against the lexical channel's: it answers
 /// questions put in other words, but a memory that merely shares broad concepts with the
 /// question must not pass one that has its words (tests/benchmark/README.md, "Recall quality").
-constexpr double kConceptWeight = 0.5;
+constexpr double kConceptWeight = 0.35;
 
 /// How much each channel's ranks count.
 struct Weights
