@@ -311,8 +311,8 @@ Result<QVector<RecallSeed>> lexicalSeeds(QSqlDatabase &db, const CallScope &cs,
 /// The concept channel: the scope's best BM25 matches for the concepts the question's words
 /// name, under the same rules; best first, capped.
 Result<QVector<RecallSeed>> conceptSeeds(QSqlDatabase &db, const CallScope &cs,
-                                         const Viewer &viewer, const QString &queryText,
-                                         int limit, RecallOutcome &out)
+                                         const Viewer &viewer, const QString &queryText, int limit,
+                                         RecallOutcome &out)
 {
     const LexicalIndex::SeedFilter filter{seedTypes(), viewer.agentId, viewer.teamId};
     auto hits = ConceptIndex::search(db, cs.tenantId, cs.scope, queryText, filter, limit);
@@ -360,7 +360,7 @@ Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const ChannelSeeds &fou
     orders.time = orderOf(found.byDate);
     orders.concepts = orderOf(found.byConcepts);
     QVector<RecallSeed> seeds;
-    for (const SeedFusion::Fused &f : SeedFusion::fuse(orders, weights)) {
+    for (const SeedFusion::Fused &f : SeedFusion::fuseChannels(orders, weights)) {
         if (seeds.size() >= limit)
             break;
         RecallSeed s = seedOf.value(f.label);
@@ -430,9 +430,8 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
 {
     out.seedChannels = channelsFor(queryText, config.recallSeedChannels);
     const bool hybrid = out.seedChannels == QLatin1String("hybrid");
-    const auto runs = [&](const char *channel) {
-        return hybrid || out.seedChannels == QLatin1String(channel);
-    };
+    const auto runs
+        = [&](const char *channel) { return hybrid || out.seedChannels == QLatin1String(channel); };
     // Fusion reads deeper than the seeds it keeps: a node second-best in two channels should
     // beat one that a single channel ranks a little higher.
     const int depth = hybrid ? qMax(limit, kFusionDepth) : limit;
@@ -474,8 +473,7 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
         found.byDate = std::move(dated).value();
         out.timings.timeChannel = elapsedMs(channel);
     }
-    if (hybrid && found.byWords.isEmpty() && found.byDate.isEmpty()
-        && found.byConcepts.isEmpty()) {
+    if (hybrid && found.byWords.isEmpty() && found.byDate.isEmpty() && found.byConcepts.isEmpty()) {
         found.byVector.resize(qMin(found.byVector.size(), qsizetype(limit)));
         return found.byVector;
     }

@@ -22,7 +22,7 @@ double vectorWeightFor(const QString &embeddingProvider)
                : 1.0;
 }
 
-QVector<Fused> fuse(const Orders &orders, const Weights &weights)
+QVector<Fused> fuseChannels(const Orders &orders, const Weights &weights)
 {
     QHash<qint64, qsizetype> at;
     QVector<Fused> fused;
@@ -47,16 +47,14 @@ QVector<Fused> fuse(const Orders &orders, const Weights &weights)
     const auto weightIf = [](const QVector<qint64> &order, double weight) {
         return order.isEmpty() ? 0.0 : weight;
     };
-    const double best = rankScore(1)
-                        * (weightIf(orders.vector, weights.vector)
-                           + weightIf(orders.lexical, weights.lexical)
-                           + weightIf(orders.time, weights.time)
-                           + weightIf(orders.concepts, weights.concepts));
+    const double best
+        = rankScore(1)
+          * (weightIf(orders.vector, weights.vector) + weightIf(orders.lexical, weights.lexical)
+             + weightIf(orders.time, weights.time) + weightIf(orders.concepts, weights.concepts));
     for (Fused &f : fused) {
-        const double sum = weights.vector * rankScore(f.vectorRank)
-                           + weights.lexical * rankScore(f.lexicalRank)
-                           + weights.time * rankScore(f.timeRank)
-                           + weights.concepts * rankScore(f.conceptRank);
+        const double sum
+            = weights.vector * rankScore(f.vectorRank) + weights.lexical * rankScore(f.lexicalRank)
+              + weights.time * rankScore(f.timeRank) + weights.concepts * rankScore(f.conceptRank);
         f.score = best > 0.0 ? sum / best : 0.0;
     }
     std::sort(fused.begin(), fused.end(), [](const Fused &a, const Fused &b) {
@@ -72,7 +70,7 @@ QVector<Fused> fuse(const Orders &orders, const Weights &weights)
 QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &lexicalOrder,
                     const QVector<qint64> &timeOrder, const Weights &weights)
 {
-    return fuse(Orders{vectorOrder, lexicalOrder, timeOrder, {}}, weights);
+    return fuseChannels(Orders{vectorOrder, lexicalOrder, timeOrder, {}}, weights);
 }
 
 } // namespace MemoryGraph::SeedFusion

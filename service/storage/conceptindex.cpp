@@ -56,9 +56,9 @@ Result<void> registerSqlFunction(QSqlDatabase &db)
     const int rc = sqlite3_create_function_v2(handle, kSqlFunction, 3, flags, nullptr,
                                               conceptsFunction, nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
-        return Error::internal(QStringLiteral("storage error: cannot register %1: %2")
-                                   .arg(QLatin1String(kSqlFunction),
-                                        QString::fromUtf8(sqlite3_errstr(rc))));
+        return Error::internal(
+            QStringLiteral("storage error: cannot register %1: %2")
+                .arg(QLatin1String(kSqlFunction), QString::fromUtf8(sqlite3_errstr(rc))));
     return {};
 }
 
@@ -73,8 +73,8 @@ Result<QVector<LexicalIndex::Hit>> search(QSqlDatabase &db, const QString &tenan
                                           const QString &scope, const QString &question,
                                           const LexicalIndex::SeedFilter &filter, int limit)
 {
-    static const LexicalIndex::Ranking byConcepts{
-        QStringLiteral("node_concepts"), QStringLiteral("bm25(node_concepts, 0.0, 1.0)")};
+    static const LexicalIndex::Ranking byConcepts{QStringLiteral("node_concepts"),
+                                                  QStringLiteral("bm25(node_concepts, 0.0, 1.0)")};
     const QStringList concepts = ConceptTerms::tokens(question, ConceptTerms::kQuestionDepth);
     return LexicalIndex::searchTable(
         db, byConcepts, LexicalIndex::matchExpression(tenantId, scope, concepts, kMaxConcepts),

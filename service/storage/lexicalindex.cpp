@@ -67,8 +67,9 @@ Result<QVector<Hit>> searchTable(QSqlDatabase &db, const Ranking &ranking, const
     // behind each supplies the seed filters. bm25() is lower for better matches.
     auto q = runSql(
         db,
-        QStringLiteral("SELECT n.vector_label, -%1 AS score FROM %2 JOIN nodes n ON n.rowid = %2.rowid"
-                       " WHERE %2 MATCH ? AND n.tenant_id = ? AND n.scope = ? AND ")
+        QStringLiteral(
+            "SELECT n.vector_label, -%1 AS score FROM %2 JOIN nodes n ON n.rowid = %2.rowid"
+            " WHERE %2 MATCH ? AND n.tenant_id = ? AND n.scope = ? AND ")
                 .arg(ranking.bm25, ranking.table)
             + SqlText::seedRules(filter.types.size(), QStringLiteral("n."))
             + QStringLiteral(" ORDER BY score DESC, n.vector_label LIMIT ?"),
