@@ -23,6 +23,7 @@ struct RecallSeed
     int vectorRank = 0;  ///< 1-based place in the vector channel; 0 = not found there
     int lexicalRank = 0; ///< 1-based place in the lexical channel; 0 = not found there
     int timeRank = 0;    ///< 1-based place among the nodes dated in the question's period
+    int conceptRank = 0; ///< 1-based place in the concept channel; 0 = not found there
 };
 
 struct RankedEntry
@@ -40,6 +41,7 @@ struct RecallTimings
     double vectorChannel = 0.0;
     double lexicalChannel = 0.0;
     double timeChannel = 0.0;
+    double conceptChannel = 0.0;
     double expand = 0.0;   ///< stage 2: edges and nodes around the seeds
     double spread = 0.0;   ///< spreading activation and the ranking
     double subgraph = 0.0; ///< the returned subgraph (caps, draft topics)
@@ -64,8 +66,9 @@ struct RecallOutcome
     int neighborhoodNodes = 0;
     int neighborhoodEdges = 0;
     QString stage1Mode;                              ///< ann | exact
-    QString seedChannels = QStringLiteral("vector"); ///< vector | lexical | hybrid, as run
+    QString seedChannels = QStringLiteral("vector"); ///< vector | lexical | concept | hybrid
     int lexicalCandidates = 0;                       ///< what the lexical channel returned
+    int conceptCandidates = 0;                       ///< what the concept channel returned
     QString period;          ///< the period the query text names ("2025-03-01/2025-04-01"), if any
     int datedCandidates = 0; ///< nodes dated in that period the time channel returned
     int annCandidates = 0;

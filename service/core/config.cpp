@@ -288,11 +288,11 @@ Result<void> readRecall(const QProcessEnvironment &env, ServiceConfig &c)
         return budget.error();
     c.recallTextTokenBudgetDefault = int(budget.value());
     static const QStringList channels{QStringLiteral("hybrid"), QStringLiteral("vector"),
-                                      QStringLiteral("lexical")};
+                                      QStringLiteral("lexical"), QStringLiteral("concept")};
     c.recallSeedChannels = textSetting(env, "MEMORY_RECALL_SEED_CHANNELS", c.recallSeedChannels);
     if (!channels.contains(c.recallSeedChannels))
         return badVariable(QStringLiteral("MEMORY_RECALL_SEED_CHANNELS"),
-                           QStringLiteral("expected hybrid, vector or lexical"));
+                           QStringLiteral("expected hybrid, vector, lexical or concept"));
     return {};
 }
 

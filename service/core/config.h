@@ -96,7 +96,7 @@ struct ServiceConfig
         = QStringLiteral("strict_edges"); ///< MEMORY_RECALL_ADAPTIVE_TARGET_PROFILE
     int recallTextTokenBudgetDefault = 0; ///< MEMORY_RECALL_TEXT_CONTEXT_TOKEN_BUDGET_DEFAULT
     /// MEMORY_RECALL_SEED_CHANNELS: where text recalls find seeds. hybrid (the default) fuses
-    /// the vector and the lexical channel; vector or lexical use one alone.
+    /// the vector, lexical, concept and time channels; vector, lexical or concept use one alone.
     QString recallSeedChannels = QStringLiteral("hybrid");
 
     RateLimits rateLimits;

@@ -122,6 +122,8 @@ QJsonArray foundBy(const RecallSeed &s)
         channels.append(QStringLiteral("lexical"));
     if (s.timeRank > 0)
         channels.append(QStringLiteral("time"));
+    if (s.conceptRank > 0)
+        channels.append(QStringLiteral("concept"));
     return channels;
 }
 
@@ -153,6 +155,7 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
                         {QStringLiteral("vector_rank"), nullableRank(s.vectorRank)},
                         {QStringLiteral("lexical_rank"), nullableRank(s.lexicalRank)},
                         {QStringLiteral("time_rank"), nullableRank(s.timeRank)},
+                        {QStringLiteral("concept_rank"), nullableRank(s.conceptRank)},
                         {QStringLiteral("relevance"), s.relevance}});
     }
     QJsonArray ranked;
@@ -199,6 +202,7 @@ QJsonObject recall(const RecallOutcome &r, const RecallRequest &req, const QStri
              QJsonObject{{QStringLiteral("mode"), r.stage1Mode},
                          {QStringLiteral("ann_seed_count"), r.annCandidates},
                          {QStringLiteral("lexical_seed_count"), r.lexicalCandidates},
+                         {QStringLiteral("concept_seed_count"), r.conceptCandidates},
                          {QStringLiteral("dated_seed_count"), r.datedCandidates},
                          {QStringLiteral("period"), nullable(r.period)},
                          {QStringLiteral("final_seed_count"), r.seeds.size()},

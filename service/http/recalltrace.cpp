@@ -33,6 +33,7 @@ QJsonObject stageTimings(const RecallTimings &t)
             {QStringLiteral("stage1_vector_ms"), ms(t.vectorChannel)},
             {QStringLiteral("stage1_lexical_ms"), ms(t.lexicalChannel)},
             {QStringLiteral("stage1_time_ms"), ms(t.timeChannel)},
+            {QStringLiteral("stage1_concept_ms"), ms(t.conceptChannel)},
             {QStringLiteral("stage2_expand_ms"), ms(t.expand)},
             {QStringLiteral("stage2_spread_ms"), ms(t.spread)},
             {QStringLiteral("stage2_subgraph_ms"), ms(t.subgraph)},
@@ -45,15 +46,17 @@ QJsonObject stageTimings(const RecallTimings &t)
 /// How many of the final seeds each channel found (a fused seed counts for every channel).
 QJsonObject seedsByChannel(const RecallOutcome &r)
 {
-    int vector = 0, lexical = 0, time = 0;
+    int vector = 0, lexical = 0, time = 0, concepts = 0;
     for (const RecallSeed &s : r.seeds) {
         vector += s.vectorRank > 0 ? 1 : 0;
         lexical += s.lexicalRank > 0 ? 1 : 0;
         time += s.timeRank > 0 ? 1 : 0;
+        concepts += s.conceptRank > 0 ? 1 : 0;
     }
     return {{QStringLiteral("vector"), vector},
             {QStringLiteral("lexical"), lexical},
-            {QStringLiteral("time"), time}};
+            {QStringLiteral("time"), time},
+            {QStringLiteral("concept"), concepts}};
 }
 
 } // namespace
@@ -134,6 +137,7 @@ QJsonObject recallObservability(const RecallOutcome &r)
                          {QStringLiteral("channels"), r.seedChannels},
                          {QStringLiteral("ann_seed_count"), r.annCandidates},
                          {QStringLiteral("lexical_seed_count"), r.lexicalCandidates},
+                         {QStringLiteral("concept_seed_count"), r.conceptCandidates},
                          {QStringLiteral("dated_seed_count"), r.datedCandidates},
                          {QStringLiteral("final_seed_count"), r.seeds.size()},
                          {QStringLiteral("seeds_by_channel"), seedsByChannel(r)}}},

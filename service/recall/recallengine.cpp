@@ -10,6 +10,7 @@
 #include "service/recall/recallaudit.h"
 #include "service/recall/seedfusion.h"
 #include "service/recall/timeexpressions.h"
+#include "service/storage/conceptindex.h"
 #include "service/storage/database.h"
 #include "service/storage/graphstore.h"
 #include "service/storage/lexicalindex.h"
@@ -268,6 +269,31 @@ Result<QHash<qint64, NodeRecord>> allowedSeedNodes(QSqlDatabase &db, const CallS
     return allowed;
 }
 
+/// The allowed nodes behind a channel's hits, in the hits' order; rank sets their place.
+Result<QVector<RecallSeed>> seedsInOrder(QSqlDatabase &db, const CallScope &cs,
+                                         const Viewer &viewer,
+                                         const QVector<LexicalIndex::Hit> &hits,
+                                         int RecallSeed::*rank)
+{
+    QVector<qint64> labels;
+    for (const LexicalIndex::Hit &h : hits)
+        labels << h.label;
+    auto allowed = allowedSeedNodes(db, cs, viewer, labels);
+    if (!allowed)
+        return allowed.error();
+    QVector<RecallSeed> seeds;
+    for (qint64 label : labels) {
+        const auto n = allowed.value().constFind(label);
+        if (n == allowed.value().cend())
+            continue;
+        RecallSeed s;
+        s.node = *n;
+        s.*rank = int(seeds.size() + 1);
+        seeds.append(s);
+    }
+    return seeds;
+}
+
 /// The lexical channel: the scope's best BM25 matches for the words, under the seed rules of
 /// the vector channel; best first, capped. Their similarity is filled in once fused.
 Result<QVector<RecallSeed>> lexicalSeeds(QSqlDatabase &db, const CallScope &cs,
@@ -279,19 +305,21 @@ Result<QVector<RecallSeed>> lexicalSeeds(QSqlDatabase &db, const CallScope &cs,
     if (!hits)
         return hits.error();
     out.lexicalCandidates = int(hits.value().size());
-    QVector<qint64> labels;
-    for (const LexicalIndex::Hit &h : hits.value())
-        labels << h.label;
-    auto allowed = allowedSeedNodes(db, cs, viewer, labels);
-    if (!allowed)
-        return allowed.error();
-    QVector<RecallSeed> seeds;
-    for (qint64 label : labels) {
-        const auto n = allowed.value().constFind(label);
-        if (n != allowed.value().cend())
-            seeds.append({*n, 0.0, 0.0, 0, int(seeds.size() + 1), 0});
-    }
-    return seeds;
+    return seedsInOrder(db, cs, viewer, hits.value(), &RecallSeed::lexicalRank);
+}
+
+/// The concept channel: the scope's best BM25 matches for the concepts the question's words
+/// name, under the same rules; best first, capped.
+Result<QVector<RecallSeed>> conceptSeeds(QSqlDatabase &db, const CallScope &cs,
+                                         const Viewer &viewer, const QString &queryText, int limit,
+                                         RecallOutcome &out)
+{
+    const LexicalIndex::SeedFilter filter{seedTypes(), viewer.agentId, viewer.teamId};
+    auto hits = ConceptIndex::search(db, cs.tenantId, cs.scope, queryText, filter, limit);
+    if (!hits)
+        return hits.error();
+    out.conceptCandidates = int(hits.value().size());
+    return seedsInOrder(db, cs, viewer, hits.value(), &RecallSeed::conceptRank);
 }
 
 /// The channels one recall runs: a request without text has only its vector.
@@ -300,12 +328,19 @@ QString channelsFor(const QString &queryText, const QString &configured)
     return queryText.isEmpty() ? QStringLiteral("vector") : configured;
 }
 
+/// What each channel found, best first.
+struct ChannelSeeds
+{
+    QVector<RecallSeed> byVector;
+    QVector<RecallSeed> byWords;
+    QVector<RecallSeed> byDate;
+    QVector<RecallSeed> byConcepts;
+};
+
 /// The channels' seeds in fused order, relevance = the fused score, capped at limit. A seed
 /// the vector channel did not find gets its cosine from the stored vector, so callers see the
 /// same figure whichever channel found a seed.
-Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const QVector<RecallSeed> &byVector,
-                                       const QVector<RecallSeed> &byWords,
-                                       const QVector<RecallSeed> &byDate,
+Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const ChannelSeeds &found,
                                        const QVector<float> &query,
                                        const SeedFusion::Weights &weights, int limit)
 {
@@ -319,12 +354,13 @@ Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const QVector<RecallSee
         }
         return order;
     };
-    const QVector<qint64> vectorOrder = orderOf(byVector);
-    const QVector<qint64> lexicalOrder = orderOf(byWords);
-    const QVector<qint64> timeOrder = orderOf(byDate);
+    SeedFusion::Orders orders;
+    orders.vector = orderOf(found.byVector);
+    orders.lexical = orderOf(found.byWords);
+    orders.time = orderOf(found.byDate);
+    orders.concepts = orderOf(found.byConcepts);
     QVector<RecallSeed> seeds;
-    for (const SeedFusion::Fused &f :
-         SeedFusion::fuse(vectorOrder, lexicalOrder, timeOrder, weights)) {
+    for (const SeedFusion::Fused &f : SeedFusion::fuseChannels(orders, weights)) {
         if (seeds.size() >= limit)
             break;
         RecallSeed s = seedOf.value(f.label);
@@ -332,6 +368,7 @@ Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const QVector<RecallSee
         s.vectorRank = f.vectorRank;
         s.lexicalRank = f.lexicalRank;
         s.timeRank = f.timeRank;
+        s.conceptRank = f.conceptRank;
         if (s.vectorRank == 0) {
             auto similarity = storedSimilarity(db, s.node.id, query);
             if (!similarity)
@@ -368,7 +405,10 @@ Result<QVector<RecallSeed>> datedSeeds(QSqlDatabase &db, const CallScope &cs, co
     const auto take = [&](qint64 label) {
         const auto n = allowed.constFind(label);
         if (n != allowed.cend() && seeds.size() < limit) {
-            seeds.append({*n, 0.0, 0.0, 0, 0, int(seeds.size() + 1)});
+            RecallSeed s;
+            s.node = *n;
+            s.timeRank = int(seeds.size() + 1);
+            seeds.append(s);
             allowed.erase(n);
         }
     };
@@ -380,9 +420,9 @@ Result<QVector<RecallSeed>> datedSeeds(QSqlDatabase &db, const CallScope &cs, co
     return seeds;
 }
 
-/// Stage 1 (seeds): the vector channel, and for a text query the lexical one and the period it
-/// names, fused by rank. A text that matches nothing leaves the vector channel's answer as it
-/// was.
+/// Stage 1 (seeds): the vector channel, and for a text query its words, the concepts they
+/// name and the period it names, fused by rank; or the one channel the setting names. A text
+/// that matches nothing leaves the vector channel's answer as it was.
 Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, const CallScope &cs,
                                       const Viewer &viewer, const QVector<float> &query,
                                       const QString &queryText, const ServiceConfig &config,
@@ -390,44 +430,56 @@ Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, c
 {
     out.seedChannels = channelsFor(queryText, config.recallSeedChannels);
     const bool hybrid = out.seedChannels == QLatin1String("hybrid");
+    const auto runs
+        = [&](const char *channel) { return hybrid || out.seedChannels == QLatin1String(channel); };
     // Fusion reads deeper than the seeds it keeps: a node second-best in two channels should
     // beat one that a single channel ranks a little higher.
     const int depth = hybrid ? qMax(limit, kFusionDepth) : limit;
-    QVector<RecallSeed> byVector;
+    ChannelSeeds found;
     QElapsedTimer channel;
     channel.start();
-    if (out.seedChannels != QLatin1String("lexical")) {
-        auto found = vectorSeeds(db, indexes, cs, viewer, query, depth, out);
-        if (!found)
-            return found.error();
-        byVector = std::move(found).value();
+    if (runs("vector")) {
+        auto byVector = vectorSeeds(db, indexes, cs, viewer, query, depth, out);
+        if (!byVector)
+            return byVector.error();
+        found.byVector = std::move(byVector).value();
     }
     out.timings.vectorChannel = elapsedMs(channel);
     if (out.seedChannels == QLatin1String("vector"))
-        return byVector;
+        return found.byVector;
     if (!hybrid)
-        out.stage1Mode = QStringLiteral("lexical");
-    channel.restart();
-    auto byWords = lexicalSeeds(db, cs, viewer, Lexical::words(queryText), depth, out);
-    if (!byWords)
-        return byWords.error();
-    out.timings.lexicalChannel = elapsedMs(channel);
-    QVector<RecallSeed> byDate;
+        out.stage1Mode = out.seedChannels;
+    if (runs("lexical")) {
+        channel.restart();
+        auto byWords = lexicalSeeds(db, cs, viewer, Lexical::words(queryText), depth, out);
+        if (!byWords)
+            return byWords.error();
+        found.byWords = std::move(byWords).value();
+        out.timings.lexicalChannel = elapsedMs(channel);
+    }
+    if (runs("concept")) {
+        channel.restart();
+        auto byConcepts = conceptSeeds(db, cs, viewer, queryText, depth, out);
+        if (!byConcepts)
+            return byConcepts.error();
+        found.byConcepts = std::move(byConcepts).value();
+        out.timings.conceptChannel = elapsedMs(channel);
+    }
     if (hybrid) {
         channel.restart();
-        auto dated = datedSeeds(db, cs, viewer, queryText, byWords.value(), depth, out);
+        auto dated = datedSeeds(db, cs, viewer, queryText, found.byWords, depth, out);
         if (!dated)
             return dated.error();
-        byDate = std::move(dated).value();
+        found.byDate = std::move(dated).value();
         out.timings.timeChannel = elapsedMs(channel);
     }
-    if (byWords.value().isEmpty() && byDate.isEmpty() && hybrid) {
-        byVector.resize(qMin(byVector.size(), qsizetype(limit)));
-        return byVector;
+    if (hybrid && found.byWords.isEmpty() && found.byDate.isEmpty() && found.byConcepts.isEmpty()) {
+        found.byVector.resize(qMin(found.byVector.size(), qsizetype(limit)));
+        return found.byVector;
     }
     SeedFusion::Weights weights;
     weights.vector = SeedFusion::vectorWeightFor(config.embeddingProvider);
-    return fusedSeeds(db, byVector, byWords.value(), byDate, query, weights, limit);
+    return fusedSeeds(db, found, query, weights, limit);
 }
 
 /// A rule seeds only while it is evaluated (shadow or active, reference §4.3): a draft or

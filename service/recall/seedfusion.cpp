@@ -22,8 +22,7 @@ double vectorWeightFor(const QString &embeddingProvider)
                : 1.0;
 }
 
-QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &lexicalOrder,
-                    const QVector<qint64> &timeOrder, const Weights &weights)
+QVector<Fused> fuseChannels(const Orders &orders, const Weights &weights)
 {
     QHash<qint64, qsizetype> at;
     QVector<Fused> fused;
@@ -32,24 +31,30 @@ QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &l
             auto found = at.constFind(order.at(i));
             if (found == at.cend()) {
                 found = at.insert(order.at(i), fused.size());
-                fused.append({order.at(i), 0, 0, 0, 0.0});
+                Fused added;
+                added.label = order.at(i);
+                fused.append(added);
             }
             Fused &f = fused[*found];
             if (f.*rank == 0)
                 f.*rank = int(i + 1);
         }
     };
-    rankAll(vectorOrder, &Fused::vectorRank);
-    rankAll(lexicalOrder, &Fused::lexicalRank);
-    rankAll(timeOrder, &Fused::timeRank);
-    const double best = rankScore(1)
-                        * ((vectorOrder.isEmpty() ? 0.0 : weights.vector)
-                           + (lexicalOrder.isEmpty() ? 0.0 : weights.lexical)
-                           + (timeOrder.isEmpty() ? 0.0 : weights.time));
+    rankAll(orders.vector, &Fused::vectorRank);
+    rankAll(orders.lexical, &Fused::lexicalRank);
+    rankAll(orders.time, &Fused::timeRank);
+    rankAll(orders.concepts, &Fused::conceptRank);
+    const auto weightIf = [](const QVector<qint64> &order, double weight) {
+        return order.isEmpty() ? 0.0 : weight;
+    };
+    const double best
+        = rankScore(1)
+          * (weightIf(orders.vector, weights.vector) + weightIf(orders.lexical, weights.lexical)
+             + weightIf(orders.time, weights.time) + weightIf(orders.concepts, weights.concepts));
     for (Fused &f : fused) {
-        const double sum = weights.vector * rankScore(f.vectorRank)
-                           + weights.lexical * rankScore(f.lexicalRank)
-                           + weights.time * rankScore(f.timeRank);
+        const double sum
+            = weights.vector * rankScore(f.vectorRank) + weights.lexical * rankScore(f.lexicalRank)
+              + weights.time * rankScore(f.timeRank) + weights.concepts * rankScore(f.conceptRank);
         f.score = best > 0.0 ? sum / best : 0.0;
     }
     std::sort(fused.begin(), fused.end(), [](const Fused &a, const Fused &b) {
@@ -60,6 +65,12 @@ QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &l
         return a.label < b.label;
     });
     return fused;
+}
+
+QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &lexicalOrder,
+                    const QVector<qint64> &timeOrder, const Weights &weights)
+{
+    return fuseChannels(Orders{vectorOrder, lexicalOrder, timeOrder, {}}, weights);
 }
 
 } // namespace MemoryGraph::SeedFusion

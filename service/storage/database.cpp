@@ -2,6 +2,7 @@
 
 #include "service/core/ids.h"
 #include "service/core/privatefiles.h"
+#include "service/storage/conceptindex.h"
 #include "service/storage/schema.h"
 
 #include <QDateTime>
@@ -136,6 +137,9 @@ Result<QSqlDatabase> Database::connection() const
         if (!q.exec(QString::fromLatin1(pragma)))
             return sqlError(QString::fromLatin1(pragma), q.lastError());
     }
+    // The concept index's triggers call it on every node write.
+    if (auto registered = ConceptIndex::registerSqlFunction(db); !registered)
+        return registered.error();
     return db;
 }
 

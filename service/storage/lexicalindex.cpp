@@ -3,11 +3,11 @@
 #include "service/storage/database.h"
 #include "service/storage/sqltext.h"
 
+#include <QSet>
+
 namespace MemoryGraph::LexicalIndex {
 
 namespace {
-
-constexpr int kMaxWords = 32; // a longer question adds little but cost
 
 /// A word as an FTS5 string: double quotes doubled, so no word is read as query syntax.
 QString quoted(const QString &word)
@@ -26,25 +26,38 @@ QString scopeKey(const QString &tenantId, const QString &scope)
            + QString::fromLatin1((tenantId + QLatin1Char('\n') + scope).toUtf8().toHex());
 }
 
-QString matchExpression(const QString &tenantId, const QString &scope, const QStringList &words)
+QString matchExpression(const QString &tenantId, const QString &scope, const QStringList &terms,
+                        int maxTerms)
 {
-    QStringList terms;
-    for (const QString &word : words) {
-        if (!word.isEmpty() && !terms.contains(quoted(word)))
-            terms << quoted(word);
-        if (terms.size() == kMaxWords)
+    QStringList anyOf;
+    QSet<QString> seen;
+    for (const QString &term : terms) {
+        if (anyOf.size() == maxTerms)
             break;
+        if (!term.isEmpty() && !seen.contains(term)) {
+            seen.insert(term);
+            anyOf << quoted(term);
+        }
     }
-    if (terms.isEmpty())
+    if (anyOf.isEmpty())
         return {};
     return QStringLiteral("scope_key : ") + quoted(scopeKey(tenantId, scope))
-           + QStringLiteral(" AND (") + terms.join(QStringLiteral(" OR ")) + QLatin1Char(')');
+           + QStringLiteral(" AND (") + anyOf.join(QStringLiteral(" OR ")) + QLatin1Char(')');
 }
 
 Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                             const QStringList &words, const SeedFilter &filter, int limit)
 {
-    const QString match = matchExpression(tenantId, scope, words);
+    static const Ranking byWords{QStringLiteral("node_text"),
+                                 QStringLiteral("bm25(node_text, 0.0, 2.0, 1.0, 0.5)")};
+    return searchTable(db, byWords, matchExpression(tenantId, scope, words), tenantId, scope,
+                       filter, limit);
+}
+
+Result<QVector<Hit>> searchTable(QSqlDatabase &db, const Ranking &ranking, const QString &match,
+                                 const QString &tenantId, const QString &scope,
+                                 const SeedFilter &filter, int limit)
+{
     if (match.isEmpty() || limit <= 0)
         return QVector<Hit>();
     QVariantList args{match, tenantId, scope};
@@ -54,9 +67,10 @@ Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QSt
     // behind each supplies the seed filters. bm25() is lower for better matches.
     auto q = runSql(
         db,
-        QStringLiteral("SELECT n.vector_label, -bm25(node_text, 0.0, 2.0, 1.0, 0.5) AS score"
-                       " FROM node_text JOIN nodes n ON n.rowid = node_text.rowid"
-                       " WHERE node_text MATCH ? AND n.tenant_id = ? AND n.scope = ? AND ")
+        QStringLiteral(
+            "SELECT n.vector_label, -%1 AS score FROM %2 JOIN nodes n ON n.rowid = %2.rowid"
+            " WHERE %2 MATCH ? AND n.tenant_id = ? AND n.scope = ? AND ")
+                .arg(ranking.bm25, ranking.table)
             + SqlText::seedRules(filter.types.size(), QStringLiteral("n."))
             + QStringLiteral(" ORDER BY score DESC, n.vector_label LIMIT ?"),
         args);

@@ -14,9 +14,14 @@ namespace MemoryGraph::LexicalIndex {
 /// query is built behind.
 QString scopeKey(const QString &tenantId, const QString &scope);
 
-/// The FTS5 query for these words within the scope: any word may match (BM25 weighs them by
-/// rarity). Empty when no word is left to look for.
-QString matchExpression(const QString &tenantId, const QString &scope, const QStringList &words);
+/// Words of a question the lexical channel looks for at the most: a longer question adds
+/// little but cost.
+constexpr int kMaxWords = 32;
+
+/// The FTS5 query for these terms within the scope: any of the first maxTerms distinct terms
+/// may match (BM25 weighs them by rarity). Empty when no term is left to look for.
+QString matchExpression(const QString &tenantId, const QString &scope, const QStringList &terms,
+                        int maxTerms = kMaxWords);
 
 struct Hit
 {
@@ -36,5 +41,19 @@ struct SeedFilter
 /// words (title weighs twice the summary, slot text half).
 Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QString &scope,
                             const QStringList &words, const SeedFilter &filter, int limit);
+
+/// An FTS5 table of the node rows (rowid = the node's rowid, first column scope_key) and the
+/// bm25() that ranks it, its arguments being the columns' weights: "bm25(node_text, 0.0, ...)".
+struct Ranking
+{
+    QString table;
+    QString bm25;
+};
+
+/// search() over any such table: the best `limit` nodes the filter admits for the MATCH
+/// expression (matchExpression()), best first.
+Result<QVector<Hit>> searchTable(QSqlDatabase &db, const Ranking &ranking, const QString &match,
+                                 const QString &tenantId, const QString &scope,
+                                 const SeedFilter &filter, int limit);
 
 } // namespace MemoryGraph::LexicalIndex

@@ -1,19 +1,40 @@
 #include "service/storage/schema.h"
 
+#include "service/storage/conceptindex.h"
+
 namespace MemoryGraph {
 
 namespace {
 
-/// The lexical index's row for a node (`row`: NEW in a trigger, the table in a backfill): its
-/// rowid, the (tenant, scope) token LexicalIndex::scopeKey builds too, title, summary and the
-/// slots' string values.
+/// The (tenant, scope) token of a node row (`row`: NEW in a trigger, the table in a backfill)
+/// that LexicalIndex::scopeKey builds too.
+QString scopeKeyOf(const QString &row)
+{
+    return QStringLiteral("'k' || lower(hex(%1.tenant_id || char(10) || %1.scope))").arg(row);
+}
+
+/// The string values of a node row's slots, separated by spaces.
+QString slotTextOf(const QString &row)
+{
+    return QStringLiteral("(SELECT group_concat(value, ' ') FROM json_tree("
+                          "CASE WHEN json_valid(%1.slots) THEN %1.slots ELSE '{}' END)"
+                          " WHERE type = 'text')")
+        .arg(row);
+}
+
+/// The lexical index's row for a node: its rowid, scope token, title, summary and slot text.
 QString nodeTextRow(const QString &row)
 {
-    return QStringLiteral(
-               "%1.rowid, 'k' || lower(hex(%1.tenant_id || char(10) || %1.scope)), %1.title,"
-               " %1.text_summary, (SELECT group_concat(value, ' ') FROM json_tree("
-               "CASE WHEN json_valid(%1.slots) THEN %1.slots ELSE '{}' END) WHERE type = 'text')")
-        .arg(row);
+    return QStringLiteral("%1.rowid, %2, %1.title, %1.text_summary, %3")
+        .arg(row, scopeKeyOf(row), slotTextOf(row));
+}
+
+/// The concept index's row for a node: its rowid, scope token and the concept tokens of its
+/// title, summary and slot text (ConceptIndex registers the function on every connection).
+QString nodeConceptsRow(const QString &row)
+{
+    return QStringLiteral("%1.rowid, %2, %3(%1.title, %1.text_summary, %4)")
+        .arg(row, scopeKeyOf(row), QLatin1String(ConceptIndex::kSqlFunction), slotTextOf(row));
 }
 
 } // namespace
@@ -346,6 +367,32 @@ const std::vector<Migration> &schemaMigrations()
              // this order the index hands over a batch without sorting the scope.
              QStringLiteral("CREATE INDEX nodes_scope_salience"
                             " ON nodes(tenant_id, scope, salience DESC, updated_at DESC, id)"),
+         }},
+        {QStringLiteral("concept_index"),
+         {
+             // The concept recall channel: BM25 over the WordNet concepts of each node's words,
+             // a table of its own (FTS5 normalises bm25 by the length of all columns, so concept
+             // tokens beside the words would change the lexical ranking). Kept like node_text,
+             // in the node's transaction; an edit that leaves the text alone skips the work.
+             QStringLiteral("CREATE VIRTUAL TABLE node_concepts USING fts5(scope_key, concepts,"
+                            " tokenize = 'ascii')"),
+             QStringLiteral("CREATE TRIGGER node_concepts_added AFTER INSERT ON nodes BEGIN"
+                            " INSERT INTO node_concepts (rowid, scope_key, concepts)"
+                            " VALUES (%1); END")
+                 .arg(nodeConceptsRow(QStringLiteral("NEW"))),
+             QStringLiteral("CREATE TRIGGER node_concepts_changed AFTER UPDATE OF title,"
+                            " text_summary, slots ON nodes WHEN OLD.title IS NOT NEW.title"
+                            " OR OLD.text_summary IS NOT NEW.text_summary"
+                            " OR OLD.slots IS NOT NEW.slots BEGIN"
+                            " DELETE FROM node_concepts WHERE rowid = OLD.rowid;"
+                            " INSERT INTO node_concepts (rowid, scope_key, concepts)"
+                            " VALUES (%1); END")
+                 .arg(nodeConceptsRow(QStringLiteral("NEW"))),
+             QStringLiteral("CREATE TRIGGER node_concepts_removed AFTER DELETE ON nodes BEGIN"
+                            " DELETE FROM node_concepts WHERE rowid = OLD.rowid; END"),
+             QStringLiteral("INSERT INTO node_concepts (rowid, scope_key, concepts)"
+                            " SELECT %1 FROM nodes")
+                 .arg(nodeConceptsRow(QStringLiteral("nodes"))),
          }},
     };
     return steps;

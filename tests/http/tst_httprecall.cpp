@@ -1957,6 +1957,17 @@ void tst_HttpRecall::recallTextSaysWhichChannelFoundEachSeed()
               .toObject();
     QCOMPARE(ranks.value(u"lexical_rank"_s).toInt(), 1);
 
+    // No word of the question is in the lunch's text, but a lunch is a meal.
+    r = server.post(kRecallText, recallTextBody(u"a shared meal"_s, obj({{"return_debug", true}})));
+    REQUIRE_OK(r);
+    const QJsonObject meal = arrayAt(r.json, u"seeds"_s).first().toObject();
+    QCOMPARE(w.clientOf(meal.value(u"id"_s).toString()), u"lunch"_s);
+    QVERIFY(meal.value(u"found_by"_s).toArray().contains(u"concept"_s));
+    const QJsonObject mealStage1 = objectAt(objectAt(r.json, u"debug"_s), u"stage1"_s);
+    QVERIFY(mealStage1.value(u"concept_seed_count"_s).toInt() >= 1);
+    QCOMPARE(arrayAt(mealStage1, u"seeds"_s).first().toObject().value(u"concept_rank"_s).toInt(),
+             1);
+
     // A date the service cannot place is refused, naming the field; nothing is written.
     const qsizetype before = server.nodes().size();
     Written bad = writeGraph(server, {merged(writeNode(u"bad"_s, u"event"_s, u"x"_s),
@@ -2021,11 +2032,11 @@ void tst_HttpRecall::trajectoryAndObservability()
     QCOMPARE(o.value(u"endpoint"_s).toString(), text ? u"recall_text"_s : u"recall"_s);
     QCOMPARE(objectAt(o, u"profile"_s).value(u"profile"_s).toString(), u"strict_edges"_s);
     const QJsonObject timings = objectAt(o, u"stage_timings_ms"_s);
-    QCOMPARE(
-        keysOf(timings),
-        keyList({"embed_query_ms", "stage1_seeds_ms", "stage1_vector_ms", "stage1_lexical_ms",
-                 "stage1_time_ms", "stage2_expand_ms", "stage2_spread_ms", "stage2_subgraph_ms",
-                 "stage3_context_ms", "rules_ms", "debug_embeddings_ms", "total_ms"}));
+    QCOMPARE(keysOf(timings),
+             keyList({"embed_query_ms", "stage1_seeds_ms", "stage1_vector_ms", "stage1_lexical_ms",
+                      "stage1_time_ms", "stage1_concept_ms", "stage2_expand_ms", "stage2_spread_ms",
+                      "stage2_subgraph_ms", "stage3_context_ms", "rules_ms", "debug_embeddings_ms",
+                      "total_ms"}));
     double stages = 0;
     for (auto it = timings.begin(); it != timings.end(); ++it) {
         QVERIFY2(it.value().isDouble() && it.value().toDouble() >= 0, qPrintable(it.key()));
@@ -2045,7 +2056,7 @@ void tst_HttpRecall::trajectoryAndObservability()
     QCOMPARE(stage1.value(u"channels"_s).toString(),
              debug.value(u"stage1"_s).toObject().value(u"channels"_s).toString());
     const QJsonObject byChannel = objectAt(stage1, u"seeds_by_channel"_s);
-    QCOMPARE(keysOf(byChannel), keyList({"vector", "lexical", "time"}));
+    QCOMPARE(keysOf(byChannel), keyList({"vector", "lexical", "time", "concept"}));
     if (!text)
         QCOMPARE(byChannel.value(u"vector"_s).toInt(), seeds);
     QCOMPARE(objectAt(o, u"neighborhood_counts"_s),

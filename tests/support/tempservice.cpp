@@ -88,14 +88,25 @@ QString runSqlOnFile(const QString &databaseFile, const QStringList &statements)
     return failure;
 }
 
+QStringList undoConceptIndexSql()
+{
+    return {QStringLiteral("DROP TRIGGER node_concepts_added"),
+            QStringLiteral("DROP TRIGGER node_concepts_changed"),
+            QStringLiteral("DROP TRIGGER node_concepts_removed"),
+            QStringLiteral("DROP TABLE node_concepts"),
+            QStringLiteral("DELETE FROM schema_migrations WHERE name = 'concept_index'")};
+}
+
 QStringList undoNodeVectorsSql()
 {
-    return {QStringLiteral("DROP TRIGGER node_vectors_removed"),
-            QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding BLOB"),
-            QStringLiteral("UPDATE nodes SET embedding ="
-                           " (SELECT embedding FROM node_vectors WHERE label = vector_label)"),
-            QStringLiteral("DROP TABLE node_vectors"),
-            QStringLiteral("DELETE FROM schema_migrations WHERE name = 'node_vectors'")};
+    return undoConceptIndexSql()
+           + QStringList{
+               QStringLiteral("DROP TRIGGER node_vectors_removed"),
+               QStringLiteral("ALTER TABLE nodes ADD COLUMN embedding BLOB"),
+               QStringLiteral("UPDATE nodes SET embedding ="
+                              " (SELECT embedding FROM node_vectors WHERE label = vector_label)"),
+               QStringLiteral("DROP TABLE node_vectors"),
+               QStringLiteral("DELETE FROM schema_migrations WHERE name = 'node_vectors'")};
 }
 
 } // namespace MemoryGraph::Test

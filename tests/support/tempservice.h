@@ -71,6 +71,11 @@ QString runSqlOnFile(const QString &databaseFile, const QStringList &statements)
 
 /// Statements that take a store back to before the `node_vectors` step: vectors in the node
 /// rows again. Run first by tests that rebuild an older schema (later steps undo first).
+/// It includes undoConceptIndexSql(), the step after it.
 QStringList undoNodeVectorsSql();
+
+/// Statements that take a store back to before the `concept_index` step (the latest): no
+/// node_concepts table and no triggers calling a function a raw connection does not know.
+QStringList undoConceptIndexSql();
 
 } // namespace MemoryGraph::Test

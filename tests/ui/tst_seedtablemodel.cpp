@@ -105,12 +105,20 @@ void tst_SeedTableModel::saysWhichChannelFoundASeed()
     RecallSeed dated
         = makeSeed(QStringLiteral("d"), QStringLiteral("Dated"), QStringLiteral("event"), 0.1);
     dated.timeRank = 3;
-    model.setSeeds({both, dated});
+    RecallSeed meant
+        = makeSeed(QStringLiteral("m"), QStringLiteral("Meant"), QStringLiteral("event"), 0.2);
+    meant.lexicalRank = 5;
+    meant.conceptRank = 1;
+    model.setSeeds({both, dated, meant});
     QCOMPARE(cell(model, 0, Column::FoundBy).toString(), QStringLiteral("vec+word"));
     QCOMPARE(cell(model, 1, Column::FoundBy).toString(), QStringLiteral("date"));
+    QCOMPARE(cell(model, 2, Column::FoundBy).toString(), QStringLiteral("word+sense"));
     QVERIFY(cell(model, 0, Column::FoundBy, Qt::ToolTipRole)
                 .toString()
                 .contains(QStringLiteral("vector #2, words #1")));
+    QVERIFY(cell(model, 2, Column::FoundBy, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("words #5, word senses #1")));
 }
 
 void tst_SeedTableModel::titleFallsBackToSummary()

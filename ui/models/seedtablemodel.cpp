@@ -13,8 +13,8 @@ QString seedTitle(const NodeRecord &n)
     return n.title.isEmpty() ? n.textSummary : n.title;
 }
 
-/// "vec+word": the channels that found the seed, short so the title keeps its room (the
-/// tooltip spells out their ranks).
+/// "vec+word+sense": the channels that found the seed (vector, words, date, word senses), short so
+/// the title keeps its room (the tooltip spells out their ranks).
 QString foundBy(const RecallSeed &s)
 {
     QStringList parts;
@@ -24,10 +24,12 @@ QString foundBy(const RecallSeed &s)
         parts << SeedTableModel::tr("word");
     if (s.timeRank > 0)
         parts << SeedTableModel::tr("date");
+    if (s.conceptRank > 0)
+        parts << SeedTableModel::tr("sense");
     return parts.join(QLatin1Char('+'));
 }
 
-/// "vector #2, words #1": each channel's place for the seed.
+/// "vector #2, words #1, word senses #4": each channel's place for the seed.
 QString channelRanks(const RecallSeed &s)
 {
     QStringList parts;
@@ -37,6 +39,8 @@ QString channelRanks(const RecallSeed &s)
         parts << SeedTableModel::tr("words #%1").arg(s.lexicalRank);
     if (s.timeRank > 0)
         parts << SeedTableModel::tr("date #%1").arg(s.timeRank);
+    if (s.conceptRank > 0)
+        parts << SeedTableModel::tr("word senses #%1").arg(s.conceptRank);
     return parts.join(QStringLiteral(", "));
 }
 

@@ -486,7 +486,7 @@ QWidget *RecallPage::createSeedsPanel()
     sizeColumnTo(m_seedView, int(Column::Type), QStringLiteral("MMconcept")); // MM: the type icon
     sizeColumnTo(m_seedView, int(Column::Tier), QStringLiteral("warm"));
     sizeColumnTo(m_seedView, int(Column::Similarity), QStringLiteral("Similarity"));
-    sizeColumnTo(m_seedView, int(Column::FoundBy), QStringLiteral("vec+word"));
+    sizeColumnTo(m_seedView, int(Column::FoundBy), QStringLiteral("vec+word+sense"));
 
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -248,8 +248,8 @@ int main(int argc, char **argv)
     const QCommandLineOption channelsOption(
         QStringLiteral("channels"),
         QStringLiteral("Comma-separated MEMORY_RECALL_SEED_CHANNELS settings to compare "
-                       "(default lexical,vector,hybrid)."),
-        QStringLiteral("list"), QStringLiteral("lexical,vector,hybrid"));
+                       "(default lexical,vector,concept,hybrid)."),
+        QStringLiteral("list"), QStringLiteral("lexical,vector,concept,hybrid"));
     const QCommandLineOption jsonOption(QStringLiteral("json"),
                                         QStringLiteral("Also write the figures to this file."),
                                         QStringLiteral("file"));
