@@ -27,7 +27,9 @@ bool InProcessServer::start(const QString &dataDir, QString *error)
         return false;
     }
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("none"));
+    // The offline embedder turns recall_text questions into vectors; the nodes carry client
+    // vectors, which it never replaces.
+    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("local"));
     env.insert(QStringLiteral("MEMORY_AUTH_MODE"), QStringLiteral("off"));
     auto config = ServiceConfig::fromEnvironment(env);
     if (!config) {

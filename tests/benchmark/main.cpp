@@ -50,6 +50,7 @@ constexpr int kDim = 1536;
 constexpr qint64 kMiB = 1024 * 1024;
 const QByteArray kWritePath = QByteArrayLiteral("/v1/memory/write");
 const QByteArray kRecallPath = QByteArrayLiteral("/v1/memory/recall");
+const QByteArray kRecallTextPath = QByteArrayLiteral("/v1/memory/recall_text");
 const QByteArray kScope = QByteArrayLiteral("bench");
 
 // Targets (from the performance brief).
@@ -118,6 +119,15 @@ QByteArray recallBody(const float *query)
     appendJsonFloats(body, query, kDim);
     body += '}';
     return body;
+}
+
+/// A question in words about a cluster: every memory holds "event" and "cluster", so the
+/// lexical and concept channels rank the whole scope (their worst case), and the cluster's
+/// number picks out its fifty.
+QByteArray recallTextBody(int cluster)
+{
+    return "{\"scope\":\"" + kScope + "\",\"query_text\":\"which bench event is in cluster "
+           + QByteArray::number(cluster) + "?\"}";
 }
 
 /// Of the first (at most) 10 seeds, how many come from the query's cluster (read back from
@@ -300,9 +310,15 @@ struct RecallRun
 
 /// clients threads, each with its own keep-alive connection: warm-up, then all start the
 /// measured part together.
+enum class RecallBy { Vector, Text };
+
 RecallRun recallClients(quint16 port, const ClusteredData &data, const BenchOptions &options,
-                        int clients, std::uint64_t seedBase)
+                        int clients, std::uint64_t seedBase, RecallBy by = RecallBy::Vector)
 {
+    const QByteArray path = by == RecallBy::Text ? kRecallTextPath : kRecallPath;
+    const auto bodyFor = [by](const std::vector<float> &q, int cluster) {
+        return by == RecallBy::Text ? recallTextBody(cluster) : recallBody(q.data());
+    };
     struct Shared
     {
         std::mutex mutex;
@@ -333,8 +349,8 @@ RecallRun recallClients(quint16 port, const ClusteredData &data, const BenchOpti
             Rng rng(seedBase + std::uint64_t(t) * 7919);
             std::vector<float> q(static_cast<size_t>(kDim));
             for (int w = 0; w < options.warmup && Clock::now() < warmupDeadline; ++w) {
-                data.query(rng, options.queryNoise, q.data());
-                client.post(kRecallPath, recallBody(q.data()), options.timeoutMs);
+                const int cluster = data.query(rng, options.queryNoise, q.data());
+                client.post(path, bodyFor(q, cluster), options.timeoutMs);
             }
             {
                 std::unique_lock lock(shared.mutex);
@@ -349,9 +365,9 @@ RecallRun recallClients(quint16 port, const ClusteredData &data, const BenchOpti
                     break;
                 }
                 const int cluster = data.query(rng, options.queryNoise, q.data());
-                const QByteArray body = recallBody(q.data());
+                const QByteArray body = bodyFor(q, cluster);
                 const auto t0 = Clock::now();
-                const HttpClient::Response resp = client.post(kRecallPath, body, options.timeoutMs);
+                const HttpClient::Response resp = client.post(path, body, options.timeoutMs);
                 const double ms = msSince(t0);
                 if (!resp.ok()) {
                     if (mine->errors++ == 0)
@@ -969,9 +985,12 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     const RecallRun single = recallClients(server->port(), data, options, 1, options.seed ^ 0x1000);
     const RecallRun multi
         = recallClients(server->port(), data, options, options.clients, options.seed ^ 0x2000);
+    const RecallRun byText
+        = recallClients(server->port(), data, options, 1, options.seed ^ 0x3000, RecallBy::Text);
     report.insert(QStringLiteral("recall_1_client"), single.toJson());
+    report.insert(QStringLiteral("recall_text_1_client"), byText.toJson());
     report.insert(QStringLiteral("recall_n_clients"), multi.toJson());
-    if (single.errors + multi.errors > 0)
+    if (single.errors + multi.errors + byText.errors > 0)
         *hardFailure = true;
     const ProcMemory afterRecall = readProcMemory();
 
@@ -1098,6 +1117,7 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     const Summary tiny = Summary::of(small.batchMs);
     const Summary one = Summary::of(single.latencies);
     const Summary many = Summary::of(multi.latencies);
+    const Summary text = Summary::of(byText.latencies);
     say(QString());
     say(QStringLiteral("  Results for N = %1").arg(n));
     say(QStringLiteral("  %1").arg(QString(96, QLatin1Char('-'))));
@@ -1130,6 +1150,10 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
             .arg(many.toText())
             .arg(multi.purity(), 0, 'f', 3)
             .arg(multi.stoppedByDeadline ? budgetHit : QString()));
+    say(QStringLiteral("  recall_text, 1 client    %1 req/s; %2 (vector, words, word senses)%3")
+            .arg(byText.requestsPerSecond(), 0, 'f', 1)
+            .arg(text.toText())
+            .arg(byText.stoppedByDeadline ? budgetHit : QString()));
     if (!options.skipAnn)
         say(QStringLiteral(
                 "  recall@10 (ef %1, k 10) %2 over %3 queries; with k=120 as the service asks %4; "
@@ -1231,6 +1255,9 @@ QJsonObject runSize(qint64 n, const BenchOptions &options, QVector<Verdict> *ver
     add(QStringLiteral("recall 1-client p95 <= 10 ms"),
         one.count > 0 && one.p95 <= kTargetRecallP95Ms,
         QStringLiteral("p95 %1, p100 %2 ms").arg(formatNumber(one.p95), formatNumber(one.max)));
+    add(QStringLiteral("recall_text 1-client p95 <= 10 ms"),
+        text.count > 0 && text.p95 <= kTargetRecallP95Ms,
+        QStringLiteral("p95 %1, p100 %2 ms").arg(formatNumber(text.p95), formatNumber(text.max)));
     if (!options.skipAnn)
         add(QStringLiteral("recall@10 >= 0.95"),
             ann.error.isEmpty() && ann.recallDefault >= kTargetAnnRecall,
