@@ -184,7 +184,9 @@ Result<AnnSeeds> annSeeds(QSqlDatabase &db, IndexManager &indexes, const CallSco
                           RecallOutcome &out)
 {
     constexpr int kMaxAnnCandidates = 4096;
-    int want = qMax(limit, qMin(1000, 5 * limit));
+    // Twice the seeds wanted covers what the seed rules usually drop; the loop widens when it
+    // does not. Five times made a text question's fifty seeds a search of 250 neighbours.
+    int want = qMax(limit, qMin(1000, 2 * limit));
     AnnSeeds ann;
     while (true) {
         auto hits = indexes.search(cs.tenantId, cs.scope, query, want);

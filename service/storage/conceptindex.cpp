@@ -75,10 +75,18 @@ Result<QVector<LexicalIndex::Hit>> search(QSqlDatabase &db, const QString &tenan
 {
     static const LexicalIndex::Ranking byConcepts{QStringLiteral("node_concepts"),
                                                   QStringLiteral("bm25(node_concepts, 0.0, 1.0)")};
-    const QStringList concepts = ConceptTerms::tokens(question, ConceptTerms::kQuestionDepth);
+    QStringList concepts = ConceptTerms::tokens(question, ConceptTerms::kQuestionDepth);
+    if (concepts.size() > kMaxConcepts)
+        concepts.resize(kMaxConcepts);
+    auto affordable = LexicalIndex::affordableTerms(
+        db, byConcepts.table, tenantId, scope, concepts,
+        LexicalIndex::matchCounter(db, byConcepts.table, tenantId, scope));
+    if (!affordable)
+        return affordable.error();
     return LexicalIndex::searchTable(
-        db, byConcepts, LexicalIndex::matchExpression(tenantId, scope, concepts, kMaxConcepts),
-        tenantId, scope, filter, limit);
+        db, byConcepts,
+        LexicalIndex::matchExpression(tenantId, scope, affordable.value(), kMaxConcepts), tenantId,
+        scope, filter, limit);
 }
 
 } // namespace MemoryGraph::ConceptIndex

@@ -3,6 +3,7 @@
 #include "service/api/lifecyclerequests.h"
 #include "service/api/writerequest.h"
 #include "service/memoryservice.h"
+#include "service/storage/lexicalindex.h"
 #include "tests/support/tempservice.h"
 
 #include <QDir>
@@ -112,6 +113,7 @@ private slots:
     void theSettingPicksTheChannels();
     void aQuestionsPeriodFindsDatedMemories();
     void occurredAtIsCheckedAndShown();
+    void wordsMostMemoriesHoldAreNotRanked();
 };
 
 void tst_LexicalRecall::wordsFindWhatTheVectorMisses()
@@ -321,6 +323,34 @@ void tst_LexicalRecall::occurredAtIsCheckedAndShown()
     QVERIFY2(withOffset, why(withOffset));
     QCOMPARE(withOffset.value().nodes.first().occurredAt,
              QDateTime(QDate(2025, 3, 4), QTime(1, 30), Qt::UTC));
+}
+
+void tst_LexicalRecall::wordsMostMemoriesHoldAreNotRanked()
+{
+    // A scope larger than the ranked-row budget where every memory mentions the meeting.
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    constexpr int kMemories = int(LexicalIndex::kRankedRowBudget) + 100;
+    for (int from = 0; from < kMemories; from += 100) {
+        QJsonArray nodes;
+        for (int i = from; i < from + 100; ++i)
+            nodes.append(
+                memory(QStringLiteral("m%1").arg(i),
+                       QStringLiteral("Routine note %1 about the weekly team meeting").arg(i),
+                       i % (kDim - 1) + 1));
+        QVERIFY(write(svc.service(), nodes));
+    }
+    QVERIFY(write(svc.service(),
+                  {memory(QStringLiteral("invoice"),
+                          QStringLiteral("Invoice ZX4471 was discussed at the meeting"), 0)}));
+    auto recalled = recallText(svc.service(), QStringLiteral("meeting about ZX4471"), 10);
+    QVERIFY2(recalled, why(recalled));
+    // "meeting" would rank every memory; only the rare word is looked for.
+    QCOMPARE(recalled.value().lexicalCandidates, 1);
+    QCOMPARE(recalled.value().conceptCandidates, 0);
+    const RecallSeed *seed = seedOf(recalled.value(), QStringLiteral("invoice"));
+    QVERIFY(seed);
+    QCOMPARE(seed->lexicalRank, 1);
 }
 
 QTEST_GUILESS_MAIN(tst_LexicalRecall)
