@@ -189,15 +189,18 @@ Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QSt
 
 Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id)
 {
-    auto q = runSql(db,
-                    QStringLiteral("SELECT v.embedding FROM nodes n JOIN node_vectors v"
-                                   " ON v.label = n.vector_label WHERE n.id = ?"),
-                    {id});
-    if (!q)
-        return q.error();
-    if (!q.value().next())
-        return QByteArray();
-    return q.value().value(0).toByteArray();
+    // Recall asks for each seed the vector channel did not score: the statement is kept.
+    QByteArray embedding;
+    auto ran = runCachedSql(db,
+                            QStringLiteral("SELECT v.embedding FROM nodes n JOIN node_vectors v"
+                                           " ON v.label = n.vector_label WHERE n.id = ?"),
+                            {id}, [&embedding](QSqlQuery &q) {
+                                if (q.next())
+                                    embedding = q.value(0).toByteArray();
+                            });
+    if (!ran)
+        return ran.error();
+    return embedding;
 }
 
 namespace {
