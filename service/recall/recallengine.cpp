@@ -239,14 +239,9 @@ Result<QVector<RecallSeed>> vectorSeeds(QSqlDatabase &db, IndexManager &indexes,
     return seeds;
 }
 
-/// Cosine of the query and the node's stored vector (0 when it has none usable).
-Result<double> storedSimilarity(QSqlDatabase &db, const QString &nodeId,
-                                const QVector<float> &query)
+/// Cosine of the query and a stored vector (0 when it has none usable).
+double cosineTo(const QVector<float> &query, const QVector<float> &v)
 {
-    auto bytes = GraphStore::nodeEmbedding(db, nodeId);
-    if (!bytes)
-        return bytes.error();
-    const QVector<float> v = VectorMath::fromBytes(bytes.value());
     const int n = int(query.size());
     if (v.size() != n)
         return 0.0;
@@ -362,6 +357,7 @@ Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const ChannelSeeds &fou
     orders.time = orderOf(found.byDate);
     orders.concepts = orderOf(found.byConcepts);
     QVector<RecallSeed> seeds;
+    QStringList unscored; // found by words, senses or dates only: no cosine yet
     for (const SeedFusion::Fused &f : SeedFusion::fuseChannels(orders, weights)) {
         if (seeds.size() >= limit)
             break;
@@ -371,13 +367,17 @@ Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const ChannelSeeds &fou
         s.lexicalRank = f.lexicalRank;
         s.timeRank = f.timeRank;
         s.conceptRank = f.conceptRank;
-        if (s.vectorRank == 0) {
-            auto similarity = storedSimilarity(db, s.node.id, query);
-            if (!similarity)
-                return similarity.error();
-            s.similarity = similarity.value();
-        }
+        if (s.vectorRank == 0)
+            unscored << s.node.id;
         seeds.append(s);
+    }
+    // Their cosines from the stored vectors, read in one statement rather than one per seed.
+    auto vectors = GraphStore::nodeEmbeddings(db, unscored);
+    if (!vectors)
+        return vectors.error();
+    for (RecallSeed &s : seeds) {
+        if (s.vectorRank == 0)
+            s.similarity = cosineTo(query, VectorMath::fromBytes(vectors.value().value(s.node.id)));
     }
     return seeds;
 }

@@ -4,6 +4,7 @@
 #include "service/storage/database.h"
 #include "service/storage/sqltext.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlRecord>
 #include <QVariant>
@@ -185,6 +186,27 @@ Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QSt
                                + QStringLiteral(" FROM nodes WHERE tenant_id = ? AND scope = ?"
                                                 " AND client_id = ?"),
                            {tenantId, scope, clientId}, readNode);
+}
+
+Result<QHash<QString, QByteArray>> nodeEmbeddings(QSqlDatabase &db, const QStringList &ids)
+{
+    QHash<QString, QByteArray> embeddings;
+    if (ids.isEmpty())
+        return embeddings;
+    auto ran = runCachedSql(
+        db,
+        QStringLiteral(
+            "SELECT n.id, v.embedding FROM nodes n JOIN node_vectors v"
+            " ON v.label = n.vector_label WHERE n.id IN (SELECT value FROM json_each(?))"),
+        {QString::fromUtf8(
+            QJsonDocument(QJsonArray::fromStringList(ids)).toJson(QJsonDocument::Compact))},
+        [&embeddings](QSqlQuery &q) {
+            while (q.next())
+                embeddings.insert(q.value(0).toString(), q.value(1).toByteArray());
+        });
+    if (!ran)
+        return ran.error();
+    return embeddings;
 }
 
 Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id)

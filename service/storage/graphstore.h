@@ -23,6 +23,8 @@ Result<std::optional<NodeRecord>> findNodeByClientId(QSqlDatabase &db, const QSt
                                                      const QString &scope, const QString &clientId);
 /// Raw float32 bytes, empty when the node has no embedding.
 Result<QByteArray> nodeEmbedding(QSqlDatabase &db, const QString &id);
+/// nodeEmbedding() for several nodes in one statement, by node id (nodes without one absent).
+Result<QHash<QString, QByteArray>> nodeEmbeddings(QSqlDatabase &db, const QStringList &ids);
 /// Inserts or updates every column but the vector (new nodes get the next vector label).
 Result<void> saveNode(QSqlDatabase &db, const NodeRecord &node);
 struct EmbeddingStamp
