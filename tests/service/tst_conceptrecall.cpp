@@ -3,6 +3,7 @@
 #include "service/api/lifecyclerequests.h"
 #include "service/api/writerequest.h"
 #include "service/memoryservice.h"
+#include "tests/support/recalltesting.h"
 #include "tests/support/tempservice.h"
 
 #include <QDir>
@@ -67,58 +68,6 @@ bool write(MemoryService *service, const QJsonArray &nodes, const QString &scope
     if (!written)
         qWarning() << written.error().message;
     return written.ok();
-}
-
-Result<RecallOutcome> recallText(MemoryService *service, const QString &text, int limit = 5)
-{
-    auto request = RecallRequest::fromJson(
-        QJsonObject{{QStringLiteral("query_text"), text}, {QStringLiteral("limit"), limit}}, true,
-        8000);
-    if (!request)
-        return request.error();
-    return service->recallText(request.value(), RequestMeta{});
-}
-
-const RecallSeed *seedOf(const RecallOutcome &o, const QString &clientId)
-{
-    for (const RecallSeed &s : o.seeds) {
-        if (s.node.clientId == clientId)
-            return &s;
-    }
-    return nullptr;
-}
-
-QProcessEnvironment localEmbedder(const QString &channels = {})
-{
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("local"));
-    if (!channels.isEmpty())
-        env.insert(QStringLiteral("MEMORY_RECALL_SEED_CHANNELS"), channels);
-    return env;
-}
-
-QString storeFile(const TempService &svc)
-{
-    return QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
-}
-
-/// One integer a query over the store file answers (-1 when it fails). Reading the index needs
-/// no concept function, so a plain connection does.
-qint64 scalar(const QString &file, const QString &sql)
-{
-    qint64 value = -1;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("q"));
-        db.setDatabaseName(file);
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(sql) && q.next())
-                value = q.value(0).toLongLong();
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("q"));
-    return value;
 }
 
 } // namespace
@@ -207,8 +156,8 @@ void tst_ConceptRecall::editsReindexAndForgetRemoves()
     const QString file = storeFile(svc);
     const QString rowOf = QStringLiteral("SELECT COUNT(*) FROM node_concepts WHERE rowid ="
                                          " (SELECT rowid FROM nodes WHERE client_id = 'n1')");
-    QCOMPARE(scalar(file, rowOf), 1);
-    const qint64 indexed = scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_concepts"));
+    QCOMPARE(storeScalar(file, rowOf), 1);
+    const qint64 indexed = storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_concepts"));
     QCOMPARE(indexed, kFiller + 1);
 
     NodeForgetRequest forget;
@@ -217,7 +166,7 @@ void tst_ConceptRecall::editsReindexAndForgetRemoves()
     forget.inputText = QStringLiteral("forget the dog");
     auto forgotten = svc->forgetNode(forget, RequestMeta{});
     QVERIFY2(forgotten, why(forgotten));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_concepts")), indexed - 1);
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_concepts")), indexed - 1);
     auto after = recallText(svc.service(), QStringLiteral("Who has a dog?"));
     QVERIFY2(after, why(after));
     QCOMPARE(after.value().conceptCandidates, 0);
@@ -237,7 +186,7 @@ void tst_ConceptRecall::anUpgradedStoreGainsTheIndex()
     const QString failed = runSqlOnFile(file, undoConceptIndexSql());
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QVERIFY2(svc.reopen(), qPrintable(svc.errorText()));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_concepts")), kFiller + 1);
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_concepts")), kFiller + 1);
     // Slot text was indexed by the upgrade.
     auto recalled = recallText(svc.service(), kFelines);
     QVERIFY2(recalled, why(recalled));

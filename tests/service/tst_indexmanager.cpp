@@ -168,6 +168,27 @@ QVector<qint64> labelsOf(const QVector<VectorMatch> &matches)
 
 } // namespace
 
+namespace {
+
+constexpr int kBacklog = 600; // indexed in well under a second when nothing holds the drain
+
+/// Pauses the drain and commits kBacklog random vectors for it: the backlog the yield tests
+/// release the drain onto.
+bool holdBacklog(Fixture &f, IndexManager &manager, std::mt19937 &rng)
+{
+    manager.setDrainPaused(true);
+    QVector<Fixture::Change> committed;
+    for (int i = 0; i < kBacklog; ++i)
+        committed.append({i + 1, i + 1, bytesOf(randomVector(rng))});
+    if (!f.commit(committed))
+        return false;
+    for (const Fixture::Change &c : std::as_const(committed))
+        manager.apply(kTenant, kScope, c.label, c.version, c.vector);
+    return true;
+}
+
+} // namespace
+
 class tst_IndexManager : public QObject
 {
     Q_OBJECT
@@ -609,15 +630,8 @@ void tst_IndexManager::theDrainWaitsWhileASearchRuns()
     QVERIFY(f.isValid());
     auto manager = f.openManager();
     QVERIFY(manager);
-    manager->setDrainPaused(true);
     std::mt19937 rng(9);
-    constexpr int kCount = 600;
-    QVector<Fixture::Change> committed;
-    for (int i = 0; i < kCount; ++i)
-        committed.append({i + 1, i + 1, bytesOf(randomVector(rng))});
-    QVERIFY(f.commit(committed));
-    for (const Fixture::Change &c : std::as_const(committed))
-        manager->apply(kTenant, kScope, c.label, c.version, c.vector);
+    QVERIFY(holdBacklog(f, *manager, rng));
 
     // A search held inside its scan of the backlog (by its filter) while the drain runs.
     QSemaphore scanning;
@@ -656,15 +670,8 @@ void tst_IndexManager::theDrainWaitsWhileAWriteRuns()
     QVERIFY(f.isValid());
     auto manager = f.openManager();
     QVERIFY(manager);
-    manager->setDrainPaused(true);
     std::mt19937 rng(10);
-    constexpr int kCount = 600;
-    QVector<Fixture::Change> committed;
-    for (int i = 0; i < kCount; ++i)
-        committed.append({i + 1, i + 1, bytesOf(randomVector(rng))});
-    QVERIFY(f.commit(committed));
-    for (const Fixture::Change &c : std::as_const(committed))
-        manager->apply(kTenant, kScope, c.label, c.version, c.vector);
+    QVERIFY(holdBacklog(f, *manager, rng));
 
     int drained = 0;
     {
@@ -672,7 +679,7 @@ void tst_IndexManager::theDrainWaitsWhileAWriteRuns()
         const IndexManager::RequestInFlight writing(*manager, IndexManager::RequestInFlight::Write);
         manager->setDrainPaused(false);
         QThread::msleep(1500);
-        drained = kCount - manager->pendingCount(kTenant, kScope);
+        drained = kBacklog - manager->pendingCount(kTenant, kScope);
     }
     // As with a search: one insert per bounded wait, so at most the batch it was in finishes.
     QVERIFY2(drained <= 64,

@@ -4,6 +4,7 @@
 #include "service/api/writerequest.h"
 #include "service/memoryservice.h"
 #include "service/storage/lexicalindex.h"
+#include "tests/support/recalltesting.h"
 #include "tests/support/tempservice.h"
 
 #include <QDir>
@@ -67,35 +68,6 @@ bool write(MemoryService *service, const QJsonArray &nodes, const QString &scope
     if (!written)
         qWarning() << written.error().message;
     return written.ok();
-}
-
-Result<RecallOutcome> recallText(MemoryService *service, const QString &text, int limit = 5)
-{
-    auto request = RecallRequest::fromJson(
-        QJsonObject{{QStringLiteral("query_text"), text}, {QStringLiteral("limit"), limit}}, true,
-        8000);
-    if (!request)
-        return request.error();
-    return service->recallText(request.value(), RequestMeta{});
-}
-
-/// The seed with this client id, or nullptr.
-const RecallSeed *seedOf(const RecallOutcome &o, const QString &clientId)
-{
-    for (const RecallSeed &s : o.seeds) {
-        if (s.node.clientId == clientId)
-            return &s;
-    }
-    return nullptr;
-}
-
-QProcessEnvironment localEmbedder(const QString &channels = {})
-{
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("EMBEDDING_PROVIDER"), QStringLiteral("local"));
-    if (!channels.isEmpty())
-        env.insert(QStringLiteral("MEMORY_RECALL_SEED_CHANNELS"), channels);
-    return env;
 }
 
 } // namespace
@@ -201,7 +173,7 @@ void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
                             QJsonObject{{QStringLiteral("vendor"),
                                          QStringLiteral("Brightwater Estates")}}}})}));
     // Back to the schema before the lexical index (and the steps after it), rows in place.
-    const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
+    const QString file = storeFile(svc);
     const QString failed = runSqlOnFile(
         file,
         undoNodeVectorsSql()

@@ -5,6 +5,7 @@
 #include "service/api/recallrequest.h"
 #include "service/api/writerequest.h"
 #include "service/memoryservice.h"
+#include "tests/support/recalltesting.h"
 #include "tests/support/tempservice.h"
 
 #include <QDir>
@@ -64,24 +65,6 @@ QString nearest(MemoryService *service, int vectorAxis)
     return recalled.value().seeds.first().node.clientId;
 }
 
-/// One integer a query over the store file answers (-1 when it fails).
-qint64 scalar(const QString &file, const QString &sql)
-{
-    qint64 value = -1;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("q"));
-        db.setDatabaseName(file);
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(sql) && q.next())
-                value = q.value(0).toLongLong();
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("q"));
-    return value;
-}
-
 } // namespace
 
 class tst_VectorStorage : public QObject
@@ -99,20 +82,20 @@ void tst_VectorStorage::aNodeRowHoldsNoVector()
     TempService svc;
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
     QVERIFY(write(svc.service(), {memory(QStringLiteral("a"), 1), memory(QStringLiteral("b"), 2)}));
-    const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('nodes')"
-                                         " WHERE name = 'embedding'")),
+    const QString file = storeFile(svc);
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('nodes')"
+                                              " WHERE name = 'embedding'")),
              0);
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
-                                         " ON vector_label = label")),
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
+                                              " ON vector_label = label")),
              2);
-    QCOMPARE(scalar(file, QStringLiteral("SELECT MAX(length(embedding)) FROM node_vectors")),
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT MAX(length(embedding)) FROM node_vectors")),
              qint64(kDim * sizeof(float)));
     QCOMPARE(nearest(svc.service(), 2), QStringLiteral("b"));
 
     // A new vector replaces the old one in place.
     QVERIFY(write(svc.service(), {memory(QStringLiteral("b"), 7)}));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors")), 2);
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors")), 2);
     QCOMPARE(nearest(svc.service(), 7), QStringLiteral("b"));
 }
 
@@ -122,8 +105,8 @@ void tst_VectorStorage::forgettingANodeRemovesItsVector()
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
     QVERIFY(
         write(svc.service(), {memory(QStringLiteral("keep"), 1), memory(QStringLiteral("go"), 2)}));
-    const QString file = QDir(svc.dataDir()).filePath(QStringLiteral("memorygraph.sqlite"));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors")), 2);
+    const QString file = storeFile(svc);
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors")), 2);
 
     NodeForgetRequest forget;
     {
@@ -141,9 +124,9 @@ void tst_VectorStorage::forgettingANodeRemovesItsVector()
     forget.inputText = QStringLiteral("forget it");
     auto forgotten = svc->forgetNode(forget, RequestMeta{});
     QVERIFY2(forgotten, why(forgotten));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors")), 1);
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
-                                         " ON vector_label = label WHERE client_id = 'keep'")),
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors")), 1);
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
+                                              " ON vector_label = label WHERE client_id = 'keep'")),
              1);
 }
 
@@ -173,23 +156,24 @@ void tst_VectorStorage::anUpgradedStoreMovesItsVectorsOutOfTheRows()
                   << QStringLiteral(
                          "DELETE FROM schema_migrations WHERE name = 'nodes_salience_order'"));
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM nodes WHERE embedding IS NOT NULL")),
-             kNodes);
+    QCOMPARE(
+        storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM nodes WHERE embedding IS NOT NULL")),
+        kNodes);
     // Without the saved index files the vectors must come from the moved rows.
     QVERIFY(QDir(QDir(dir.path()).filePath(QStringLiteral("index"))).removeRecursively());
 
     auto reopened = MemoryService::open(c);
     QVERIFY2(reopened, why(reopened));
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('nodes')"
-                                         " WHERE name = 'embedding'")),
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('nodes')"
+                                              " WHERE name = 'embedding'")),
              0);
-    QCOMPARE(scalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
-                                         " ON vector_label = label")),
+    QCOMPARE(storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM node_vectors JOIN nodes"
+                                              " ON vector_label = label")),
              kNodes);
     // Compacted: the node rows, a page each while they held their vectors, are packed again.
-    QCOMPARE(scalar(file, QStringLiteral("PRAGMA freelist_count")), 0);
+    QCOMPARE(storeScalar(file, QStringLiteral("PRAGMA freelist_count")), 0);
     const qint64 nodePages
-        = scalar(file, QStringLiteral("SELECT COUNT(*) FROM dbstat WHERE name = 'nodes'"));
+        = storeScalar(file, QStringLiteral("SELECT COUNT(*) FROM dbstat WHERE name = 'nodes'"));
     QVERIFY2(nodePages > 0 && nodePages < kNodes / 2, qPrintable(QString::number(nodePages)));
     QCOMPARE(nearest(reopened.value().get(), 3), QStringLiteral("c"));
     QCOMPARE(nearest(reopened.value().get(), 1), QStringLiteral("a"));
