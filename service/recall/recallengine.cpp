@@ -358,7 +358,7 @@ Result<QVector<RecallSeed>> fusedSeeds(QSqlDatabase &db, const ChannelSeeds &fou
     orders.concepts = orderOf(found.byConcepts);
     QVector<RecallSeed> seeds;
     QStringList unscored; // found by words, senses or dates only: no cosine yet
-    for (const SeedFusion::Fused &f : SeedFusion::fuseChannels(orders, weights)) {
+    for (const SeedFusion::Fused &f : SeedFusion::fuse(orders, weights)) {
         if (seeds.size() >= limit)
             break;
         RecallSeed s = seedOf.value(f.label);

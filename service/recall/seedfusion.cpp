@@ -22,7 +22,7 @@ double vectorWeightFor(const QString &embeddingProvider)
                : 1.0;
 }
 
-QVector<Fused> fuseChannels(const Orders &orders, const Weights &weights)
+QVector<Fused> fuse(const Orders &orders, const Weights &weights)
 {
     QHash<qint64, qsizetype> at;
     QVector<Fused> fused;
@@ -65,12 +65,6 @@ QVector<Fused> fuseChannels(const Orders &orders, const Weights &weights)
         return a.label < b.label;
     });
     return fused;
-}
-
-QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &lexicalOrder,
-                    const QVector<qint64> &timeOrder, const Weights &weights)
-{
-    return fuseChannels(Orders{vectorOrder, lexicalOrder, timeOrder, {}}, weights);
 }
 
 } // namespace MemoryGraph::SeedFusion

@@ -59,10 +59,6 @@ struct Orders
 
 /// The result is best first, a label found by more channels before one found by fewer at the
 /// same score, then the smaller label.
-QVector<Fused> fuseChannels(const Orders &orders, const Weights &weights = {});
-
-/// fuse() of the vector, lexical and time lists.
-QVector<Fused> fuse(const QVector<qint64> &vectorOrder, const QVector<qint64> &lexicalOrder,
-                    const QVector<qint64> &timeOrder = {}, const Weights &weights = {});
+QVector<Fused> fuse(const Orders &orders, const Weights &weights = {});
 
 } // namespace MemoryGraph::SeedFusion
