@@ -4,6 +4,7 @@
 #include "service/core/privatefiles.h"
 #include "service/storage/conceptindex.h"
 #include "service/storage/schema.h"
+#include "service/storage/textindexqueue.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -154,6 +155,8 @@ Result<void> Database::write(const std::function<Result<void>(QSqlDatabase &)> &
     if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return sqlError(QStringLiteral("begin"), begin.lastError());
     Result<void> result = work(db);
+    if (result.ok()) // the nodes' words and senses, one index statement for the whole write
+        result = TextIndexQueue::indexQueued(db);
     QSqlQuery end(db);
     if (!result.ok()) {
         end.exec(QStringLiteral("ROLLBACK"));

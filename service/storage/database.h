@@ -32,6 +32,7 @@ public:
     Result<QSqlDatabase> connection() const;
 
     /// Runs work inside BEGIN IMMEDIATE ... COMMIT holding the writer lock; rolls back on error.
+    /// Before it commits, it indexes the text of the nodes the work wrote (TextIndexQueue).
     Result<void> write(const std::function<Result<void>(QSqlDatabase &)> &work);
 
     /// Applied schema version.

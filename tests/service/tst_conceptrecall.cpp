@@ -17,19 +17,10 @@ using namespace MemoryGraph::Test;
 
 namespace {
 
-constexpr int kDim = 1536;
 constexpr int kFiller = 30;
 
 const QString kCat = QStringLiteral("Mara keeps a tabby cat called Biscuit");
 const QString kFelines = QStringLiteral("Who looks after felines?");
-
-QJsonArray axis(int i)
-{
-    QJsonArray a;
-    for (int d = 0; d < kDim; ++d)
-        a.append(d == i ? 1.0 : 0.0);
-    return a;
-}
 
 /// A shared memory whose vector points nowhere near any text, so only words or concepts find
 /// it. Its title is its client id: short codes no concept stands for.

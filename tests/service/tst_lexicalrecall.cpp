@@ -19,16 +19,7 @@ using namespace MemoryGraph::Test;
 
 namespace {
 
-constexpr int kDim = 1536;
 constexpr int kFiller = 40;
-
-QJsonArray axis(int i)
-{
-    QJsonArray a;
-    for (int d = 0; d < kDim; ++d)
-        a.append(d == i ? 1.0 : 0.0);
-    return a;
-}
 
 QJsonObject memory(const QString &clientId, const QString &summary, int vectorAxis,
                    const QJsonObject &extra = {})
@@ -177,8 +168,8 @@ void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
     const QString failed = runSqlOnFile(
         file,
         undoNodeVectorsSql()
-            + QStringList{QStringLiteral("DROP TRIGGER node_text_added"),
-                          QStringLiteral("DROP TRIGGER node_text_changed"),
+            + QStringList{QStringLiteral("DROP TRIGGER IF EXISTS node_text_added"),
+                          QStringLiteral("DROP TRIGGER IF EXISTS node_text_changed"),
                           QStringLiteral("DROP TRIGGER node_text_removed"),
                           QStringLiteral("DROP TABLE node_text"),
                           QStringLiteral("DROP INDEX nodes_occurred_at"),
@@ -309,7 +300,7 @@ void tst_LexicalRecall::wordsMostMemoriesHoldAreNotRanked()
             nodes.append(
                 memory(QStringLiteral("m%1").arg(i),
                        QStringLiteral("Routine note %1 about the weekly team meeting").arg(i),
-                       i % (kDim - 1) + 1));
+                       i % (kVectorDim - 1) + 1));
         QVERIFY(write(svc.service(), nodes));
     }
     QVERIFY(write(svc.service(),

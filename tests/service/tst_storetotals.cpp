@@ -99,7 +99,7 @@ void tst_StoreTotals::upgradeSeedsTotalsFromExistingRows()
         downgrade << QStringLiteral("DROP TRIGGER %1").arg(QLatin1String(trigger));
     // The steps after it go too, as they did not exist then either.
     for (const char *trigger : {"node_text_added", "node_text_changed", "node_text_removed"})
-        downgrade << QStringLiteral("DROP TRIGGER %1").arg(QLatin1String(trigger));
+        downgrade << QStringLiteral("DROP TRIGGER IF EXISTS %1").arg(QLatin1String(trigger));
     downgrade << QStringLiteral("DROP TABLE node_text")
               << QStringLiteral("DROP INDEX nodes_occurred_at")
               << QStringLiteral("ALTER TABLE nodes DROP COLUMN occurred_at")

@@ -21,16 +21,7 @@ using namespace MemoryGraph::Test;
 
 namespace {
 
-constexpr int kDim = 1536;
 constexpr int kNodes = 24; ///< enough rows that a page per row is told from packed rows
-
-QJsonArray axis(int i)
-{
-    QJsonArray a;
-    for (int d = 0; d < kDim; ++d)
-        a.append(d == i ? 1.0 : 0.0);
-    return a;
-}
 
 QJsonObject memory(const QString &clientId, int vectorAxis)
 {
@@ -90,7 +81,7 @@ void tst_VectorStorage::aNodeRowHoldsNoVector()
                                               " ON vector_label = label")),
              2);
     QCOMPARE(storeScalar(file, QStringLiteral("SELECT MAX(length(embedding)) FROM node_vectors")),
-             qint64(kDim * sizeof(float)));
+             qint64(kVectorDim * sizeof(float)));
     QCOMPARE(nearest(svc.service(), 2), QStringLiteral("b"));
 
     // A new vector replaces the old one in place.

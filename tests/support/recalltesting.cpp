@@ -10,6 +10,14 @@
 
 namespace MemoryGraph::Test {
 
+QJsonArray axis(int i)
+{
+    QJsonArray a;
+    for (int d = 0; d < kVectorDim; ++d)
+        a.append(d == i ? 1.0 : 0.0);
+    return a;
+}
+
 QProcessEnvironment localEmbedder(const QString &channels)
 {
     QProcessEnvironment env;

@@ -4,6 +4,7 @@
 #include "service/core/result.h"
 #include "tests/support/tempservice.h"
 
+#include <QJsonArray>
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -14,6 +15,12 @@ class MemoryService;
 /// What the recall-channel tests share: a service with the offline embedder, a text recall,
 /// finding a seed, and one-number questions to the store file.
 namespace MemoryGraph::Test {
+
+/// Numbers of a stored vector.
+constexpr int kVectorDim = 1536;
+
+/// The unit vector along one axis: a client vector near no text and no other axis.
+QJsonArray axis(int i);
 
 /// EMBEDDING_PROVIDER=local, and MEMORY_RECALL_SEED_CHANNELS when given.
 QProcessEnvironment localEmbedder(const QString &channels = {});

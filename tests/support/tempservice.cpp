@@ -90,8 +90,15 @@ QString runSqlOnFile(const QString &databaseFile, const QStringList &statements)
 
 QStringList undoConceptIndexSql()
 {
-    return {QStringLiteral("DROP TRIGGER node_concepts_added"),
-            QStringLiteral("DROP TRIGGER node_concepts_changed"),
+    // The text_index_queue step after it goes first; it had dropped the concept triggers it
+    // replaced (and node_text's, which a test may drop too: IF EXISTS).
+    return {QStringLiteral("DROP TRIGGER node_text_queued"),
+            QStringLiteral("DROP TRIGGER node_text_requeued"),
+            QStringLiteral("DROP TRIGGER node_text_unqueued"),
+            QStringLiteral("DROP TABLE text_index_queue"),
+            QStringLiteral("DELETE FROM schema_migrations WHERE name = 'text_index_queue'"),
+            QStringLiteral("DROP TRIGGER IF EXISTS node_concepts_added"),
+            QStringLiteral("DROP TRIGGER IF EXISTS node_concepts_changed"),
             QStringLiteral("DROP TRIGGER node_concepts_removed"),
             QStringLiteral("DROP TABLE node_concepts"),
             QStringLiteral("DELETE FROM schema_migrations WHERE name = 'concept_index'")};
