@@ -18,11 +18,15 @@
 #include "service/storage/rulestore.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QHash>
 #include <QJsonDocument>
 #include <QSet>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <optional>
 
 namespace MemoryGraph {
 
@@ -425,60 +429,138 @@ Result<QVector<RecallSeed>> datedSeeds(QSqlDatabase &db, const CallScope &cs, co
     return seeds;
 }
 
+/// What the text channels (words, senses, the period named) found, and what they report for
+/// observability, kept apart from the outcome the vector channel fills meanwhile.
+struct TextChannels
+{
+    QVector<RecallSeed> byWords;
+    QVector<RecallSeed> byConcepts;
+    QVector<RecallSeed> byDate;
+    RecallOutcome report; // candidates, period and channel timings of the text channels
+    std::optional<Error> error;
+};
+
+/// Which text channels one recall runs.
+struct TextChannelChoice
+{
+    bool words = false;
+    bool concepts = false;
+    bool dates = false;
+};
+
+/// The text channels of a question, on this thread's own connection to the store.
+TextChannels textChannels(Database &database, const CallScope &cs, const Viewer &viewer,
+                          const QString &queryText, TextChannelChoice choice, int depth)
+{
+    TextChannels found;
+    RecallOutcome &out = found.report;
+    auto conn = database.connection();
+    if (!conn) {
+        found.error = conn.error();
+        return found;
+    }
+    QSqlDatabase db = conn.value();
+    QElapsedTimer channel;
+    channel.start();
+    const auto fail = [&found](const Error &e) {
+        found.error = e;
+        return found;
+    };
+    if (choice.words) {
+        auto byWords = lexicalSeeds(db, cs, viewer, Lexical::words(queryText), depth, out);
+        if (!byWords)
+            return fail(byWords.error());
+        found.byWords = std::move(byWords).value();
+        out.timings.lexicalChannel = elapsedMs(channel);
+    }
+    if (choice.concepts) {
+        channel.restart();
+        auto byConcepts = conceptSeeds(db, cs, viewer, queryText, depth, out);
+        if (!byConcepts)
+            return fail(byConcepts.error());
+        found.byConcepts = std::move(byConcepts).value();
+        out.timings.conceptChannel = elapsedMs(channel);
+    }
+    if (choice.dates) {
+        channel.restart();
+        auto dated = datedSeeds(db, cs, viewer, queryText, found.byWords, depth, out);
+        if (!dated)
+            return fail(dated.error());
+        found.byDate = std::move(dated).value();
+        out.timings.timeChannel = elapsedMs(channel);
+    }
+    return found;
+}
+
+/// The text channels' figures in the recall's outcome.
+void takeTextReport(RecallOutcome &out, const RecallOutcome &text)
+{
+    out.lexicalCandidates = text.lexicalCandidates;
+    out.conceptCandidates = text.conceptCandidates;
+    out.datedCandidates = text.datedCandidates;
+    out.period = text.period;
+    out.timings.lexicalChannel = text.timings.lexicalChannel;
+    out.timings.conceptChannel = text.timings.conceptChannel;
+    out.timings.timeChannel = text.timings.timeChannel;
+}
+
+/// Threads the text channels of recalls run on, beside the vector channel on the request's
+/// own thread: a text question's answer waits for the slower of the two, not for both. A
+/// request that finds every thread busy runs its text channels itself (waitForFinished takes
+/// back a job no thread has started).
+QThreadPool &textChannelPool()
+{
+    static QThreadPool pool;
+    return pool;
+}
+
 /// Stage 1 (seeds): the vector channel, and for a text query its words, the concepts they
 /// name and the period it names, fused by rank; or the one channel the setting names. A text
 /// that matches nothing leaves the vector channel's answer as it was.
-Result<QVector<RecallSeed>> findSeeds(QSqlDatabase &db, IndexManager &indexes, const CallScope &cs,
-                                      const Viewer &viewer, const QVector<float> &query,
-                                      const QString &queryText, const ServiceConfig &config,
-                                      int limit, RecallOutcome &out)
+Result<QVector<RecallSeed>> findSeeds(Database &database, QSqlDatabase &db, IndexManager &indexes,
+                                      const CallScope &cs, const Viewer &viewer,
+                                      const QVector<float> &query, const QString &queryText,
+                                      const ServiceConfig &config, int limit, RecallOutcome &out)
 {
     out.seedChannels = channelsFor(queryText, config.recallSeedChannels);
     const bool hybrid = out.seedChannels == QLatin1String("hybrid");
     const auto runs
         = [&](const char *channel) { return hybrid || out.seedChannels == QLatin1String(channel); };
+    if (!hybrid && !runs("vector"))
+        out.stage1Mode = out.seedChannels;
     // Fusion reads deeper than the seeds it keeps: a node second-best in two channels should
     // beat one that a single channel ranks a little higher.
     const int depth = hybrid ? qMax(limit, kFusionDepth) : limit;
+    const TextChannelChoice choice{runs("lexical"), runs("concept"), hybrid};
+    QFuture<TextChannels> text;
+    if (choice.words || choice.concepts)
+        text = QtConcurrent::run(
+            &textChannelPool(), [&database, &cs, &viewer, &queryText, choice, depth] {
+                return textChannels(database, cs, viewer, queryText, choice, depth);
+            });
     ChannelSeeds found;
-    QElapsedTimer channel;
-    channel.start();
     if (runs("vector")) {
+        QElapsedTimer channel;
+        channel.start();
         const int vectorDepth = hybrid ? qMax(limit, kVectorFusionDepth) : limit;
         auto byVector = vectorSeeds(db, indexes, cs, viewer, query, vectorDepth, out);
-        if (!byVector)
+        out.timings.vectorChannel = elapsedMs(channel);
+        if (!byVector) {
+            if (text.isValid())
+                text.waitForFinished(); // it reads what this frame holds
             return byVector.error();
+        }
         found.byVector = std::move(byVector).value();
     }
-    out.timings.vectorChannel = elapsedMs(channel);
-    if (out.seedChannels == QLatin1String("vector"))
+    if (!text.isValid())
         return found.byVector;
-    if (!hybrid)
-        out.stage1Mode = out.seedChannels;
-    if (runs("lexical")) {
-        channel.restart();
-        auto byWords = lexicalSeeds(db, cs, viewer, Lexical::words(queryText), depth, out);
-        if (!byWords)
-            return byWords.error();
-        found.byWords = std::move(byWords).value();
-        out.timings.lexicalChannel = elapsedMs(channel);
-    }
-    if (runs("concept")) {
-        channel.restart();
-        auto byConcepts = conceptSeeds(db, cs, viewer, queryText, depth, out);
-        if (!byConcepts)
-            return byConcepts.error();
-        found.byConcepts = std::move(byConcepts).value();
-        out.timings.conceptChannel = elapsedMs(channel);
-    }
-    if (hybrid) {
-        channel.restart();
-        auto dated = datedSeeds(db, cs, viewer, queryText, found.byWords, depth, out);
-        if (!dated)
-            return dated.error();
-        found.byDate = std::move(dated).value();
-        out.timings.timeChannel = elapsedMs(channel);
-    }
+    const TextChannels byText = text.result();
+    if (byText.error)
+        return *byText.error;
+    takeTextReport(out, byText.report);
+    found.byWords = byText.byWords;
+    found.byConcepts = byText.byConcepts;
+    found.byDate = byText.byDate;
     if (hybrid && found.byWords.isEmpty() && found.byDate.isEmpty() && found.byConcepts.isEmpty()) {
         found.byVector.resize(qMin(found.byVector.size(), qsizetype(limit)));
         return found.byVector;
@@ -922,7 +1004,8 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
 
     // seeds → expand → activate → subgraph → context, each stage timed for observability
     stage.start();
-    auto seeds = findSeeds(db, m_indexes, cs, viewer, query, req.queryText, m_config, k.limit, out);
+    auto seeds
+        = findSeeds(m_db, db, m_indexes, cs, viewer, query, req.queryText, m_config, k.limit, out);
     if (!seeds)
         return seeds.error();
     auto kept = withoutDormantRules(db, std::move(seeds).value());
