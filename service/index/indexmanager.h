@@ -84,7 +84,8 @@ public:
 
     /// A request the drain holds back for while it runs (between two inserts, for at most a
     /// bounded wait), so the request does not share its core with graph building. Searches are
-    /// counted inside search(); a write holds one around its transaction.
+    /// counted inside search(); a recall holds one for all its stages (its text channels and
+    /// reads share the cores too); a write holds one around its transaction.
     class RequestInFlight
     {
     public:

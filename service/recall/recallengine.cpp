@@ -1001,6 +1001,7 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
     if (!conn)
         return conn.error();
     QSqlDatabase db = conn.value();
+    const IndexManager::RequestInFlight recalling(m_indexes, IndexManager::RequestInFlight::Search);
 
     // seeds → expand → activate → subgraph → context, each stage timed for observability
     stage.start();
