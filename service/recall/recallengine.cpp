@@ -504,23 +504,14 @@ void takeTextReport(RecallOutcome &out, const RecallOutcome &text)
     out.timings.timeChannel = text.timings.timeChannel;
 }
 
-/// Threads the text channels of recalls run on, beside the vector channel on the request's
-/// own thread: a text question's answer waits for the slower of the two, not for both. A
-/// request that finds every thread busy runs its text channels itself (waitForFinished takes
-/// back a job no thread has started).
-QThreadPool &textChannelPool()
-{
-    static QThreadPool pool;
-    return pool;
-}
-
 /// Stage 1 (seeds): the vector channel, and for a text query its words, the concepts they
 /// name and the period it names, fused by rank; or the one channel the setting names. A text
 /// that matches nothing leaves the vector channel's answer as it was.
 Result<QVector<RecallSeed>> findSeeds(Database &database, QSqlDatabase &db, IndexManager &indexes,
-                                      const CallScope &cs, const Viewer &viewer,
-                                      const QVector<float> &query, const QString &queryText,
-                                      const ServiceConfig &config, int limit, RecallOutcome &out)
+                                      QThreadPool &textPool, const CallScope &cs,
+                                      const Viewer &viewer, const QVector<float> &query,
+                                      const QString &queryText, const ServiceConfig &config,
+                                      int limit, RecallOutcome &out)
 {
     out.seedChannels = channelsFor(queryText, config.recallSeedChannels);
     const bool hybrid = out.seedChannels == QLatin1String("hybrid");
@@ -534,10 +525,9 @@ Result<QVector<RecallSeed>> findSeeds(Database &database, QSqlDatabase &db, Inde
     const TextChannelChoice choice{runs("lexical"), runs("concept"), hybrid};
     QFuture<TextChannels> text;
     if (choice.words || choice.concepts)
-        text = QtConcurrent::run(
-            &textChannelPool(), [&database, &cs, &viewer, &queryText, choice, depth] {
-                return textChannels(database, cs, viewer, queryText, choice, depth);
-            });
+        text = QtConcurrent::run(&textPool, [&database, &cs, &viewer, &queryText, choice, depth] {
+            return textChannels(database, cs, viewer, queryText, choice, depth);
+        });
     ChannelSeeds found;
     if (runs("vector")) {
         QElapsedTimer channel;
@@ -960,6 +950,8 @@ RecallEngine::RecallEngine(Database &db, IndexManager &indexes, RecallAudit &aud
                            const ServiceConfig &config)
     : m_db(db), m_indexes(indexes), m_audit(audit), m_config(config)
 {
+    // Its threads stay: each keeps a connection with its prepared statements and page cache.
+    m_textChannels.setExpiryTimeout(-1);
 }
 
 Result<RecallAdmission> RecallEngine::admit(const RecallRequest &req, const RequestMeta &meta,
@@ -1005,8 +997,8 @@ Result<RecallOutcome> RecallEngine::recall(const RecallRequest &req, const QVect
 
     // seeds → expand → activate → subgraph → context, each stage timed for observability
     stage.start();
-    auto seeds
-        = findSeeds(m_db, db, m_indexes, cs, viewer, query, req.queryText, m_config, k.limit, out);
+    auto seeds = findSeeds(m_db, db, m_indexes, m_textChannels, cs, viewer, query, req.queryText,
+                           m_config, k.limit, out);
     if (!seeds)
         return seeds.error();
     auto kept = withoutDormantRules(db, std::move(seeds).value());

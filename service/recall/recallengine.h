@@ -11,6 +11,7 @@
 #include "service/rules/ruleevaluator.h"
 
 #include <QJsonArray>
+#include <QThreadPool>
 
 namespace MemoryGraph {
 
@@ -50,6 +51,11 @@ private:
     IndexManager &m_indexes;
     RecallAudit &m_audit;
     const ServiceConfig &m_config;
+    /// Threads the text channels of text questions run on, beside the vector channel on the
+    /// request's own thread: the answer waits for the slower of the two, not for both. A
+    /// request that finds every thread busy runs its text channels itself (waitForFinished
+    /// takes back a job no thread has started).
+    QThreadPool m_textChannels;
 };
 
 } // namespace MemoryGraph

@@ -138,7 +138,7 @@ Result<QSqlDatabase> Database::connection() const
         if (!q.exec(QString::fromLatin1(pragma)))
             return sqlError(QString::fromLatin1(pragma), q.lastError());
     }
-    // The concept index's triggers call it on every node write.
+    // Every write that changes a node's text calls it (TextIndexQueue).
     if (auto registered = ConceptIndex::registerSqlFunction(db); !registered)
         return registered.error();
     return db;

@@ -74,8 +74,8 @@ QString runSqlOnFile(const QString &databaseFile, const QStringList &statements)
 /// It includes undoConceptIndexSql(), the step after it.
 QStringList undoNodeVectorsSql();
 
-/// Statements that take a store back to before the `concept_index` step (the latest): no
-/// node_concepts table and no triggers calling a function a raw connection does not know.
+/// Statements that take a store back to before the `concept_index` step (undoing the
+/// `text_index_queue` step after it first): no node_concepts table, no queue.
 QStringList undoConceptIndexSql();
 
 } // namespace MemoryGraph::Test
