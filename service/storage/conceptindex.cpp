@@ -1,8 +1,7 @@
 #include "service/storage/conceptindex.h"
 
 #include "service/embedding/conceptterms.h"
-
-#include <QSqlDriver>
+#include "service/storage/sqlitehandle.h"
 
 #include <sqlite3.h>
 
@@ -33,20 +32,11 @@ void conceptsFunction(sqlite3_context *context, int argc, sqlite3_value **argv)
     sqlite3_result_text(context, tokens.constData(), int(tokens.size()), SQLITE_TRANSIENT);
 }
 
-/// The SQLite handle behind a QSQLITE connection, nullptr for another driver.
-sqlite3 *handleOf(const QSqlDatabase &db)
-{
-    const QVariant handle = db.driver()->handle();
-    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return nullptr;
-    return *static_cast<sqlite3 *const *>(handle.constData());
-}
-
 } // namespace
 
 Result<void> registerSqlFunction(QSqlDatabase &db)
 {
-    sqlite3 *handle = handleOf(db);
+    sqlite3 *handle = sqliteHandleOf(db);
     if (!handle)
         return Error::internal(QStringLiteral("storage error: no SQLite handle for ")
                                + QLatin1String(kSqlFunction));
@@ -73,8 +63,9 @@ Result<QVector<LexicalIndex::Hit>> search(QSqlDatabase &db, const QString &tenan
                                           const QString &scope, const QString &question,
                                           const LexicalIndex::SeedFilter &filter, int limit)
 {
-    static const LexicalIndex::Ranking byConcepts{QStringLiteral("node_concepts"),
-                                                  QStringLiteral("bm25(node_concepts, 0.0, 1.0)")};
+    static const LexicalIndex::Ranking byConcepts{
+        QStringLiteral("node_concepts"),
+        QStringLiteral("memorygraph_bm25(node_concepts, 0.0, 1.0)")};
     QStringList concepts = ConceptTerms::tokens(question, ConceptTerms::kQuestionDepth);
     if (concepts.size() > kMaxConcepts)
         concepts.resize(kMaxConcepts);

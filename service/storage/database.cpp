@@ -5,6 +5,7 @@
 #include "service/storage/conceptindex.h"
 #include "service/storage/schema.h"
 #include "service/storage/textindexqueue.h"
+#include "service/storage/textrank.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -140,6 +141,9 @@ Result<QSqlDatabase> Database::connection() const
     }
     // Every write that changes a node's text calls it (TextIndexQueue).
     if (auto registered = ConceptIndex::registerSqlFunction(db); !registered)
+        return registered.error();
+    // The text channels rank their matches with it.
+    if (auto registered = TextRank::registerFunction(db); !registered)
         return registered.error();
     return db;
 }

@@ -186,7 +186,7 @@ Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QSt
                             const QStringList &words, const SeedFilter &filter, int limit)
 {
     static const Ranking byWords{QStringLiteral("node_text"),
-                                 QStringLiteral("bm25(node_text, 0.0, 2.0, 1.0, 0.5)")};
+                                 QStringLiteral("memorygraph_bm25(node_text, 0.0, 2.0, 1.0, 0.5)")};
     auto terms
         = affordableTerms(db, byWords.table, tenantId, scope, distinctTerms(words, kMaxWords),
                           matchCounter(db, byWords.table, tenantId, scope));
@@ -206,7 +206,7 @@ Result<QVector<Hit>> searchTable(QSqlDatabase &db, const Ranking &ranking, const
     SqlText::appendSeedRuleArgs(args, filter.types, filter.viewerAgent, filter.viewerTeam);
     args << limit;
     // The MATCH drives the query (only the scope's rows that hold a word); the nodes row
-    // behind each supplies the seed filters. bm25() is lower for better matches.
+    // behind each supplies the seed filters. The rank (TextRank) is lower for better matches.
     auto q = runSql(
         db,
         QStringLiteral(

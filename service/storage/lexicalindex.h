@@ -49,7 +49,8 @@ Result<QVector<Hit>> search(QSqlDatabase &db, const QString &tenantId, const QSt
                             const QStringList &words, const SeedFilter &filter, int limit);
 
 /// An FTS5 table of the node rows (rowid = the node's rowid, first column scope_key) and the
-/// bm25() that ranks it, its arguments being the columns' weights: "bm25(node_text, 0.0, ...)".
+/// rank that orders its matches, its arguments being the columns' weights:
+/// "memorygraph_bm25(node_text, 0.0, ...)" (TextRank).
 struct Ranking
 {
     QString table;
