@@ -44,23 +44,6 @@ QJsonArray filler()
     return nodes;
 }
 
-bool write(MemoryService *service, const QJsonArray &nodes, const QString &scope = {},
-           const QString &tenant = {})
-{
-    QJsonObject body = writeBody(nodes);
-    if (!scope.isEmpty())
-        body.insert(QStringLiteral("scope"), scope);
-    if (!tenant.isEmpty())
-        body.insert(QStringLiteral("tenant_id"), tenant);
-    auto request = WriteRequest::fromJson(body);
-    if (!request)
-        return false;
-    auto written = service->write(request.value(), RequestMeta{});
-    if (!written)
-        qWarning() << written.error().message;
-    return written.ok();
-}
-
 } // namespace
 
 class tst_ConceptRecall : public QObject
@@ -79,8 +62,8 @@ void tst_ConceptRecall::aSharedConceptFindsTheMemory()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("n1"), kCat, 900)}));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("n1"), kCat, 900)}));
     // "felines" and "cat" share no word, no stem and no trigram: only the concept links them.
     auto recalled = recallText(svc.service(), kFelines);
     QVERIFY2(recalled, why(recalled));
@@ -97,8 +80,8 @@ void tst_ConceptRecall::theConceptChannelAlone()
 {
     TempService svc(localEmbedder(QStringLiteral("concept")));
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("n1"), kCat, 900)}));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("n1"), kCat, 900)}));
     auto recalled = recallText(svc.service(), kFelines);
     QVERIFY2(recalled, why(recalled));
     QCOMPARE(recalled.value().seedChannels, QStringLiteral("concept"));
@@ -115,11 +98,11 @@ void tst_ConceptRecall::tenantsAndScopesAreWalls()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("scoped"), kCat, 901)},
-                  QStringLiteral("other-scope")));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("tenanted"), kCat, 902)}, {},
-                  QStringLiteral("other-tenant")));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("scoped"), kCat, 901)},
+                       QStringLiteral("other-scope")));
+    QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("tenanted"), kCat, 902)}, {},
+                       QStringLiteral("other-tenant")));
     auto recalled = recallText(svc.service(), kFelines, 20);
     QVERIFY2(recalled, why(recalled));
     QCOMPARE(recalled.value().conceptCandidates, 0);
@@ -131,10 +114,11 @@ void tst_ConceptRecall::editsReindexAndForgetRemoves()
 {
     TempService svc(localEmbedder(QStringLiteral("concept")));
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("n1"), kCat, 950)}));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("n1"),
-                                         QStringLiteral("Mara walks her terrier daily"), 950)}));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("n1"), kCat, 950)}));
+    QVERIFY(writeNodes(
+        svc.service(),
+        {memory(QStringLiteral("n1"), QStringLiteral("Mara walks her terrier daily"), 950)}));
     // Only the old text meant a domestic cat (a terrier and a cat are both carnivores).
     auto old = recallText(svc.service(), QStringLiteral("a house cat"));
     QVERIFY2(old, why(old));
@@ -167,11 +151,11 @@ void tst_ConceptRecall::anUpgradedStoreGainsTheIndex()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), filler()));
     QJsonObject withSlots = memory(QStringLiteral("old"), QStringLiteral("A note"), 960);
     withSlots.insert(QStringLiteral("slots"),
                      QJsonObject{{QStringLiteral("pet"), QStringLiteral("a ginger cat")}});
-    QVERIFY(write(svc.service(), {withSlots}));
+    QVERIFY(writeNodes(svc.service(), {withSlots}));
     // Back to the schema before the concept index, rows in place.
     const QString file = storeFile(svc);
     const QString failed = runSqlOnFile(file, undoConceptIndexSql());

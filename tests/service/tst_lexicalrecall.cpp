@@ -46,21 +46,6 @@ QJsonArray filler()
     return nodes;
 }
 
-bool write(MemoryService *service, const QJsonArray &nodes, const QString &scope = {},
-           const RequestMeta &meta = {})
-{
-    QJsonObject body = writeBody(nodes);
-    if (!scope.isEmpty())
-        body.insert(QStringLiteral("scope"), scope);
-    auto request = WriteRequest::fromJson(body);
-    if (!request)
-        return false;
-    auto written = service->write(request.value(), meta);
-    if (!written)
-        qWarning() << written.error().message;
-    return written.ok();
-}
-
 } // namespace
 
 class tst_LexicalRecall : public QObject
@@ -83,11 +68,12 @@ void tst_LexicalRecall::wordsFindWhatTheVectorMisses()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), filler()));
     // Its vector points nowhere near any text's embedding; only its words can find it.
-    QVERIFY(write(svc.service(),
-                  {memory(QStringLiteral("invoice"),
-                          QStringLiteral("Invoice ZX4471 from Harbourline was paid late"), 900)}));
+    QVERIFY(
+        writeNodes(svc.service(),
+                   {memory(QStringLiteral("invoice"),
+                           QStringLiteral("Invoice ZX4471 from Harbourline was paid late"), 900)}));
     auto recalled = recallText(svc.service(), QStringLiteral("What happened with ZX4471?"));
     QVERIFY2(recalled, why(recalled));
     QCOMPARE(recalled.value().seedChannels, QStringLiteral("hybrid"));
@@ -107,18 +93,19 @@ void tst_LexicalRecall::theChannelKeepsTheSeedRulesAndWalls()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), filler()));
     const QString word = QStringLiteral("Quillfeather");
-    QVERIFY(write(svc.service(),
-                  {memory(QStringLiteral("cold"), word + QStringLiteral(" archived"), 901,
-                          {{QStringLiteral("tier"), QStringLiteral("cold")}}),
-                   memory(QStringLiteral("evidence"), word + QStringLiteral(" raw log"), 902,
-                          {{QStringLiteral("type"), QStringLiteral("evidence")}}),
-                   memory(QStringLiteral("private"), word + QStringLiteral(" secret"), 903,
-                          {{QStringLiteral("memory_lane"), QStringLiteral("private")},
-                           {QStringLiteral("owner_agent_id"), QStringLiteral("someone-else")}})}));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("elsewhere"), word, 905)},
-                  QStringLiteral("other-scope")));
+    QVERIFY(
+        writeNodes(svc.service(),
+                   {memory(QStringLiteral("cold"), word + QStringLiteral(" archived"), 901,
+                           {{QStringLiteral("tier"), QStringLiteral("cold")}}),
+                    memory(QStringLiteral("evidence"), word + QStringLiteral(" raw log"), 902,
+                           {{QStringLiteral("type"), QStringLiteral("evidence")}}),
+                    memory(QStringLiteral("private"), word + QStringLiteral(" secret"), 903,
+                           {{QStringLiteral("memory_lane"), QStringLiteral("private")},
+                            {QStringLiteral("owner_agent_id"), QStringLiteral("someone-else")}})}));
+    QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("elsewhere"), word, 905)},
+                       QStringLiteral("other-scope")));
     auto recalled = recallText(svc.service(), word, 20);
     QVERIFY2(recalled, why(recalled));
     for (const RecallSeed &s : recalled.value().seeds)
@@ -130,9 +117,11 @@ void tst_LexicalRecall::editsAndForgetFollowTheIndex()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("m"), QStringLiteral("Marmalade"), 950)}));
-    QVERIFY(write(svc.service(), {memory(QStringLiteral("m"), QStringLiteral("Tangerine"), 950)}));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(
+        writeNodes(svc.service(), {memory(QStringLiteral("m"), QStringLiteral("Marmalade"), 950)}));
+    QVERIFY(
+        writeNodes(svc.service(), {memory(QStringLiteral("m"), QStringLiteral("Tangerine"), 950)}));
     auto old = recallText(svc.service(), QStringLiteral("marmalade"));
     QVERIFY2(old, why(old));
     QCOMPARE(old.value().lexicalCandidates, 0);
@@ -157,12 +146,12 @@ void tst_LexicalRecall::anUpgradedStoreGainsTheIndex()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(),
-                  {memory(QStringLiteral("old"), QStringLiteral("Zeppelin hangar lease"), 960,
-                          {{QStringLiteral("slots"),
-                            QJsonObject{{QStringLiteral("vendor"),
-                                         QStringLiteral("Brightwater Estates")}}}})}));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(),
+                       {memory(QStringLiteral("old"), QStringLiteral("Zeppelin hangar lease"), 960,
+                               {{QStringLiteral("slots"),
+                                 QJsonObject{{QStringLiteral("vendor"),
+                                              QStringLiteral("Brightwater Estates")}}}})}));
     // Back to the schema before the lexical index (and the steps after it), rows in place.
     const QString file = storeFile(svc);
     const QString failed = runSqlOnFile(
@@ -200,7 +189,7 @@ void tst_LexicalRecall::aVectorRecallIsUnchanged()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(), filler()));
     const QJsonArray q = axis(3);
     auto request = RecallRequest::fromJson(
         QJsonObject{{QStringLiteral("query_embedding"), q}, {QStringLiteral("limit"), 5}}, false,
@@ -223,9 +212,9 @@ void tst_LexicalRecall::theSettingPicksTheChannels()
     for (const QString &channels : {QStringLiteral("vector"), QStringLiteral("lexical")}) {
         TempService svc(localEmbedder(channels));
         QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-        QVERIFY(write(svc.service(), filler()));
-        QVERIFY(write(svc.service(),
-                      {memory(QStringLiteral("invoice"), QStringLiteral("Invoice ZX4471"), 900)}));
+        QVERIFY(writeNodes(svc.service(), filler()));
+        QVERIFY(writeNodes(svc.service(), {memory(QStringLiteral("invoice"),
+                                                  QStringLiteral("Invoice ZX4471"), 900)}));
         auto recalled = recallText(svc.service(), QStringLiteral("ZX4471"));
         QVERIFY2(recalled, why(recalled));
         QCOMPARE(recalled.value().seedChannels, channels);
@@ -246,12 +235,12 @@ void tst_LexicalRecall::aQuestionsPeriodFindsDatedMemories()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), filler()));
-    QVERIFY(write(svc.service(),
-                  {memory(QStringLiteral("march"), QStringLiteral("Checkout outage"), 970,
-                          {{QStringLiteral("occurred_at"), QStringLiteral("2025-03-03")}}),
-                   memory(QStringLiteral("april"), QStringLiteral("Checkout outage"), 971,
-                          {{QStringLiteral("occurred_at"), QStringLiteral("2025-04-09")}})}));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    QVERIFY(writeNodes(svc.service(),
+                       {memory(QStringLiteral("march"), QStringLiteral("Checkout outage"), 970,
+                               {{QStringLiteral("occurred_at"), QStringLiteral("2025-03-03")}}),
+                        memory(QStringLiteral("april"), QStringLiteral("Checkout outage"), 971,
+                               {{QStringLiteral("occurred_at"), QStringLiteral("2025-04-09")}})}));
     auto recalled = recallText(svc.service(), QStringLiteral("What broke in March 2025?"));
     QVERIFY2(recalled, why(recalled));
     QCOMPARE(recalled.value().period, QStringLiteral("2025-03-01T00:00:00Z/2025-04-01T00:00:00Z"));
@@ -301,11 +290,11 @@ void tst_LexicalRecall::wordsMostMemoriesHoldAreNotRanked()
                 memory(QStringLiteral("m%1").arg(i),
                        QStringLiteral("Routine note %1 about the weekly team meeting").arg(i),
                        i % (kVectorDim - 1) + 1));
-        QVERIFY(write(svc.service(), nodes));
+        QVERIFY(writeNodes(svc.service(), nodes));
     }
-    QVERIFY(write(svc.service(),
-                  {memory(QStringLiteral("invoice"),
-                          QStringLiteral("Invoice ZX4471 was discussed at the meeting"), 0)}));
+    QVERIFY(writeNodes(svc.service(),
+                       {memory(QStringLiteral("invoice"),
+                               QStringLiteral("Invoice ZX4471 was discussed at the meeting"), 0)}));
     auto recalled = recallText(svc.service(), QStringLiteral("meeting about ZX4471"), 10);
     QVERIFY2(recalled, why(recalled));
     // "meeting" would rank every memory; only the rare word is looked for.

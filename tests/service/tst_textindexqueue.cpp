@@ -31,17 +31,6 @@ QJsonArray notes(int count, const QString &prefix)
     return nodes;
 }
 
-bool write(MemoryService *service, const QJsonArray &nodes)
-{
-    auto request = WriteRequest::fromJson(writeBody(nodes));
-    if (!request)
-        return false;
-    auto written = service->write(request.value(), RequestMeta{});
-    if (!written)
-        qWarning() << written.error().message;
-    return written.ok();
-}
-
 /// Index segments of an FTS5 table (its %_idx table has rows per segment).
 qint64 segments(const QString &file, const QString &table)
 {
@@ -63,7 +52,7 @@ void tst_TextIndexQueue::aWriteAddsOneSegmentPerIndex()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), notes(kNodes, QStringLiteral("a"))));
+    QVERIFY(writeNodes(svc.service(), notes(kNodes, QStringLiteral("a"))));
     const QString file = storeFile(svc);
     // Indexed node by node, FTS5 made a segment per node and merged them four at a time.
     QCOMPARE(segments(file, QStringLiteral("node_text")), 1);
@@ -80,13 +69,14 @@ void tst_TextIndexQueue::aNodeAnotherProgramQueuedIsIndexedAtStart()
 {
     TempService svc(localEmbedder());
     QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
-    QVERIFY(write(svc.service(), notes(kNodes, QStringLiteral("a"))));
-    QVERIFY(write(svc.service(),
-                  {QJsonObject{{QStringLiteral("client_id"), QStringLiteral("zz")},
-                               {QStringLiteral("type"), QStringLiteral("event")},
-                               {QStringLiteral("title"), QStringLiteral("Zeppelin hangar lease")},
-                               {QStringLiteral("embedding"), axis(900)},
-                               {QStringLiteral("memory_lane"), QStringLiteral("shared")}}}));
+    QVERIFY(writeNodes(svc.service(), notes(kNodes, QStringLiteral("a"))));
+    QVERIFY(
+        writeNodes(svc.service(),
+                   {QJsonObject{{QStringLiteral("client_id"), QStringLiteral("zz")},
+                                {QStringLiteral("type"), QStringLiteral("event")},
+                                {QStringLiteral("title"), QStringLiteral("Zeppelin hangar lease")},
+                                {QStringLiteral("embedding"), axis(900)},
+                                {QStringLiteral("memory_lane"), QStringLiteral("shared")}}}));
     // Another program (the sqlite3 shell, which lacks the concept function) takes the node out
     // of both indexes and queues it, as its triggers would on an edit.
     const QString file = storeFile(svc);

@@ -1,8 +1,10 @@
 #include "tests/support/recalltesting.h"
 
 #include "service/api/recallrequest.h"
+#include "service/api/writerequest.h"
 #include "service/memoryservice.h"
 
+#include <QDebug>
 #include <QDir>
 #include <QJsonObject>
 #include <QSqlDatabase>
@@ -25,6 +27,23 @@ QProcessEnvironment localEmbedder(const QString &channels)
     if (!channels.isEmpty())
         env.insert(QStringLiteral("MEMORY_RECALL_SEED_CHANNELS"), channels);
     return env;
+}
+
+bool writeNodes(MemoryService *service, const QJsonArray &nodes, const QString &scope,
+                const QString &tenant)
+{
+    QJsonObject body = writeBody(nodes);
+    if (!scope.isEmpty())
+        body.insert(QStringLiteral("scope"), scope);
+    if (!tenant.isEmpty())
+        body.insert(QStringLiteral("tenant_id"), tenant);
+    auto request = WriteRequest::fromJson(body);
+    if (!request)
+        return false;
+    auto written = service->write(request.value(), RequestMeta{});
+    if (!written)
+        qWarning() << written.error().message;
+    return written.ok();
 }
 
 Result<RecallOutcome> recallText(MemoryService *service, const QString &text, int limit)

@@ -25,6 +25,11 @@ QJsonArray axis(int i);
 /// EMBEDDING_PROVIDER=local, and MEMORY_RECALL_SEED_CHANNELS when given.
 QProcessEnvironment localEmbedder(const QString &channels = {});
 
+/// Writes the nodes (into `scope` and `tenant` when given) with no caller identity; false, with
+/// a warning naming the refusal, when the write is refused.
+bool writeNodes(MemoryService *service, const QJsonArray &nodes, const QString &scope = {},
+                const QString &tenant = {});
+
 /// recall_text for the question with this seed limit.
 Result<RecallOutcome> recallText(MemoryService *service, const QString &text, int limit = 5);
 
