@@ -8,8 +8,8 @@
 #include <QVector>
 
 /// The concept recall channel: SQLite FTS5 over the WordNet concepts of each node's title,
-/// summary and slot text (ConceptTerms), maintained by triggers in the node's own transaction
-/// (see the "concept_index" migration) that call the SQL function registered here.
+/// summary and slot text (ConceptTerms), kept in the transaction that changes the node
+/// (TextIndexQueue indexes it before the commit) through the SQL function registered here.
 namespace MemoryGraph::ConceptIndex {
 
 /// The SQL function the triggers call: memorygraph_concepts(title, summary, slot text) gives

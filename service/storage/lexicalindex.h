@@ -10,7 +10,7 @@
 #include <functional>
 
 /// The lexical recall channel: SQLite FTS5 over each node's title, summary and slot text,
-/// maintained by triggers in the node's own transaction (see the "lexical_index" migration).
+/// kept in the transaction that changes the node (TextIndexQueue indexes it before the commit).
 namespace MemoryGraph::LexicalIndex {
 
 /// The token every row of a (tenant, scope) carries in its scope_key column: the wall each

@@ -1,5 +1,5 @@
 // The concept seed channel: an FTS5 index of each node's WordNet concepts, kept with the nodes
-// by triggers (write, edit, forget, upgrade), walled by tenant and scope, fused with the others.
+// (write, edit, forget, upgrade), walled by tenant and scope, fused with the others.
 #include "service/api/lifecyclerequests.h"
 #include "service/api/writerequest.h"
 #include "service/memoryservice.h"
