@@ -544,13 +544,13 @@ Result<QVector<RecallSeed>> findSeeds(Database &database, QSqlDatabase &db, Inde
     }
     if (!text.isValid())
         return found.byVector;
-    const TextChannels byText = text.result();
+    TextChannels byText = text.takeResult();
     if (byText.error)
         return *byText.error;
     takeTextReport(out, byText.report);
-    found.byWords = byText.byWords;
-    found.byConcepts = byText.byConcepts;
-    found.byDate = byText.byDate;
+    found.byWords = std::move(byText.byWords);
+    found.byConcepts = std::move(byText.byConcepts);
+    found.byDate = std::move(byText.byDate);
     if (hybrid && found.byWords.isEmpty() && found.byDate.isEmpty() && found.byConcepts.isEmpty()) {
         found.byVector.resize(qMin(found.byVector.size(), qsizetype(limit)));
         return found.byVector;

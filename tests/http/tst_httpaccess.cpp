@@ -5,6 +5,7 @@
 #include "service/net/embeddingfactory.h"
 #include "tests/http/httptestserver.h"
 #include "tests/net/fakeupstream.h"
+#include "tests/support/recalltesting.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,7 +17,6 @@ namespace {
 
 const QString kTenant = QStringLiteral("acme");
 const QString kScope = QStringLiteral("default");
-constexpr int kDim = 1536;
 
 const QString kKeys
     = QStringLiteral(R"({"key-a":{"tenant_id":"acme","agent_id":"agent-a","team_id":"team-a"},)"
@@ -42,14 +42,6 @@ QProcessEnvironment apiKeyEnvironment()
 HttpHeaders key(const char *name)
 {
     return {{QByteArrayLiteral("X-Api-Key"), QByteArray(name)}};
-}
-
-QJsonArray axis(int index)
-{
-    QJsonArray a;
-    for (int i = 0; i < kDim; ++i)
-        a.append(i == index ? 1.0 : 0.0);
-    return a;
 }
 
 QJsonObject ruleNode(const QString &clientId)
