@@ -35,6 +35,7 @@
 #include <QFile>
 #include <QSaveFile>
 #include <QSet>
+#include <QThreadPool>
 
 namespace MemoryGraph {
 
@@ -42,8 +43,13 @@ MemoryService::MemoryService(const ServiceConfig &config, std::unique_ptr<Databa
                              std::unique_ptr<EmbeddingProvider> provider)
     : m_config(config), m_db(std::move(db)),
       m_indexes(std::make_unique<IndexManager>(*m_db, StoreFiles::indexFolder(config.dataDir))),
-      m_provider(std::move(provider)), m_audit(std::make_unique<RecallAudit>(*m_db))
+      m_provider(std::move(provider)), m_audit(std::make_unique<RecallAudit>(*m_db)),
+      m_textChannels(std::make_unique<QThreadPool>())
 {
+    // Recall's text channels keep their threads, and so their connections to the store with
+    // the prepared statements and page cache: a new thread per question would open the store
+    // and parse every statement again.
+    m_textChannels->setExpiryTimeout(-1);
     if (m_provider) {
         m_backfill = std::make_unique<EmbeddingBackfill>(*m_db, *m_indexes, *m_provider);
         m_backfill->start();
@@ -65,6 +71,7 @@ MemoryService::~MemoryService()
     m_automation.reset();
     // Order matters: stop producing vectors, then persist the indexes, then close the store.
     m_backfill.reset();
+    m_textChannels.reset(); // its threads' connections close before the store does
     m_audit.reset();
     m_indexes.reset();
 }
@@ -116,7 +123,7 @@ Result<WriteResult> MemoryService::commitWrite(const WriteRequest &request, cons
 
 Result<RecallOutcome> MemoryService::recall(const RecallRequest &request, const RequestMeta &meta)
 {
-    RecallEngine engine(*m_db, *m_indexes, *m_audit, m_config);
+    RecallEngine engine(*m_db, *m_indexes, *m_audit, *m_textChannels, m_config);
     return engine.recall(request, request.queryEmbedding, meta, QStringLiteral("recall"));
 }
 
@@ -138,7 +145,7 @@ Result<RecallOutcome> MemoryService::recallText(const RecallRequest &request,
         return Error::make(502, QStringLiteral("upstream_embedding_bad_response"),
                            QStringLiteral("the embedding provider returned no vector"));
     const double embedMs = double(embedTimer.nsecsElapsed()) / 1e6;
-    RecallEngine engine(*m_db, *m_indexes, *m_audit, m_config);
+    RecallEngine engine(*m_db, *m_indexes, *m_audit, *m_textChannels, m_config);
     auto outcome
         = engine.recall(request, vectors.value().first(), meta, QStringLiteral("recall_text"));
     if (outcome) {
@@ -208,8 +215,9 @@ Result<RunListOutcome> MemoryService::toolRunsList(const ToolRunsListRequest &re
 Result<AssembleOutcome> MemoryService::assembleContext(const AssembleRequest &request,
                                                        const RequestMeta &meta)
 {
-    auto outcome = AssembleEngine(*m_db, *m_indexes, *m_audit, m_provider.get(), m_config)
-                       .assemble(request, meta);
+    auto outcome
+        = AssembleEngine(*m_db, *m_indexes, *m_audit, *m_textChannels, m_provider.get(), m_config)
+              .assemble(request, meta);
     if (outcome && outcome.value().tools)
         emit decisionRecorded(outcome.value().scope.tenantId, outcome.value().scope.scope,
                               outcome.value().tools->decision.id);

@@ -33,6 +33,7 @@
 #include <optional>
 
 class QIODevice;
+class QThreadPool;
 
 namespace MemoryGraph {
 
@@ -280,6 +281,7 @@ private:
     std::unique_ptr<IndexManager> m_indexes;
     std::unique_ptr<EmbeddingProvider> m_provider;
     std::unique_ptr<RecallAudit> m_audit;
+    std::unique_ptr<QThreadPool> m_textChannels; ///< recall's text channels run here
     std::unique_ptr<EmbeddingBackfill> m_backfill;
     /// What automation playbook nodes run through (the replay playbooks module).
     std::unique_ptr<PlaybookGateway> m_playbooks;

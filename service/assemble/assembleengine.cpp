@@ -254,8 +254,10 @@ Result<void> selectTool(ToolEngine &tools, const AssembleRequest &req, const QJs
 } // namespace
 
 AssembleEngine::AssembleEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
-                               EmbeddingProvider *provider, const ServiceConfig &config)
-    : m_db(db), m_indexes(indexes), m_audit(audit), m_provider(provider), m_config(config)
+                               QThreadPool &textChannels, EmbeddingProvider *provider,
+                               const ServiceConfig &config)
+    : m_db(db), m_indexes(indexes), m_audit(audit), m_textChannels(textChannels),
+      m_provider(provider), m_config(config)
 {
 }
 
@@ -281,7 +283,7 @@ Result<AssembleOutcome> AssembleEngine::assemble(const AssembleRequest &req,
     if (!query)
         return query.error();
     const double embedMs = double(embedTimer.nsecsElapsed()) / 1e6;
-    RecallEngine recall(m_db, m_indexes, m_audit, m_config);
+    RecallEngine recall(m_db, m_indexes, m_audit, m_textChannels, m_config);
     auto recalled
         = recall.recall(out.recallRequest, query.value(), meta, QStringLiteral("context_assemble"));
     if (!recalled)

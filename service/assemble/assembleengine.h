@@ -25,7 +25,8 @@ class AssembleEngine
 {
 public:
     AssembleEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
-                   EmbeddingProvider *provider, const ServiceConfig &config);
+                   QThreadPool &textChannels, EmbeddingProvider *provider,
+                   const ServiceConfig &config);
 
     Result<AssembleOutcome> assemble(const AssembleRequest &request, const RequestMeta &meta);
 
@@ -33,6 +34,7 @@ private:
     Database &m_db;
     IndexManager &m_indexes;
     RecallAudit &m_audit;
+    QThreadPool &m_textChannels; ///< RecallEngine's
     EmbeddingProvider *m_provider;
     const ServiceConfig &m_config;
 };

@@ -947,11 +947,9 @@ RecallStore::AuditRow auditRow(const CallScope &cs, const QString &endpoint, con
 } // namespace
 
 RecallEngine::RecallEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
-                           const ServiceConfig &config)
-    : m_db(db), m_indexes(indexes), m_audit(audit), m_config(config)
+                           QThreadPool &textChannels, const ServiceConfig &config)
+    : m_db(db), m_indexes(indexes), m_audit(audit), m_textChannels(textChannels), m_config(config)
 {
-    // Its threads stay: each keeps a connection with its prepared statements and page cache.
-    m_textChannels.setExpiryTimeout(-1);
 }
 
 Result<RecallAdmission> RecallEngine::admit(const RecallRequest &req, const RequestMeta &meta,

@@ -11,7 +11,7 @@
 #include "service/rules/ruleevaluator.h"
 
 #include <QJsonArray>
-#include <QThreadPool>
+class QThreadPool;
 
 namespace MemoryGraph {
 
@@ -34,7 +34,12 @@ struct RecallAdmission
 class RecallEngine
 {
 public:
-    RecallEngine(Database &db, IndexManager &indexes, RecallAudit &audit,
+    /// textChannels: the threads the text channels of text questions run on, beside the
+    /// vector channel on the request's own thread (the answer waits for the slower of the two,
+    /// not for both). Long-lived, owned by the service: each thread keeps its connection with
+    /// its prepared statements and page cache. A request that finds every thread busy runs its
+    /// text channels itself (waitForFinished takes back a job no thread has started).
+    RecallEngine(Database &db, IndexManager &indexes, RecallAudit &audit, QThreadPool &textChannels,
                  const ServiceConfig &config);
 
     /// endpoint: "recall" or "recall_text" (profile policy key and audit label).
@@ -50,12 +55,8 @@ private:
     Database &m_db;
     IndexManager &m_indexes;
     RecallAudit &m_audit;
+    QThreadPool &m_textChannels;
     const ServiceConfig &m_config;
-    /// Threads the text channels of text questions run on, beside the vector channel on the
-    /// request's own thread: the answer waits for the slower of the two, not for both. A
-    /// request that finds every thread busy runs its text channels itself (waitForFinished
-    /// takes back a job no thread has started).
-    QThreadPool m_textChannels;
 };
 
 } // namespace MemoryGraph

@@ -1,6 +1,7 @@
 // The lexical seed channel: an FTS5 index kept with the nodes (write, edit, forget, upgrade),
 // walled by tenant and scope, under the seed rules; its ranks fused with the vector channel's.
 #include "service/api/lifecyclerequests.h"
+#include "service/api/recallrequest.h"
 #include "service/api/writerequest.h"
 #include "service/memoryservice.h"
 #include "service/storage/lexicalindex.h"
@@ -62,6 +63,7 @@ private slots:
     void aQuestionsPeriodFindsDatedMemories();
     void occurredAtIsCheckedAndShown();
     void wordsMostMemoriesHoldAreNotRanked();
+    void theTextChannelsKeepTheirThread();
 };
 
 void tst_LexicalRecall::wordsFindWhatTheVectorMisses()
@@ -303,6 +305,32 @@ void tst_LexicalRecall::wordsMostMemoriesHoldAreNotRanked()
     const RecallSeed *seed = seedOf(recalled.value(), QStringLiteral("invoice"));
     QVERIFY(seed);
     QCOMPARE(seed->lexicalRank, 1);
+}
+
+void tst_LexicalRecall::theTextChannelsKeepTheirThread()
+{
+    TempService svc(localEmbedder());
+    QVERIFY2(svc.isValid(), qPrintable(svc.errorText()));
+    QVERIFY(writeNodes(svc.service(), filler()));
+    // A vector recall first: the audit writer's thread opens its connection now, not later.
+    auto byVector = RecallRequest::fromJson(
+        QJsonObject{{QStringLiteral("query_embedding"), axis(1)}}, false, 8000);
+    QVERIFY2(byVector, why(byVector));
+    auto recalled = svc.service()->recall(byVector.value(), RequestMeta{});
+    QVERIFY2(recalled, why(recalled));
+    QTRY_COMPARE(storeScalar(storeFile(svc), QStringLiteral("SELECT count(*) FROM recall_audit")),
+                 qint64(1));
+
+    const QStringList before = QSqlDatabase::connectionNames();
+    auto first = recallText(svc.service(), QStringLiteral("the weekly team meeting"));
+    QVERIFY2(first, why(first));
+    // The text channels ran on a thread whose connection outlives the question...
+    const QStringList kept = QSqlDatabase::connectionNames();
+    QCOMPARE(kept.size(), before.size() + 1);
+    // ...and the next question runs there again rather than opening the store anew.
+    auto second = recallText(svc.service(), QStringLiteral("a routine note"));
+    QVERIFY2(second, why(second));
+    QCOMPARE(QSqlDatabase::connectionNames(), kept);
 }
 
 QTEST_GUILESS_MAIN(tst_LexicalRecall)
