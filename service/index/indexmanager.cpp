@@ -190,7 +190,7 @@ struct SearchSnapshot
 /// starve the result. Without one, only labels a drain is inserting right now can appear after
 /// the check: fetch that many more and drop them when merging.
 QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &query, int k,
-                             const std::function<bool(qint64)> &accept)
+                             const std::function<bool(qint64)> &accept, int ef)
 {
     const QHash<qint64, PendingChange> &pending = snap.pending;
     // Asking the index about every pending label costs more than filtering its candidates
@@ -206,7 +206,7 @@ QVector<VectorHit> indexHits(const SearchSnapshot &snap, const QVector<float> &q
     const int fetch = filter ? k : k + qMin(snap.inFlight, int(pending.size()));
     return snap.index->size() < kExactScanBelow
                ? snap.index->exactSearch(query.constData(), fetch, filter)
-               : snap.index->search(query.constData(), fetch, filter);
+               : snap.index->search(query.constData(), fetch, filter, ef);
 }
 
 /// Pending candidates scored again exactly: the approximate scan's best, with a margin far
@@ -707,7 +707,7 @@ void IndexManager::saveInBackgroundLocked(const std::shared_ptr<ScopeIndex> &ent
 
 Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const QString &scope,
                                                   const QVector<float> &query, int k,
-                                                  const std::function<bool(qint64)> &accept)
+                                                  const std::function<bool(qint64)> &accept, int ef)
 {
     if (query.size() != kDim)
         return Error::invalidField(QStringLiteral("query_embedding"),
@@ -742,7 +742,7 @@ Result<QVector<VectorMatch>> IndexManager::search(const QString &tenantId, const
         snap.codes = entry->codes.view();
         snap.inFlight = entry->inFlight;
     }
-    return mergeWithPending(conn.value(), indexHits(snap, query, k, accept), snap, query, k,
+    return mergeWithPending(conn.value(), indexHits(snap, query, k, accept, ef), snap, query, k,
                             accept);
 }
 

@@ -45,10 +45,11 @@ public:
     IndexManager(Database &db, const QString &directory);
     ~IndexManager();
 
-    /// The k most similar ready vectors of the scope (cosine). accept filters labels.
+    /// The k most similar ready vectors of the scope (cosine). accept filters labels. ef: the
+    /// graph search's candidate list (VectorIndex::search), 0 for the index's own.
     Result<QVector<VectorMatch>> search(const QString &tenantId, const QString &scope,
                                         const QVector<float> &query, int k,
-                                        const std::function<bool(qint64)> &accept = {});
+                                        const std::function<bool(qint64)> &accept = {}, int ef = 0);
 
     /// Mirrors a committed vector change (empty vector = removed). Returns at once: the change
     /// is pending (searched exactly) until the drain has put it into the index. The change must

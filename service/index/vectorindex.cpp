@@ -546,6 +546,52 @@ struct VectorIndex::Private
         return {};
     }
 
+    /// hnswlib's searchKnn with the candidate list (ef) chosen per search: its own reads ef_,
+    /// which only the exclusive lock may change. A greedy walk down the upper layers to the
+    /// closest entry, then the base layer searched with max(ef, k) candidates. Farthest first,
+    /// as hnswlib hands them out. Caller holds the lock (shared is enough).
+    std::priority_queue<std::pair<float, hnswlib::labeltype>> knnLocked(const float *unitQuery,
+                                                                        size_t k, size_t ef) const
+    {
+        std::priority_queue<std::pair<float, hnswlib::labeltype>> found;
+        const Hnsw &h = *index;
+        if (h.cur_element_count == 0)
+            return found;
+        hnswlib::tableint closest = h.enterpoint_node_;
+        float closestDistance = distanceTo(unitQuery, closest);
+        for (int level = h.maxlevel_; level > 0; --level) {
+            for (bool moved = true; moved;) {
+                moved = false;
+                hnswlib::linklistsizeint *links = h.get_linklist(closest, level);
+                const auto *neighbours = reinterpret_cast<const hnswlib::tableint *>(links + 1);
+                for (int i = 0, n = h.getListCount(links); i < n; ++i) {
+                    if (neighbours[i] >= h.cur_element_count)
+                        throw std::runtime_error("link to an element out of range");
+                    const float d = distanceTo(unitQuery, neighbours[i]);
+                    if (d < closestDistance) {
+                        closestDistance = d;
+                        closest = neighbours[i];
+                        moved = true;
+                    }
+                }
+            }
+        }
+        const size_t candidates = std::max(ef, k);
+        auto best = h.num_deleted_ ? h.searchBaseLayerST<true>(closest, unitQuery, candidates)
+                                   : h.searchBaseLayerST<false>(closest, unitQuery, candidates);
+        while (best.size() > k)
+            best.pop();
+        for (; !best.empty(); best.pop())
+            found.emplace(best.top().first, h.getExternalLabel(best.top().second));
+        return found;
+    }
+
+    float distanceTo(const float *unitQuery, hnswlib::tableint id) const
+    {
+        return index->fstdistfunc_(unitQuery, index->getDataByInternalId(id),
+                                   index->dist_func_param_);
+    }
+
     /// Top k (distance, label) of a full scan. Caller holds the lock (shared is enough).
     QVector<VectorHit> exactLocked(const float *unitQuery, int k, const Filter &accept) const
     {
@@ -562,8 +608,7 @@ struct VectorIndex::Private
             const quint64 label = index->getExternalLabel(id);
             if (accept && !accept(label))
                 continue;
-            const float distance = index->fstdistfunc_(unitQuery, index->getDataByInternalId(id),
-                                                       index->dist_func_param_);
+            const float distance = distanceTo(unitQuery, id);
             if (best.size() < size_t(k)) {
                 best.emplace(distance, label);
             } else if (std::make_pair(distance, label) < best.top()) {
@@ -624,7 +669,6 @@ struct VectorIndex::Private
             || header.elements - removed != header.live)
             return loadError(kIndexCorrupt, path,
                              QStringLiteral("live count differs from the header"));
-        index->setEf(size_t(efSearch));
         return {};
     }
 
@@ -634,7 +678,7 @@ struct VectorIndex::Private
     ScorerSpace space;
     std::unique_ptr<Hnsw> index; // null only if hnswlib could not allocate the initial index
     // hnswlib 0.6.2 is not safe to search while it inserts: shared for searches and saves,
-    // exclusive for addPoint, markDelete, resizeIndex and setEf.
+    // exclusive for addPoint, markDelete, resizeIndex and efSearch.
     mutable IndexLock lock;
 };
 
@@ -644,7 +688,6 @@ VectorIndex::VectorIndex(int dimension, int initialCapacity)
     try {
         m_d->index = std::make_unique<Hnsw>(&m_d->space, size_t(std::max(initialCapacity, 1)), kM,
                                             kEfConstruction);
-        m_d->index->setEf(size_t(m_d->efSearch));
     } catch (const std::exception &e) {
         // A constructor cannot return an Error: leave the index empty and let every write
         // report the failure instead.
@@ -766,7 +809,8 @@ Result<void> VectorIndex::remove(quint64 label)
     return {};
 }
 
-QVector<VectorHit> VectorIndex::search(const float *query, int k, const Filter &accept) const
+QVector<VectorHit> VectorIndex::search(const float *query, int k, const Filter &accept,
+                                       int ef) const
 {
     if (!query || k <= 0)
         return {};
@@ -779,12 +823,12 @@ QVector<VectorHit> VectorIndex::search(const float *query, int k, const Filter &
     if (live == 0)
         return {};
     const size_t want = size_t(std::min<qint64>(k, live));
-    // searchKnn already searches with max(ef, k), so no per-query setEf (which would need the
-    // exclusive lock) is required to widen a search.
+    // The search uses max(ef, k) candidates, so asking for more hits widens it too.
+    const size_t candidates = size_t(ef > 0 ? ef : m_d->efSearch);
     size_t fetch = accept ? std::min(size_t(live), std::max(want * 2, want + 16)) : want;
     try {
         for (;;) {
-            auto found = m_d->index->searchKnn(unit.data(), fetch);
+            auto found = m_d->knnLocked(unit.data(), fetch, candidates);
             const size_t returned = found.size();
             QVector<VectorHit> hits(static_cast<qsizetype>(returned));
             for (qsizetype i = hits.size() - 1; i >= 0; --i) { // the queue pops farthest first
@@ -835,8 +879,6 @@ void VectorIndex::setEfSearch(int ef)
 {
     std::unique_lock guard(m_d->lock);
     m_d->efSearch = std::max(ef, 1);
-    if (m_d->index)
-        m_d->index->setEf(size_t(m_d->efSearch));
 }
 
 int VectorIndex::efSearch() const

@@ -64,16 +64,17 @@ public:
     /// labels; it runs under the index's shared lock, so it must be cheap and must not call back
     /// into this index (a waiting writer would deadlock it). With a filter the search widens
     /// until k accepted hits are found, falling back to an exact scan when the filter is so
-    /// selective that a scan is cheaper. A zero query yields no hits.
+    /// selective that a scan is cheaper. A zero query yields no hits. ef: the candidate list of
+    /// this search (hnswlib's ef; it uses max(ef, k)), 0 for efSearch().
     QVector<VectorHit> search(const float *query, int k,
-                              const std::function<bool(quint64)> &accept = {}) const;
+                              const std::function<bool(quint64)> &accept = {}, int ef = 0) const;
 
     /// Exact brute-force scan over the stored vectors: for small indexes and recall checks.
     QVector<VectorHit> exactSearch(const float *query, int k,
                                    const std::function<bool(quint64)> &accept = {}) const;
 
-    /// Size of the dynamic candidate list of searches (hnswlib's ef); a search uses
-    /// max(efSearch(), k). Default 64.
+    /// Size of the dynamic candidate list of searches that name none (hnswlib's ef); a search
+    /// uses max(ef, k). Default 64.
     void setEfSearch(int ef);
     int efSearch() const;
 

@@ -131,6 +131,7 @@ private slots:
     void saveLoadEmptyIndex();
     void loadRejectsDamagedFiles();
     void recallAt10OnClusteredData();
+    void aSearchCanNameItsCandidateList();
     void concurrentSearchesWhileUpserting();
 };
 
@@ -583,6 +584,41 @@ void tst_VectorIndex::recallAt10OnClusteredData()
           " search %.3f ms/query (ef=10: %.3f), exact %.3f ms/query",
           recall, lowRecall, kCount, kDim, buildMs, defaultMs, lowMs, exactMs);
     QVERIFY2(recall >= 0.95, qPrintable(QString::number(recall)));
+}
+
+void tst_VectorIndex::aSearchCanNameItsCandidateList()
+{
+    constexpr int kDim = 64;
+    constexpr int kCount = 3000;
+    constexpr int kQueries = 100;
+    std::mt19937 rng(11);
+    const auto data = clustered(rng, kCount + kQueries, kDim, 100, 1.25f);
+    VectorIndex index(kDim, 1024);
+    fill(index, std::vector<Vec>(data.begin(), data.begin() + kCount));
+    index.setEfSearch(256);
+
+    int narrowFound = 0;
+    int wideFound = 0;
+    for (int q = 0; q < kQueries; ++q) {
+        const float *query = data[size_t(kCount + q)].data();
+        const QSet<quint64> truth = labelSet(index.exactSearch(query, 10));
+        const auto narrow = index.search(query, 10, {}, 10);
+        const auto wide = index.search(query, 10);
+        QCOMPARE(narrow.size(), 10);
+        QVERIFY(sortedBestFirst(narrow));
+        for (const VectorHit &hit : narrow)
+            narrowFound += truth.contains(hit.label) ? 1 : 0;
+        for (const VectorHit &hit : wide)
+            wideFound += truth.contains(hit.label) ? 1 : 0;
+    }
+    // The search's own candidate list is used, not the index's: ten miss neighbours that
+    // 256 find, and 256 finds nearly all.
+    QVERIFY2(narrowFound < wideFound,
+             qPrintable(QStringLiteral("%1 of %2 found with ef 10, %3 with 256")
+                            .arg(narrowFound)
+                            .arg(kQueries * 10)
+                            .arg(wideFound)));
+    QVERIFY2(wideFound >= kQueries * 10 * 95 / 100, qPrintable(QString::number(wideFound)));
 }
 
 void tst_VectorIndex::concurrentSearchesWhileUpserting()
