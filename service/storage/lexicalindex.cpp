@@ -207,7 +207,9 @@ Result<QVector<Hit>> searchTable(QSqlDatabase &db, const Ranking &ranking, const
     args << limit;
     // The MATCH drives the query (only the scope's rows that hold a word); the nodes row
     // behind each supplies the seed filters. The rank (TextRank) is lower for better matches.
-    auto q = runSql(
+    // One text per table and number of seed types: prepared once per connection and kept.
+    QVector<Hit> hits;
+    auto ran = runCachedSql(
         db,
         QStringLiteral(
             "SELECT n.vector_label, -%1 AS score FROM %2 JOIN nodes n ON n.rowid = %2.rowid"
@@ -215,12 +217,12 @@ Result<QVector<Hit>> searchTable(QSqlDatabase &db, const Ranking &ranking, const
                 .arg(ranking.bm25, ranking.table)
             + SqlText::seedRules(filter.types.size(), QStringLiteral("n."))
             + QStringLiteral(" ORDER BY score DESC, n.vector_label LIMIT ?"),
-        args);
-    if (!q)
-        return q.error();
-    QVector<Hit> hits;
-    while (q.value().next())
-        hits.append({q.value().value(0).toLongLong(), q.value().value(1).toDouble()});
+        args, [&hits](QSqlQuery &q) {
+            while (q.next())
+                hits.append({q.value(0).toLongLong(), q.value(1).toDouble()});
+        });
+    if (!ran)
+        return ran.error();
     return hits;
 }
 
