@@ -29,6 +29,58 @@ With a display it opens the admin window and serves the HTTP /v1 API; with --hea
         <translation>Memory Graph: ein Gedächtnisgraph-Dienst für Agenten mit Desktop-Verwaltungskonsole.
 Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API bereit; mit --headless oder ohne verfügbaren Bildschirm stellt es nur HTTP bereit.</translation>
     </message>
+    <message>
+        <source>Speak the Model Context Protocol on stdin/stdout (same as the `mcp` command): forward to the instance serving the data folder, or serve it headless.</source>
+        <translation>Model Context Protocol über stdin/stdout sprechen (wie der Befehl `mcp`): an die Instanz weiterleiten, die den Datenordner bedient, oder ihn ohne Fenster selbst bedienen.</translation>
+    </message>
+    <message>
+        <source>Start with the window hidden in the system tray, serving (minimised when the desktop has no tray). Used by start at login; no effect with --headless.</source>
+        <translation>Mit verborgenem Fenster im Infobereich starten und Anfragen bedienen (minimiert, wenn der Desktop keinen Infobereich hat). Wird beim Start bei der Anmeldung verwendet; ohne Wirkung mit --headless.</translation>
+    </message>
+    <message>
+        <source>export/import: the tenant (default: the configured one for export, the file&apos;s for import).</source>
+        <translation>export/import: der Mandant (Standard: der konfigurierte beim Export, der der Datei beim Import).</translation>
+    </message>
+    <message>
+        <source>export/import: the scope (default: the configured one for export, the file&apos;s for import).</source>
+        <translation>export/import: der Bereich (Standard: der konfigurierte beim Export, der der Datei beim Import).</translation>
+    </message>
+    <message>
+        <source>import: report what would be added and what conflicts; write nothing.</source>
+        <translation>import: melden, was hinzukäme und was kollidiert; nichts schreiben.</translation>
+    </message>
+    <message>
+        <source>import: give every record a new id and rename client ids the target scope already uses.</source>
+        <translation>import: jedem Datensatz eine neue ID geben und Client-IDs umbenennen, die der Zielbereich schon verwendet.</translation>
+    </message>
+    <message>
+        <source>import: keep the ids, rename only client ids the target scope already uses.</source>
+        <translation>import: die IDs behalten, nur Client-IDs umbenennen, die der Zielbereich schon verwendet.</translation>
+    </message>
+    <message>
+        <source>export: leave the vectors out (the importing store embeds again).</source>
+        <translation>export: die Vektoren weglassen (der importierende Speicher erzeugt die Embeddings neu).</translation>
+    </message>
+    <message>
+        <source>Command: run the MCP stdio server (same as --mcp-stdio).</source>
+        <translation>Befehl: den MCP-stdio-Server ausführen (wie --mcp-stdio).</translation>
+    </message>
+    <message>
+        <source>Command: copy the store of the data folder to FILE (one SQLite file), also while another memorygraph serves it; progress on stderr.</source>
+        <translation>Befehl: den Speicher des Datenordners nach DATEI kopieren (eine SQLite-Datei), auch während ein anderes memorygraph ihn bedient; Fortschritt auf stderr.</translation>
+    </message>
+    <message>
+        <source>Command: replace the store of the data folder with the backup FILE; refused while another memorygraph has the folder open. The previous store is kept beside it.</source>
+        <translation>Befehl: den Speicher des Datenordners durch die Sicherung DATEI ersetzen; verweigert, solange ein anderes memorygraph den Ordner geöffnet hat. Der bisherige Speicher bleibt daneben erhalten.</translation>
+    </message>
+    <message>
+        <source>Command: write a tenant/scope (--tenant, --scope) to an export file; --no-embeddings leaves the vectors out.</source>
+        <translation>Befehl: einen Mandanten/Bereich (--tenant, --scope) in eine Exportdatei schreiben; --no-embeddings lässt die Vektoren weg.</translation>
+    </message>
+    <message>
+        <source>Command: read an export file into this store (--tenant, --scope, --dry-run, --remap-ids, --remap-client-ids).</source>
+        <translation>Befehl: eine Exportdatei in diesen Speicher einlesen (--tenant, --scope, --dry-run, --remap-ids, --remap-client-ids).</translation>
+    </message>
 </context>
 <context>
     <name>EmbeddingState</name>
@@ -55,6 +107,40 @@ Mit Bildschirm öffnet es das Verwaltungsfenster und stellt die HTTP-/v1-API ber
     <message>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Edges</source>
+        <translation>Kanten</translation>
+    </message>
+    <message>
+        <source>Rule states</source>
+        <translation>Regelzustände</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Rule feedback</source>
+        <translation>Regel-Feedback</translation>
+    </message>
+    <message>
+        <source>Commits (history)</source>
+        <translation>Commits (Verlauf)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::AppController</name>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
     </message>
 </context>
 <context>
@@ -237,6 +323,510 @@ gefunden: %3
         <source>Consolidation applied in commit %1.</source>
         <translation>Konsolidierung in Commit %1 angewendet.</translation>
     </message>
+    <message>
+        <source>Verify chain</source>
+        <translation>Kette prüfen</translation>
+    </message>
+    <message>
+        <source>Verifying the commit chain of %1 / %2</source>
+        <translation>Die Commit-Kette von %1 / %2 wird geprüft</translation>
+    </message>
+    <message>
+        <source>Verification cancelled after %1 of %2 commits; the chain was not fully checked.</source>
+        <translation>Prüfung nach %1 von %2 Commits abgebrochen; die Kette wurde nicht vollständig geprüft.</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::AutomationGraphView</name>
+    <message>
+        <source>No graph</source>
+        <translation>Kein Graph</translation>
+    </message>
+    <message>
+        <source>graph: %1</source>
+        <translation>Graph: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::AutomationTelemetryChart</name>
+    <message>
+        <source>Success rate</source>
+        <translation>Erfolgsquote</translation>
+    </message>
+    <message>
+        <source>SLO %1%</source>
+        <translation>SLO %1 %</translation>
+    </message>
+    <message>
+        <source>Pause rate</source>
+        <translation>Pausenquote</translation>
+    </message>
+    <message>
+        <source>p95 duration (s)</source>
+        <translation>p95-Dauer (s)</translation>
+    </message>
+    <message>
+        <source>window p95 %1 s</source>
+        <translation>Zeitraum p95 %1 s</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::AutomationsPage</name>
+    <message>
+        <source>Reload scopes and automations (%1)</source>
+        <translation>Bereiche und Automatisierungen neu laden (%1)</translation>
+    </message>
+    <message>
+        <source>Definitions</source>
+        <translation>Definitionen</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>Telemetry</source>
+        <translation>Telemetrie</translation>
+    </message>
+    <message>
+        <source>Automation</source>
+        <translation>Automatisierung</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Geändert</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Run the latest version now (execution mode default)</source>
+        <translation>Die neueste Version jetzt ausführen (Ausführungsmodus default)</translation>
+    </message>
+    <message>
+        <source>&amp;Shadow run</source>
+        <translation>&amp;Shadow-Lauf</translation>
+    </message>
+    <message>
+        <source>Validate the latest shadow version with a shadow run (approvals pass, playbooks simulate)</source>
+        <translation>Die neueste Shadow-Version mit einem Shadow-Lauf prüfen (Freigaben werden durchgelassen, Playbooks simuliert)</translation>
+    </message>
+    <message>
+        <source>Shadow review</source>
+        <translation>Shadow-Prüfung</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>&amp;Promote</source>
+        <translation>&amp;Hochstufen</translation>
+    </message>
+    <message>
+        <source>Re&amp;view shadow</source>
+        <translation>Shadow &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>Promote to:</source>
+        <translation>Hochstufen zu:</translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation>Versionen</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve as new version</source>
+        <translation>Als neue Version &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Definition (JSON)</source>
+        <translation>Definition (JSON)</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>Graph</translation>
+    </message>
+    <message>
+        <source>any state</source>
+        <translation>jeder Zustand</translation>
+    </message>
+    <message>
+        <source>any automation</source>
+        <translation>jede Automatisierung</translation>
+    </message>
+    <message>
+        <source>any reviewer</source>
+        <translation>jeder Prüfer</translation>
+    </message>
+    <message>
+        <source>Needs &amp;action (inbox)</source>
+        <translation>&amp;Handlungsbedarf (Eingang)</translation>
+    </message>
+    <message>
+        <source>Only runs waiting for an operator, the most urgent first: repairs, approvals, other pauses, compensation follow-ups</source>
+        <translation>Nur Läufe, die auf einen Operator warten, die dringendsten zuerst: Reparaturen, Freigaben, andere Pausen, Nacharbeiten von Kompensationen</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>Zustand:</translation>
+    </message>
+    <message>
+        <source>Automation:</source>
+        <translation>Automatisierung:</translation>
+    </message>
+    <message>
+        <source>Reviewer:</source>
+        <translation>Prüfer:</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>v</source>
+        <translation>v</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Next action</source>
+        <translation>Nächster Schritt</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Select a run.</source>
+        <translation>Wählen Sie einen Lauf aus.</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Resume / approve</source>
+        <translation>Fortsetzen / freigeben</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Approve repair</source>
+        <translation>Reparatur freigeben</translation>
+    </message>
+    <message>
+        <source>Reject repair</source>
+        <translation>Reparatur ablehnen</translation>
+    </message>
+    <message>
+        <source>Assign</source>
+        <translation>Zuweisen</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>Erfassen</translation>
+    </message>
+    <message>
+        <source>reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Compensation:</source>
+        <translation>Kompensation:</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>Zeitraum:</translation>
+    </message>
+    <message>
+        <source>%1…</source>
+        <translation>%1…</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>%1 erledigt</translation>
+    </message>
+    <message>
+        <source>JSON: %1 at offset %2</source>
+        <translation>JSON: %1 an Position %2</translation>
+    </message>
+    <message>
+        <source>JSON: the definition must be an object</source>
+        <translation>JSON: die Definition muss ein Objekt sein</translation>
+    </message>
+    <message>
+        <source>Valid. Runs in order: %1</source>
+        <translation>Gültig. Reihenfolge der Ausführung: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n issue(s):
+</source>
+        <translation>
+            <numerusform>%n Problem:
+</numerusform>
+            <numerusform>%n Probleme:
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading automations failed: %1</source>
+        <translation>Laden der Automatisierungen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Loading the automation failed: %1</source>
+        <translation>Laden der Automatisierung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>v%1 is active.</source>
+        <translation>v%1 ist aktiv.</translation>
+    </message>
+    <message>
+        <source>Review gate open: v%1 (shadow) has an approved shadow review; it can be promoted to active.</source>
+        <translation>Prüftor offen: v%1 (shadow) hat eine freigegebene Shadow-Prüfung; sie kann zu active hochgestuft werden.</translation>
+    </message>
+    <message>
+        <source>Review gate closed: promoting v%1 to active needs an approved shadow review (latest verdict: %2). Shadow-run it, then review it.</source>
+        <translation>Prüftor geschlossen: v%1 zu active hochzustufen erfordert eine freigegebene Shadow-Prüfung (letztes Urteil: %2). Erst einen Shadow-Lauf ausführen, dann prüfen.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keines</translation>
+    </message>
+    <message>
+        <source>v%1 is %2: promote it to shadow first; active needs a reviewed shadow version.</source>
+        <translation>v%1 ist %2: zuerst zu shadow hochstufen; active erfordert eine geprüfte Shadow-Version.</translation>
+    </message>
+    <message>
+        <source>Loading runs failed: %1</source>
+        <translation>Laden der Läufe fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Loading the run failed: %1</source>
+        <translation>Laden des Laufs fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 v%3 · %4 mode</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 v%3 · Modus %4</translation>
+    </message>
+    <message>
+        <source>Run %1 · requested by %2 · started %3 · ended %4</source>
+        <translation>Lauf %1 · angefordert von %2 · gestartet %3 · beendet %4</translation>
+    </message>
+    <message>
+        <source>Root cause: %1 at %2 — %3</source>
+        <translation>Ursache: %1 bei %2 — %3</translation>
+    </message>
+    <message>
+        <source>Compensation: %1 · workflow %2 · reviewer %3</source>
+        <translation>Kompensation: %1 · Workflow %2 · Prüfer %3</translation>
+    </message>
+    <message>
+        <source>Loading telemetry failed: %1</source>
+        <translation>Laden der Telemetrie fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 runs (%2 ended, %3 succeeded, %4 paused now) · success %5 (SLO %6 %7) · pause rate %8 · p95 %9 · compensation failures %10 (budget %11)
+Root causes: %12</source>
+        <translation>%1 Läufe (%2 beendet, %3 erfolgreich, %4 derzeit pausiert) · Erfolg %5 (SLO %6 %7) · Pausenquote %8 · p95 %9 · fehlgeschlagene Kompensationen %10 (Budget %11)
+Ursachen: %12</translation>
+    </message>
+    <message>
+        <source>met</source>
+        <translation>erfüllt</translation>
+    </message>
+    <message>
+        <source>missed</source>
+        <translation>verfehlt</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::BackupActions</name>
+    <message>
+        <source>Memory Graph backups (*.sqlite *.db);;All files (*)</source>
+        <translation>Memory-Graph-Sicherungen (*.sqlite *.db);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Back up…</source>
+        <translation>&amp;Sichern…</translation>
+    </message>
+    <message>
+        <source>Copy the whole store to a file while the service keeps serving</source>
+        <translation>Den ganzen Speicher in eine Datei kopieren, während der Dienst weiter Anfragen bedient</translation>
+    </message>
+    <message>
+        <source>&amp;Restore…</source>
+        <translation>&amp;Wiederherstellen…</translation>
+    </message>
+    <message>
+        <source>Replace the whole store with a backup the next time Memory Graph starts</source>
+        <translation>Den ganzen Speicher beim nächsten Start von Memory Graph durch eine Sicherung ersetzen</translation>
+    </message>
+    <message>
+        <source>Back up the store</source>
+        <translation>Den Speicher sichern</translation>
+    </message>
+    <message>
+        <source>Back up</source>
+        <translation>Sichern</translation>
+    </message>
+    <message>
+        <source>Backing up the store to %1</source>
+        <translation>Der Speicher wird nach %1 gesichert</translation>
+    </message>
+    <message>
+        <source>Backup cancelled; nothing was written.</source>
+        <translation>Sicherung abgebrochen; nichts wurde geschrieben.</translation>
+    </message>
+    <message>
+        <source>The backup failed; nothing was written to %1.</source>
+        <translation>Die Sicherung ist fehlgeschlagen; nach %1 wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>Backup failed: %1</source>
+        <translation>Sicherung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Backed up %1 nodes, %2 edges and %3 commits to %4 (%5).</source>
+        <translation>%1 Knoten, %2 Kanten und %3 Commits nach %4 gesichert (%5).</translation>
+    </message>
+    <message>
+        <source>The copy passed SQLite&apos;s integrity check. The vector indexes are not in it: they are rebuilt from the store after a restore.</source>
+        <translation>Die Kopie hat die Integritätsprüfung von SQLite bestanden. Die Vektorindizes sind nicht enthalten: Sie werden nach einer Wiederherstellung aus dem Speicher neu aufgebaut.</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>A restore from %1 (%2 nodes, prepared %3) waits for the next start.</source>
+        <translation>Eine Wiederherstellung aus %1 (%2 Knoten, vorbereitet %3) wartet auf den nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Choose another file…</source>
+        <translation>Andere Datei wählen…</translation>
+    </message>
+    <message>
+        <source>Drop the pending restore</source>
+        <translation>Die anstehende Wiederherstellung verwerfen</translation>
+    </message>
+    <message>
+        <source>The pending restore was dropped.</source>
+        <translation>Die anstehende Wiederherstellung wurde verworfen.</translation>
+    </message>
+    <message>
+        <source>Replace the whole store, every tenant and scope, with %1?</source>
+        <translation>Den ganzen Speicher, jeden Mandanten und Bereich, durch %1 ersetzen?</translation>
+    </message>
+    <message>
+        <source>The store cannot be replaced while it is serving, so Memory Graph restores it the next time it starts: the file is checked and copied now, and swapped in at the start. Memories written until then are not in the backup; the store that is replaced is kept in the data folder as memorygraph.sqlite.before-restore-&lt;time&gt;. The vector indexes are rebuilt from the restored store.</source>
+        <translation>Der Speicher kann nicht ersetzt werden, während er Anfragen bedient; deshalb stellt Memory Graph ihn beim nächsten Start wieder her: Die Datei wird jetzt geprüft und kopiert und beim Start eingesetzt. Bis dahin geschriebene Erinnerungen sind nicht in der Sicherung; der ersetzte Speicher bleibt im Datenordner als memorygraph.sqlite.before-restore-&lt;Zeit&gt; erhalten. Die Vektorindizes werden aus dem wiederhergestellten Speicher neu aufgebaut.</translation>
+    </message>
+    <message>
+        <source>Restore on next start</source>
+        <translation>Beim nächsten Start wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Restore from a backup</source>
+        <translation>Aus einer Sicherung wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Checking and copying %1</source>
+        <translation>%1 wird geprüft und kopiert</translation>
+    </message>
+    <message>
+        <source>Restore cancelled; nothing was changed.</source>
+        <translation>Wiederherstellung abgebrochen; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be restored; nothing was changed.</source>
+        <translation>%1 kann nicht wiederhergestellt werden; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Restore refused: %1</source>
+        <translation>Wiederherstellung verweigert: %1</translation>
+    </message>
+    <message>
+        <source>The backup holds %1 nodes, %2 edges and %3 commits and passed SQLite&apos;s integrity check. It replaces the store the next time Memory Graph starts.</source>
+        <translation>Die Sicherung enthält %1 Knoten, %2 Kanten und %3 Commits und hat die Integritätsprüfung von SQLite bestanden. Sie ersetzt den Speicher beim nächsten Start von Memory Graph.</translation>
+    </message>
+    <message>
+        <source>Quit now and start Memory Graph again to restore.</source>
+        <translation>Jetzt beenden und Memory Graph neu starten, um wiederherzustellen.</translation>
+    </message>
+    <message>
+        <source>&amp;Quit now</source>
+        <translation>Jetzt &amp;beenden</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::CommitListModel</name>
@@ -383,6 +973,22 @@ gefunden: %3
     <message>
         <source>Skipped candidates (%1)</source>
         <translation>Übersprungene Kandidaten (%1)</translation>
+    </message>
+    <message>
+        <source>Looking for duplicates (dry run)</source>
+        <translation>Duplikate werden gesucht (Probelauf)</translation>
+    </message>
+    <message>
+        <source>Dry run cancelled; nothing was changed.</source>
+        <translation>Probelauf abgebrochen; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Marking the duplicates</source>
+        <translation>Die Duplikate werden markiert</translation>
+    </message>
+    <message>
+        <source>Apply cancelled; nothing was changed.</source>
+        <translation>Anwenden abgebrochen; nichts wurde geändert.</translation>
     </message>
 </context>
 <context>
@@ -676,6 +1282,25 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
     </message>
 </context>
 <context>
+    <name>MemoryGraph::Ui::ExportDialog</name>
+    <message>
+        <source>Export memories</source>
+        <translation>Erinnerungen exportieren</translation>
+    </message>
+    <message>
+        <source>Writes every node, edge, rule, decision, replay run and commit of one scope, in every lane, to a file another Memory Graph can import.</source>
+        <translation>Schreibt jeden Knoten, jede Kante, Regel, Entscheidung, jeden Replay-Lauf und Commit eines Bereichs, in jeder Spur, in eine Datei, die ein anderes Memory Graph importieren kann.</translation>
+    </message>
+    <message>
+        <source>Include the &amp;vectors (a store that embeds with the same model need not embed again)</source>
+        <translation>Die &amp;Vektoren einschließen (ein Speicher mit demselben Embedding-Modell muss nicht neu einbetten)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportieren…</translation>
+    </message>
+</context>
+<context>
     <name>MemoryGraph::Ui::ForgetDialog</name>
     <message>
         <source>Forget node</source>
@@ -884,10 +1509,6 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
         <translation>Kein Bereich ausgewählt.</translation>
     </message>
     <message>
-        <source>Pick a start node.</source>
-        <translation>Wählen Sie einen Startknoten.</translation>
-    </message>
-    <message>
         <source>No scope selected</source>
         <translation>Kein Bereich ausgewählt</translation>
     </message>
@@ -964,8 +1585,164 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
         <translation>%1 erweitert</translation>
     </message>
     <message>
-        <source>The node was forgotten. Pick another start node.</source>
-        <translation>Der Knoten wurde vergessen. Wählen Sie einen anderen Startknoten.</translation>
+        <source>Show &amp;more</source>
+        <translation>&amp;Mehr zeigen</translation>
+    </message>
+    <message>
+        <source>Add the next %1 most salient nodes to the picture</source>
+        <translation>Die nächsten %1 wichtigsten Knoten zum Bild hinzufügen</translation>
+    </message>
+    <message>
+        <source>Most &amp;salient</source>
+        <translation>Die &amp;wichtigsten</translation>
+    </message>
+    <message>
+        <source>Leave this neighbourhood and show the scope&apos;s most salient nodes again</source>
+        <translation>Diese Nachbarschaft verlassen und wieder die wichtigsten Knoten des Bereichs zeigen</translation>
+    </message>
+    <message>
+        <source>The node was forgotten. Back to the most salient nodes.</source>
+        <translation>Der Knoten wurde vergessen. Zurück zu den wichtigsten Knoten.</translation>
+    </message>
+    <message>
+        <source>Loading more salient nodes…</source>
+        <translation>Weitere wichtige Knoten werden geladen…</translation>
+    </message>
+    <message>
+        <source>Loading the most salient nodes…</source>
+        <translation>Die wichtigsten Knoten werden geladen…</translation>
+    </message>
+    <message>
+        <source>Loading the most salient nodes failed: %1: %2</source>
+        <translation>Laden der wichtigsten Knoten fehlgeschlagen: %1: %2</translation>
+    </message>
+    <message>
+        <source>This scope has no nodes yet. What agents write into it will show here.</source>
+        <translation>Dieser Bereich hat noch keine Knoten. Was Agenten hineinschreiben, erscheint hier.</translation>
+    </message>
+    <message>
+        <source>No nodes in this scope yet.</source>
+        <translation>Noch keine Knoten in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>All %1 nodes of the scope, most salient first</source>
+        <translation>Alle %1 Knoten des Bereichs, die wichtigsten zuerst</translation>
+    </message>
+    <message>
+        <source>The %1 most salient of %2 nodes</source>
+        <translation>Die %1 wichtigsten von %2 Knoten</translation>
+    </message>
+    <message>
+        <source>1 edge</source>
+        <translation>1 Kante</translation>
+    </message>
+    <message>
+        <source>%1 edges</source>
+        <translation>%1 Kanten</translation>
+    </message>
+    <message>
+        <source>the graph shows at most %1</source>
+        <translation>der Graph zeigt höchstens %1</translation>
+    </message>
+    <message>
+        <source>Double-click a node to draw its neighbourhood.</source>
+        <translation>Doppelklicken Sie auf einen Knoten, um seine Nachbarschaft zu zeichnen.</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::ImportDialog</name>
+    <message>
+        <source>Import memories</source>
+        <translation>Erinnerungen importieren</translation>
+    </message>
+    <message>
+        <source>Give every record a &amp;new id (import a copy)</source>
+        <translation>Jedem Datensatz eine &amp;neue ID geben (eine Kopie importieren)</translation>
+    </message>
+    <message>
+        <source>&amp;Rename client ids the target scope already uses</source>
+        <translation>Client-IDs &amp;umbenennen, die der Zielbereich schon verwendet</translation>
+    </message>
+    <message>
+        <source>Into &amp;tenant:</source>
+        <translation>In &amp;Mandant:</translation>
+    </message>
+    <message>
+        <source>Into s&amp;cope:</source>
+        <translation>In &amp;Bereich:</translation>
+    </message>
+    <message>
+        <source>In the file</source>
+        <translation>In der Datei</translation>
+    </message>
+    <message>
+        <source>To add</source>
+        <translation>Hinzuzufügen</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Konflikte</translation>
+    </message>
+    <message>
+        <source>New ids</source>
+        <translation>Neue IDs</translation>
+    </message>
+    <message>
+        <source>Renamed client ids</source>
+        <translation>Umbenannte Client-IDs</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>&amp;Importieren</translation>
+    </message>
+    <message>
+        <source>What the import adds:</source>
+        <translation>Was der Import hinzufügt:</translation>
+    </message>
+    <message>
+        <source>Conflicts with the store:</source>
+        <translation>Konflikte mit dem Speicher:</translation>
+    </message>
+    <message>
+        <source>%1
+exported from %2 / %3 on %4 by Memory Graph %5</source>
+        <translation>%1
+exportiert aus %2 / %3 am %4 von Memory Graph %5</translation>
+    </message>
+    <message>
+        <source>client id &apos;%1&apos; is already used in the scope</source>
+        <translation>Client-ID &apos;%1&apos; wird im Bereich schon verwendet</translation>
+    </message>
+    <message>
+        <source>id %1 already exists in the store</source>
+        <translation>ID %1 existiert im Speicher bereits</translation>
+    </message>
+    <message>
+        <source>line %1: %2 — %3</source>
+        <translation>Zeile %1: %2 — %3</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… und %1 weitere</translation>
+    </message>
+    <message>
+        <source>%1 vectors kept, %2 nodes to embed again.</source>
+        <translation>%1 Vektoren übernommen, %2 Knoten werden neu eingebettet.</translation>
+    </message>
+    <message>
+        <source>Nothing conflicts: the import can go ahead. %1</source>
+        <translation>Keine Konflikte: Der Import kann erfolgen. %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) conflict with what the store holds. Tick “new id” and “rename client ids” to import a copy, or pick another scope.</source>
+        <translation>
+            <numerusform>%n Datensatz kollidiert mit dem Inhalt des Speichers. Kreuzen Sie „neue ID“ und „Client-IDs umbenennen“ an, um eine Kopie zu importieren, oder wählen Sie einen anderen Bereich.</numerusform>
+            <numerusform>%n Datensätze kollidieren mit dem Inhalt des Speichers. Kreuzen Sie „neue ID“ und „Client-IDs umbenennen“ an, um eine Kopie zu importieren, oder wählen Sie einen anderen Bereich.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Checking again…</source>
+        <translation>Erneute Prüfung…</translation>
     </message>
 </context>
 <context>
@@ -1173,6 +1950,54 @@ Entscheidungen werden durch Aufrufe von tools/select und tools/feedback erfasst.
     <message>
         <source>&amp;Audit</source>
         <translation>A&amp;udit</translation>
+    </message>
+    <message>
+        <source>Automations</source>
+        <translation>Automatisierungen</translation>
+    </message>
+    <message>
+        <source>Automation definitions, runs, reviews and telemetry (Ctrl+9)</source>
+        <translation>Automatisierungsdefinitionen, Läufe, Prüfungen und Telemetrie (Strg+9)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportieren…</translation>
+    </message>
+    <message>
+        <source>Write a scope to a file another Memory Graph can import</source>
+        <translation>Einen Bereich in eine Datei schreiben, die ein anderes Memory Graph importieren kann</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Importieren…</translation>
+    </message>
+    <message>
+        <source>Check an export file and import it into a scope</source>
+        <translation>Eine Exportdatei prüfen und in einen Bereich importieren</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Keep serving in the tray when the window is closed, start at login</source>
+        <translation>Im Infobereich weiter Anfragen bedienen, wenn das Fenster geschlossen ist; Start bei der Anmeldung</translation>
+    </message>
+    <message>
+        <source>&amp;Welcome</source>
+        <translation>&amp;Willkommen</translation>
+    </message>
+    <message>
+        <source>Where agents connect, client snippets, sample memories and import</source>
+        <translation>Wo Agenten sich verbinden, Client-Beispiele, Beispiel-Erinnerungen und Import</translation>
+    </message>
+    <message>
+        <source>Au&amp;tomations</source>
+        <translation>Au&amp;tomatisierungen</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
     </message>
 </context>
 <context>
@@ -1631,10 +2456,319 @@ Erzeuger: %3</translation>
     </message>
 </context>
 <context>
+    <name>MemoryGraph::Ui::OperationProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Copying pages</source>
+        <translation>Seiten werden kopiert</translation>
+    </message>
+    <message>
+        <source>Checking the copy with SQLite&apos;s integrity check</source>
+        <translation>Die Kopie wird mit der Integritätsprüfung von SQLite geprüft</translation>
+    </message>
+    <message>
+        <source>Verifying commits</source>
+        <translation>Commits werden geprüft</translation>
+    </message>
+    <message>
+        <source>Reading nodes</source>
+        <translation>Knoten werden gelesen</translation>
+    </message>
+    <message>
+        <source>Comparing embeddings</source>
+        <translation>Embeddings werden verglichen</translation>
+    </message>
+    <message>
+        <source>Applying</source>
+        <translation>Wird angewendet</translation>
+    </message>
+</context>
+<context>
     <name>MemoryGraph::Ui::PageSkeleton</name>
     <message>
         <source>Refresh</source>
         <translation>Aktualisieren</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::PlaybookPanel</name>
+    <message>
+        <source>Playbooks of this scope: name, latest version and status</source>
+        <translation>Playbooks dieses Bereichs: Name, neueste Version und Status</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <source>Input template</source>
+        <translation>Eingabevorlage</translation>
+    </message>
+    <message>
+        <source>Preconditions</source>
+        <translation>Vorbedingungen</translation>
+    </message>
+    <message>
+        <source>Safety</source>
+        <translation>Sicherheit</translation>
+    </message>
+    <message>
+        <source>Quality</source>
+        <translation>Qualität</translation>
+    </message>
+    <message>
+        <source>&amp;Approve repair</source>
+        <translation>Reparatur &amp;freigeben</translation>
+    </message>
+    <message>
+        <source>Approve the shown repair: its readiness is validated in-process and it becomes a shadow version when nothing is blocked</source>
+        <translation>Die gezeigte Reparatur freigeben: Ihre Bereitschaft wird im Prozess geprüft, und sie wird eine Shadow-Version, wenn nichts blockiert ist</translation>
+    </message>
+    <message>
+        <source>Re&amp;ject repair</source>
+        <translation>Reparatur &amp;ablehnen</translation>
+    </message>
+    <message>
+        <source>Promote &amp;to:</source>
+        <translation>Hochstufen &amp;zu:</translation>
+    </message>
+    <message>
+        <source>&amp;Promote</source>
+        <translation>&amp;Hochstufen</translation>
+    </message>
+    <message>
+        <source>Write the shown version again as a new version in the chosen status (an older version: a rollback)</source>
+        <translation>Die gezeigte Version erneut als neue Version im gewählten Status schreiben (bei einer älteren Version: ein Rollback)</translation>
+    </message>
+    <message>
+        <source>Versions (newest first)</source>
+        <translation>Versionen (neueste zuerst)</translation>
+    </message>
+    <message>
+        <source>Steps of the shown version</source>
+        <translation>Schritte der gezeigten Version</translation>
+    </message>
+    <message>
+        <source>Repair</source>
+        <translation>Reparatur</translation>
+    </message>
+    <message>
+        <source>Loading playbooks failed: %1</source>
+        <translation>Laden der Playbooks fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 · v%2 · %3</source>
+        <translation>%1 · v%2 · %3</translation>
+    </message>
+    <message>
+        <source>%1
+%2 steps, compiled from run %3</source>
+        <translation>%1
+%2 Schritte, kompiliert aus Lauf %3</translation>
+    </message>
+    <message>
+        <source>Loading the playbook failed: %1</source>
+        <translation>Laden des Playbooks fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>never run</source>
+        <translation>nie ausgeführt</translation>
+    </message>
+    <message>
+        <source>last run %1: %2</source>
+        <translation>letzter Lauf %1: %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — version %2 of %3, %4, risk %5, %6&lt;br&gt;&lt;small&gt;%7 · compiled from run %8&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — Version %2 von %3, %4, Risiko %5, %6&lt;br&gt;&lt;small&gt;%7 · kompiliert aus Lauf %8&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Repair of version %1, review: %2</source>
+        <translation>Reparatur von Version %1, Prüfung: %2</translation>
+    </message>
+    <message>
+        <source>Carries the repair of version %1, review: %2</source>
+        <translation>Enthält die Reparatur von Version %1, Prüfung: %2</translation>
+    </message>
+    <message>
+        <source>
+Note: %1</source>
+        <translation>
+Hinweis: %1</translation>
+    </message>
+    <message>
+        <source>
+Patch: %1
+</source>
+        <translation>
+Patch: %1
+</translation>
+    </message>
+    <message>
+        <source>Readiness check: %1 (%2 of %3 steps ready, %4 blocked)</source>
+        <translation>Bereitschaftsprüfung: %1 (%2 von %3 Schritten bereit, %4 blockiert)</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>bestanden</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>blockiert</translation>
+    </message>
+    <message>
+        <source>Version %1 is not a repair.</source>
+        <translation>Version %1 ist keine Reparatur.</translation>
+    </message>
+    <message>
+        <source>%1 in v%2</source>
+        <translation>%1 in v%2</translation>
+    </message>
+    <message>
+        <source>v%1 repairs v%2: %3</source>
+        <translation>v%1 repariert v%2: %3</translation>
+    </message>
+    <message>
+        <source>
+
+Repairs of this playbook:
+</source>
+        <translation>
+
+Reparaturen dieses Playbooks:
+</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Review recorded: version %1 is %2 (%3).</source>
+        <translation>Prüfung erfasst: Version %1 ist %2 (%3).</translation>
+    </message>
+    <message>
+        <source>Unchanged: the latest version already has that status.</source>
+        <translation>Unverändert: Die neueste Version hat diesen Status bereits.</translation>
+    </message>
+    <message>
+        <source>Promoted: version %1 is %2.</source>
+        <translation>Hochgestuft: Version %1 ist %2.</translation>
+    </message>
+    <message>
+        <source>Compiling a playbook from run %1…</source>
+        <translation>Ein Playbook wird aus Lauf %1 kompiliert…</translation>
+    </message>
+    <message>
+        <source>Compiling failed: %1 (%2)</source>
+        <translation>Kompilieren fehlgeschlagen: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Compiled playbook %1 (version %2, %3 steps).</source>
+        <translation>Playbook %1 kompiliert (Version %2, %3 Schritte).</translation>
+    </message>
+    <message>
+        <source>No playbooks in this scope yet. Compile one from a finished run (Runs: “Compile playbook from this run”).</source>
+        <translation>Noch keine Playbooks in diesem Bereich. Kompilieren Sie eines aus einem abgeschlossenen Lauf (Läufe: „Playbook aus diesem Lauf kompilieren“).</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::PortabilityFlow</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Memory Graph</source>
+        <translation>Memory Graph</translation>
+    </message>
+    <message>
+        <source>Export memories</source>
+        <translation>Erinnerungen exportieren</translation>
+    </message>
+    <message>
+        <source>Exporting %1 / %2…</source>
+        <translation>%1 / %2 wird exportiert…</translation>
+    </message>
+    <message>
+        <source>The export was cancelled; no file was written.</source>
+        <translation>Der Export wurde abgebrochen; keine Datei wurde geschrieben.</translation>
+    </message>
+    <message>
+        <source>The export failed: %1</source>
+        <translation>Der Export ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Exported %1 / %2 to %3: %4.</source>
+        <translation>%1 / %2 nach %3 exportiert: %4.</translation>
+    </message>
+    <message>
+        <source>Import memories</source>
+        <translation>Erinnerungen importieren</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>%1 wird geprüft…</translation>
+    </message>
+    <message>
+        <source>%1 cannot be imported: %2</source>
+        <translation>%1 kann nicht importiert werden: %2</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 wird importiert…</translation>
+    </message>
+    <message>
+        <source>The import was cancelled; nothing was written.</source>
+        <translation>Der Import wurde abgebrochen; nichts wurde geschrieben.</translation>
+    </message>
+    <message>
+        <source>The import failed; nothing was written: %1</source>
+        <translation>Der Import ist fehlgeschlagen; nichts wurde geschrieben: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %1 into %2 / %3, recorded as %n new commit(s) of its chain.</source>
+        <translation>
+            <numerusform>%1 in %2 / %3 importiert, erfasst als %n neuer Commit seiner Kette.</numerusform>
+            <numerusform>%1 in %2 / %3 importiert, erfasst als %n neue Commits seiner Kette.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) are being embedded in the background.</source>
+        <translation>
+            <numerusform>%n Knoten wird im Hintergrund eingebettet.</numerusform>
+            <numerusform>%n Knoten werden im Hintergrund eingebettet.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2235,6 +3369,22 @@ Commit %4</translation>
             <numerusform>%n Läufe</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Compile playbook from this run</source>
+        <translation>Playbook aus diesem Lauf &amp;kompilieren</translation>
+    </message>
+    <message>
+        <source>Playbooks</source>
+        <translation>Playbooks</translation>
+    </message>
+    <message>
+        <source>Compile this run into a versioned replay playbook (Playbooks tab)</source>
+        <translation>Diesen Lauf zu einem versionierten Replay-Playbook kompilieren (Reiter Playbooks)</translation>
+    </message>
+    <message>
+        <source>Only a run that ended with success can be compiled into a playbook</source>
+        <translation>Nur ein erfolgreich beendeter Lauf kann zu einem Playbook kompiliert werden</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::ReplayRunListModel</name>
@@ -2591,10 +3741,6 @@ Commit %4</translation>
         <translation>Speichern oder verwerfen Sie zuerst die Änderungen</translation>
     </message>
     <message>
-        <source>Stop enforcing the rule; it is still evaluated and reported</source>
-        <translation>Die Regel nicht mehr durchsetzen; sie wird weiterhin ausgewertet und gemeldet</translation>
-    </message>
-    <message>
         <source>Enforce the rule&apos;s policy when it matches</source>
         <translation>Die Richtlinie der Regel durchsetzen, wenn sie passt</translation>
     </message>
@@ -2637,6 +3783,46 @@ Commit %4</translation>
     <message>
         <source>SHADOW</source>
         <translation>SHADOW</translation>
+    </message>
+    <message>
+        <source>The state to move the rule to; only SHADOW and ACTIVE rules are evaluated</source>
+        <translation>Der Zustand, in den die Regel wechseln soll; nur SHADOW- und ACTIVE-Regeln werden ausgewertet</translation>
+    </message>
+    <message>
+        <source>DRAFT</source>
+        <translation>DRAFT</translation>
+    </message>
+    <message>
+        <source>DISABLED</source>
+        <translation>DISABLED</translation>
+    </message>
+    <message>
+        <source>Lifec&amp;ycle state:</source>
+        <translation>Lebens&amp;zyklus-Zustand:</translation>
+    </message>
+    <message>
+        <source>&amp;Back to draft</source>
+        <translation>&amp;Zurück zum Entwurf</translation>
+    </message>
+    <message>
+        <source>Disa&amp;ble</source>
+        <translation>&amp;Deaktivieren</translation>
+    </message>
+    <message>
+        <source>The rule is already in this state</source>
+        <translation>Die Regel ist bereits in diesem Zustand</translation>
+    </message>
+    <message>
+        <source>Evaluate and report the rule without enforcing its policy</source>
+        <translation>Die Regel auswerten und melden, ohne ihre Richtlinie durchzusetzen</translation>
+    </message>
+    <message>
+        <source>Take the rule back to a draft; drafts are never evaluated</source>
+        <translation>Die Regel zurück in einen Entwurf versetzen; Entwürfe werden nie ausgewertet</translation>
+    </message>
+    <message>
+        <source>Switch the rule off; disabled rules are never evaluated</source>
+        <translation>Die Regel abschalten; deaktivierte Regeln werden nie ausgewertet</translation>
     </message>
 </context>
 <context>
@@ -2728,6 +3914,14 @@ Priorität %1, Gewicht %2, Evidenz %3</translation>
     <message>
         <source>Last matched</source>
         <translation>Zuletzt getroffen</translation>
+    </message>
+    <message>
+        <source>Draft: the rule is being written and is never evaluated</source>
+        <translation>Entwurf: Die Regel wird noch geschrieben und nie ausgewertet</translation>
+    </message>
+    <message>
+        <source>Disabled: the rule is switched off and is never evaluated</source>
+        <translation>Deaktiviert: Die Regel ist abgeschaltet und wird nie ausgewertet</translation>
     </message>
 </context>
 <context>
@@ -3008,14 +4202,6 @@ ID: %2</translation>
         <translation>Alle Zustände</translation>
     </message>
     <message>
-        <source>SHADOW</source>
-        <translation>SHADOW</translation>
-    </message>
-    <message>
-        <source>ACTIVE</source>
-        <translation>ACTIVE</translation>
-    </message>
-    <message>
         <source>Show rules in one state only</source>
         <translation>Nur Regeln in einem Zustand anzeigen</translation>
     </message>
@@ -3191,6 +4377,46 @@ ID: %2</translation>
         <source>Similarity</source>
         <translation>Ähnlichkeit</translation>
     </message>
+    <message>
+        <source>vec</source>
+        <translation>Vek</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>Wort</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>sense</source>
+        <translation>Sinn</translation>
+    </message>
+    <message>
+        <source>vector #%1</source>
+        <translation>Vektor Nr. %1</translation>
+    </message>
+    <message>
+        <source>words #%1</source>
+        <translation>Wörter Nr. %1</translation>
+    </message>
+    <message>
+        <source>date #%1</source>
+        <translation>Datum Nr. %1</translation>
+    </message>
+    <message>
+        <source>word senses #%1</source>
+        <translation>Wortbedeutungen Nr. %1</translation>
+    </message>
+    <message>
+        <source>Found by</source>
+        <translation>Gefunden über</translation>
+    </message>
+    <message>
+        <source>Found by %1; relevance %2. Seeds follow the channels&apos; rankings fused.</source>
+        <translation>Gefunden über %1; Relevanz %2. Die Startknoten folgen den zusammengeführten Ranglisten der Kanäle.</translation>
+    </message>
 </context>
 <context>
     <name>MemoryGraph::Ui::ServerPage</name>
@@ -3281,6 +4507,294 @@ ID: %2</translation>
     <message>
         <source>%1 requests logged, showing the newest %2</source>
         <translation>%1 Anfragen protokolliert, die neuesten %2 werden angezeigt</translation>
+    </message>
+    <message>
+        <source>Model Context Protocol endpoint (Streamable HTTP) for agents</source>
+        <translation>Model-Context-Protocol-Endpunkt (Streamable HTTP) für Agenten</translation>
+    </message>
+    <message>
+        <source>Copy client configuration</source>
+        <translation>Client-Konfiguration kopieren</translation>
+    </message>
+    <message>
+        <source>MCP endpoint:</source>
+        <translation>MCP-Endpunkt:</translation>
+    </message>
+    <message>
+        <source>%1 (stdio, for %2)</source>
+        <translation>%1 (stdio, für %2)</translation>
+    </message>
+    <message>
+        <source>%1 (HTTP, for %2)</source>
+        <translation>%1 (HTTP, für %2)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::SettingsDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Running in the background</source>
+        <translation>Im Hintergrund laufen</translation>
+    </message>
+    <message>
+        <source>&amp;Keep serving in the tray when the window is closed</source>
+        <translation>Im Infobereich weiter Anfragen &amp;bedienen, wenn das Fenster geschlossen ist</translation>
+    </message>
+    <message>
+        <source>Agents stay connected while the window is closed. Open the window again or quit from the tray icon; File → Quit (Ctrl+Q) always quits.</source>
+        <translation>Agenten bleiben verbunden, während das Fenster geschlossen ist. Öffnen Sie das Fenster wieder oder beenden Sie über das Symbol im Infobereich; Datei → Beenden (Strg+Q) beendet immer.</translation>
+    </message>
+    <message>
+        <source>This desktop has no system tray, so closing the window quits Memory Graph.</source>
+        <translation>Dieser Desktop hat keinen Infobereich; das Schließen des Fensters beendet daher Memory Graph.</translation>
+    </message>
+    <message>
+        <source>&amp;Start at login</source>
+        <translation>Bei der &amp;Anmeldung starten</translation>
+    </message>
+    <message>
+        <source>Starts Memory Graph in the tray when you log in (%1).</source>
+        <translation>Startet Memory Graph im Infobereich, wenn Sie sich anmelden (%1).</translation>
+    </message>
+    <message>
+        <source>Start at login could not be changed: %1</source>
+        <translation>Der Start bei der Anmeldung konnte nicht geändert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::TrayIcon</name>
+    <message>
+        <source>&amp;Open Memory Graph</source>
+        <translation>Memory Graph &amp;öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Pause serving</source>
+        <translation>Bedienen &amp;pausieren</translation>
+    </message>
+    <message>
+        <source>&amp;Quit Memory Graph</source>
+        <translation>Memory Graph &amp;beenden</translation>
+    </message>
+    <message>
+        <source>Memory Graph keeps running in the tray.</source>
+        <translation>Memory Graph läuft im Infobereich weiter.</translation>
+    </message>
+    <message>
+        <source>Agents can still reach it at %1.</source>
+        <translation>Agenten erreichen es weiterhin unter %1.</translation>
+    </message>
+    <message>
+        <source>Memory Graph is still serving</source>
+        <translation>Memory Graph bedient weiter Anfragen</translation>
+    </message>
+    <message>
+        <source>Open it from this icon; choose Quit in its menu to stop it.</source>
+        <translation>Öffnen Sie es über dieses Symbol; wählen Sie Beenden in seinem Menü, um es zu stoppen.</translation>
+    </message>
+    <message>
+        <source>Serving on %1</source>
+        <translation>Bedient Anfragen auf %1</translation>
+    </message>
+    <message>
+        <source>Paused: not serving</source>
+        <translation>Pausiert: bedient keine Anfragen</translation>
+    </message>
+    <message>
+        <source>&amp;Resume serving</source>
+        <translation>Bedienen &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>Memory Graph</source>
+        <translation>Memory Graph</translation>
+    </message>
+    <message>
+        <source>1 request served</source>
+        <translation>1 Anfrage bedient</translation>
+    </message>
+    <message>
+        <source>%1 requests served</source>
+        <translation>%1 Anfragen bedient</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryGraph::Ui::WelcomePage</name>
+    <message>
+        <source>Welcome to Memory Graph</source>
+        <translation>Willkommen bei Memory Graph</translation>
+    </message>
+    <message>
+        <source>A long-term memory for the agents on this machine. Point an agent at the address below so it can remember and recall, or start with a few sample memories to look around.</source>
+        <translation>Ein Langzeitgedächtnis für die Agenten auf diesem Rechner. Richten Sie einen Agenten auf die Adresse unten, damit er sich erinnern und abrufen kann, oder beginnen Sie mit ein paar Beispiel-Erinnerungen, um sich umzusehen.</translation>
+    </message>
+    <message>
+        <source>&amp;Browse memories</source>
+        <translation>Erinnerungen &amp;durchsehen</translation>
+    </message>
+    <message>
+        <source>Open the Memory page: the scope&apos;s nodes, edges and commits</source>
+        <translation>Die Seite Gedächtnis öffnen: Knoten, Kanten und Commits des Bereichs</translation>
+    </message>
+    <message>
+        <source>Open the &amp;graph</source>
+        <translation>Den &amp;Graphen öffnen</translation>
+    </message>
+    <message>
+        <source>Open the Graph page: the scope&apos;s most salient nodes</source>
+        <translation>Die Seite Graph öffnen: die wichtigsten Knoten des Bereichs</translation>
+    </message>
+    <message>
+        <source>Where agents connect</source>
+        <translation>Wo Agenten sich verbinden</translation>
+    </message>
+    <message>
+        <source>Copy a&amp;ddress</source>
+        <translation>A&amp;dresse kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Server page</source>
+        <translation>&amp;Server-Seite</translation>
+    </message>
+    <message>
+        <source>Bind address, port, start and stop, and the request log</source>
+        <translation>Bind-Adresse, Port, Start und Stopp sowie das Anfrageprotokoll</translation>
+    </message>
+    <message>
+        <source>The HTTP API is under /v1 of this address and the MCP endpoint at /mcp. Only programs on this machine can reach it.</source>
+        <translation>Die HTTP-API liegt unter /v1 dieser Adresse, der MCP-Endpunkt unter /mcp. Nur Programme auf diesem Rechner erreichen sie.</translation>
+    </message>
+    <message>
+        <source>Connect an agent</source>
+        <translation>Einen Agenten verbinden</translation>
+    </message>
+    <message>
+        <source>Any HTTP client (curl)</source>
+        <translation>Beliebiger HTTP-Client (curl)</translation>
+    </message>
+    <message>
+        <source>&amp;Agent:</source>
+        <translation>&amp;Agent:</translation>
+    </message>
+    <message>
+        <source>MCP over HTTP</source>
+        <translation>MCP über HTTP</translation>
+    </message>
+    <message>
+        <source>MCP over stdio (memorygraph mcp)</source>
+        <translation>MCP über stdio (memorygraph mcp)</translation>
+    </message>
+    <message>
+        <source>HTTP: the agent talks to this window&apos;s listener. stdio: the agent starts memorygraph mcp, which forwards to it.</source>
+        <translation>HTTP: Der Agent spricht mit dem Listener dieses Fensters. stdio: Der Agent startet memorygraph mcp, das an ihn weiterleitet.</translation>
+    </message>
+    <message>
+        <source>&amp;Transport:</source>
+        <translation>&amp;Transport:</translation>
+    </message>
+    <message>
+        <source>Co&amp;py</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the snippet to the clipboard</source>
+        <translation>Das Beispiel in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>Start with some memories</source>
+        <translation>Mit ein paar Erinnerungen beginnen</translation>
+    </message>
+    <message>
+        <source>&amp;Load sample memories</source>
+        <translation>Beispiel-Erinnerungen &amp;laden</translation>
+    </message>
+    <message>
+        <source>A support team&apos;s notes on one customer: people, incidents, a topic and two rules, written into the default scope the way an agent writes them.</source>
+        <translation>Die Notizen eines Support-Teams zu einem Kunden: Personen, Vorfälle, ein Thema und zwei Regeln, in den Standardbereich geschrieben, wie ein Agent sie schreibt.</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Importieren…</translation>
+    </message>
+    <message>
+        <source>Bring in memories exported from another Memory Graph.</source>
+        <translation>Erinnerungen übernehmen, die aus einem anderen Memory Graph exportiert wurden.</translation>
+    </message>
+    <message>
+        <source>no address yet</source>
+        <translation>noch keine Adresse</translation>
+    </message>
+    <message>
+        <source>Listening: agents can connect now.</source>
+        <translation>Lauscht: Agenten können sich jetzt verbinden.</translation>
+    </message>
+    <message>
+        <source>Starting the listener…</source>
+        <translation>Der Listener wird gestartet…</translation>
+    </message>
+    <message>
+        <source>Stopping the listener…</source>
+        <translation>Der Listener wird gestoppt…</translation>
+    </message>
+    <message>
+        <source>Not listening: agents cannot connect until the HTTP server is started on the Server page.</source>
+        <translation>Lauscht nicht: Agenten können sich erst verbinden, wenn der HTTP-Server auf der Seite Server gestartet ist.</translation>
+    </message>
+    <message>
+        <source>The HTTP server could not start: %1. Change the address or port on the Server page and start it again.</source>
+        <translation>Der HTTP-Server konnte nicht starten: %1. Ändern Sie Adresse oder Port auf der Seite Server und starten Sie ihn erneut.</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>kein Grund angegeben</translation>
+    </message>
+    <message>
+        <source>1 node is</source>
+        <translation>1 Knoten ist</translation>
+    </message>
+    <message>
+        <source>%1 nodes are</source>
+        <translation>%1 Knoten sind</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Memories arrived.&lt;/b&gt; %1 stored now.</source>
+        <translation>&lt;b&gt;Erinnerungen sind angekommen.&lt;/b&gt; %1 jetzt gespeichert.</translation>
+    </message>
+    <message>
+        <source>%1 stored.</source>
+        <translation>%1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Loading sample memories…</source>
+        <translation>Beispiel-Erinnerungen werden geladen…</translation>
+    </message>
+    <message>
+        <source>Run in a terminal:</source>
+        <translation>In einem Terminal ausführen:</translation>
+    </message>
+    <message>
+        <source>Add to %1:</source>
+        <translation>Zu %1 hinzufügen:</translation>
+    </message>
+    <message>
+        <source>Copied.</source>
+        <translation>Kopiert.</translation>
+    </message>
+</context>
+<context>
+    <name>PortabilityFlow</name>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation>%1: %2 von %3</translation>
+    </message>
+    <message>
+        <source>Memory Graph exports (*.jsonl *.ndjson);;All files (*)</source>
+        <translation>Memory-Graph-Exporte (*.jsonl *.ndjson);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
     </message>
 </context>
 <context>

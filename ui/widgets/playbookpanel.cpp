@@ -256,8 +256,8 @@ void PlaybookPanel::applyList(const QVector<PlaybookSummary> &list)
         m_version = {};
         m_history = {};
         m_header->setText(list.isEmpty() ? tr("No playbooks in this scope yet. Compile one from "
-                                              "a finished run (Runs: \u201cCompile playbook from "
-                                              "this run\u201d).")
+                                              "a finished run (Runs: “Compile playbook from "
+                                              "this run”).")
                                          : QString());
         m_versions->setRowCount(0);
         fillSteps();
