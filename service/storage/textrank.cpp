@@ -2,6 +2,7 @@
 
 #include "service/storage/sqlitehandle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sqlite3.h>
@@ -14,12 +15,15 @@ namespace {
 constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
 
-/// What one query's ranking keeps from row to row: the table's average row length and each
-/// phrase's inverse document frequency, NaN until the phrase first scores in a row.
+/// What one query's ranking keeps from row to row: the table's row count and average row
+/// length, each phrase's inverse document frequency (NaN until the phrase first scores in a
+/// row), and the buffer each row's phrase counts are gathered in.
 struct QueryStats
 {
+    sqlite3_int64 rows = 0;
     double averageLength = 1.0;
     std::vector<double> idf;
+    std::vector<double> frequency;
 };
 
 void deleteStats(void *stats)
@@ -46,9 +50,11 @@ QueryStats *statsOf(const Fts5ExtensionApi *api, Fts5Context *fts, int *rc)
     if (*rc != SQLITE_OK)
         return nullptr;
     auto stats = std::make_unique<QueryStats>();
+    stats->rows = rows;
     if (rows > 0 && tokens > 0)
         stats->averageLength = double(tokens) / double(rows);
     stats->idf.assign(size_t(api->xPhraseCount(fts)), std::nan(""));
+    stats->frequency.resize(stats->idf.size());
     QueryStats *raw = stats.release(); // xSetAuxdata deletes it should it fail
     *rc = api->xSetAuxdata(fts, raw, deleteStats);
     return *rc == SQLITE_OK ? raw : nullptr;
@@ -59,25 +65,23 @@ double idfOf(const Fts5ExtensionApi *api, Fts5Context *fts, QueryStats &stats, i
 {
     double &idf = stats.idf[size_t(phrase)];
     if (std::isnan(idf)) {
-        sqlite3_int64 rows = 0;
         sqlite3_int64 hits = 0;
-        *rc = api->xRowCount(fts, &rows);
-        if (*rc == SQLITE_OK)
-            *rc = api->xQueryPhrase(fts, phrase, &hits, countRow);
+        *rc = api->xQueryPhrase(fts, phrase, &hits, countRow);
         if (*rc != SQLITE_OK)
             return 0.0;
-        idf = std::log((double(rows) - double(hits) + 0.5) / (double(hits) + 0.5));
+        idf = std::log((double(stats.rows) - double(hits) + 0.5) / (double(hits) + 0.5));
         if (idf <= 0.0)
             idf = 1e-6;
     }
     return idf;
 }
 
-/// Each phrase's weighted count in the current row: the weight of the column of each instance.
-std::vector<double> phraseFrequencies(const Fts5ExtensionApi *api, Fts5Context *fts, int argc,
-                                      sqlite3_value **weights, int *rc)
+/// Each phrase's weighted count in the current row (the weight of the column of each
+/// instance), into the query's buffer: ranking runs for every matching row.
+void countPhrases(const Fts5ExtensionApi *api, Fts5Context *fts, int argc, sqlite3_value **weights,
+                  std::vector<double> &frequency, int *rc)
 {
-    std::vector<double> frequency(size_t(api->xPhraseCount(fts)), 0.0);
+    std::fill(frequency.begin(), frequency.end(), 0.0);
     int instances = 0;
     *rc = api->xInstCount(fts, &instances);
     for (int i = 0; *rc == SQLITE_OK && i < instances; ++i) {
@@ -89,7 +93,6 @@ std::vector<double> phraseFrequencies(const Fts5ExtensionApi *api, Fts5Context *
             frequency[size_t(phrase)]
                 += column < argc ? sqlite3_value_double(weights[column]) : 1.0;
     }
-    return frequency;
 }
 
 void rankRow(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *context, int argc,
@@ -97,17 +100,21 @@ void rankRow(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *con
 {
     int rc = SQLITE_OK;
     QueryStats *stats = statsOf(api, fts, &rc);
-    const std::vector<double> frequency
-        = stats ? phraseFrequencies(api, fts, argc, weights, &rc) : std::vector<double>();
+    if (!stats) { // only when reading the table's counts failed
+        sqlite3_result_error_code(context, rc);
+        return;
+    }
+    countPhrases(api, fts, argc, weights, stats->frequency, &rc);
     int length = 0;
     if (rc == SQLITE_OK)
         rc = api->xColumnSize(fts, -1, &length);
+    const double lengthNorm = kK1 * (1.0 - kB + kB * double(length) / stats->averageLength);
     double score = 0.0;
+    const std::vector<double> &frequency = stats->frequency;
     for (size_t p = 0; rc == SQLITE_OK && p < frequency.size(); ++p) {
         if (frequency[p] == 0.0)
             continue; // adds nothing to this row: its document count is not needed yet
         const double idf = idfOf(api, fts, *stats, int(p), &rc);
-        const double lengthNorm = kK1 * (1.0 - kB + kB * double(length) / stats->averageLength);
         score += idf * (frequency[p] * (kK1 + 1.0)) / (frequency[p] + lengthNorm);
     }
     if (rc != SQLITE_OK)
